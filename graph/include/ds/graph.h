@@ -90,7 +90,27 @@ typedef struct {
 void ds_load_options_default(ds_load_options *opt);
 
 /* Load any supported file (format from content, then name), through the
- * binary cache when allowed. On success *g owns its arrays (ds_graph_free). */
+ * binary cache when allowed. On success *g owns its arrays (ds_graph_free).
+ *
+ * [in] path  a .mtx, .gr, .el or .wel file, gzip-compressed or not (gzip is
+ *            recognised by its magic bytes), or a .dscache file itself.
+ * [in] opt   NULL for ds_load_options_default.
+ * [out] g    zeroed on failure.
+ * Detection: "%%MatrixMarket" banner -> Matrix Market; a first content line
+ * 'c ', 'p ' or 'a ' -> DIMACS; otherwise the name (.mtx, .gr) decides, and
+ * lines of numbers are an edge list (.wel by name, else 2 or 3 fields).
+ * Cache: with opt->use_cache, a valid ds_cache_path file is read instead of
+ * the text; after a text load the cache is (re)written; a cache that cannot
+ * be written (read-only folder) is silently skipped.
+ * Errors: DS_ERR_IO (missing, directory, unreadable), DS_ERR_FORMAT
+ * ("FILE:LINE: problem"; gzip damage names the file and byte offset),
+ * DS_ERR_UNSUPPORTED (complex, hermitian, skew-symmetric, array, too many
+ * vertices), DS_ERR_NOMEM (including a graph larger than physical memory).
+ * Example:
+ *   ds_load_options opt; ds_load_options_default(&opt);
+ *   ds_graph g; ds_error err;
+ *   if (ds_graph_load("NY.mtx.gz", &opt, &g, &err) != DS_OK) puts(err.msg);
+ */
 ds_status ds_graph_load(const char *path, const ds_load_options *opt, ds_graph *g,
                         ds_error *err);
 
@@ -99,7 +119,16 @@ void ds_graph_free(ds_graph *g);
 /* Build a CSR from a list of edges (0-based). weights may be NULL (pattern:
  * seeded weights from opt). Applies the CSR rules: self-loops dropped,
  * duplicates keep the smallest weight, rows sorted; symmetric stores both
- * directions. Does not free the inputs. */
+ * directions. Does not free the inputs. Uses OpenMP threads for large lists;
+ * the result does not depend on the thread count.
+ * Generated weights (pattern) depend only on the seed and the unordered pair
+ * of 0-based ids, so both directions and repeated lines of an edge agree:
+ *   w(u,v) = weight_min + splitmix64(splitmix64(seed) ^ (min(u,v) << 32 | max(u,v)))
+ *            % (weight_max - weight_min + 1)
+ * where splitmix64(x) adds 0x9E3779B97F4A7C15 to x and applies the splitmix64
+ * finaliser (Steele, Lea, Flood 2014).
+ * Errors: DS_ERR_ARG (ids >= n, negative/NaN/inf float weights, min > max),
+ * DS_ERR_NOMEM. */
 typedef struct {
   uint32_t n;
   uint64_t count;
@@ -117,7 +146,11 @@ ds_status ds_csr_build(const ds_edge_list *edges, int symmetric, const ds_load_o
 ds_status ds_csr_check(const ds_graph *g, ds_error *err);
 
 /* Binary cache: versioned, checksummed, written to a temporary name and
- * renamed. ds_cache_path gives where the cache of an input lives. */
+ * renamed. ds_cache_path gives where the cache of an input lives:
+ * "<input>.dscache", or with opt->cache_dir "<cache_dir>/<name>.<hash of the
+ * input's absolute path>.dscache". A cache records the input's size and
+ * mtime, the undirected option, and the weight range and seed when the
+ * weights were generated; any difference makes it stale. */
 ds_status ds_cache_path(const char *input_path, const ds_load_options *opt, char *out,
                         size_t out_len, ds_error *err);
 ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_load_options *opt,

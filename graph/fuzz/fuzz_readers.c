@@ -1,0 +1,72 @@
+/* libFuzzer target for the graph readers: the first byte picks the format
+ * (auto, mtx, dimacs, el, wel), the file name the detector sees, and the
+ * undirected option; the rest is the file's bytes (gzip included: the text
+ * layer inflates by magic). Every accepted input must give a CSR that passes
+ * ds_csr_check; everything else must fail with a status and a message that
+ * names the file. Sizes are bounded (2^20 vertices, 16 MiB of text) so a
+ * size line cannot make the fuzzer allocate gigabytes.
+ *
+ * Build and run (WORK_CORPUS: an empty scratch folder that collects the
+ * inputs found; graph/fuzz/corpus holds the small seed set, which CTest
+ * replays in every build through tests/graph/fuzz_replay.c):
+ *   cmake -S . -B build-fuzz -DDS_BUILD_FUZZ=ON -DDS_ENABLE_CUDA=OFF \
+ *         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+ *   cmake --build build-fuzz --target fuzz_readers
+ *   build-fuzz/graph/fuzz/fuzz_readers -dict=graph/fuzz/readers.dict \
+ *         -max_total_time=600 WORK_CORPUS graph/fuzz/corpus
+ */
+#include "graph_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_MAX_VERTICES ((uint64_t)1 << 20)
+#define FUZZ_MAX_TEXT ((size_t)1 << 24)
+#define SELECTOR_FORMATS 5
+#define SELECTOR_UNDIRECTED 0x80
+
+static const ds_format formats[SELECTOR_FORMATS] = {DS_FORMAT_AUTO, DS_FORMAT_MTX,
+                                                    DS_FORMAT_DIMACS, DS_FORMAT_EL, DS_FORMAT_WEL};
+static const char *const names[] = {"fuzz", "fuzz.mtx", "fuzz.gr", "fuzz.el", "fuzz.wel",
+                                    "fuzz.mtx.gz"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1) return 0;
+  const uint8_t sel = data[0];
+  const ds_format fmt = formats[(sel & 0x7) % SELECTOR_FORMATS];
+  const char *name = names[((sel >> 3) & 0x7) % (sizeof names / sizeof names[0])];
+  ds_load_options opt;
+  ds_load_options_default(&opt);
+  opt.undirected = (sel & SELECTOR_UNDIRECTED) != 0;
+  opt.use_cache = 0;
+  opt.progress = 0;
+  ds_text text;
+  ds_graph g;
+  ds_error err;
+  memset(&g, 0, sizeof g);
+  err.msg[0] = '\0';
+  ds_status st = ds_text_from_memory(name, data + 1, size - 1, FUZZ_MAX_TEXT, &text, &err);
+  if (st == DS_OK && text.len == 0) {
+    ds_text_free(&text);
+    return 0;
+  }
+  if (st == DS_OK) {
+    const ds_read_limits lim = {FUZZ_MAX_VERTICES};
+    st = ds_parse_text(name, &text, fmt, &opt, &lim, NULL, &g, &err); /* frees the text */
+  }
+  if (st == DS_OK) {
+    ds_error cerr;
+    if (ds_csr_check(&g, &cerr) != DS_OK) {
+      fprintf(stderr, "accepted input gave a bad CSR: %s\n", cerr.msg);
+      abort();
+    }
+    ds_graph_free(&g);
+  } else if (strncmp(err.msg, name, strlen(name)) != 0 || err.msg[strlen(name)] != ':') {
+    fprintf(stderr, "error message does not start with the file name: '%s'\n", err.msg);
+    abort();
+  }
+  return 0;
+}

@@ -1,0 +1,90 @@
+/* Edge-list reader: ".el" (u v) and ".wel" (u v w), 0-based ids, one edge a
+ * line, '#' or '%' comment lines and blank lines anywhere. The field count
+ * of the first edge line says which (a forced format overrides it); every
+ * later line must have the same. The graph has max id + 1 vertices. Weights
+ * are integers (uint32) until a real number appears, then all float.
+ * Errors (DS_ERR_FORMAT, with the line): a wrong field count, bad numbers,
+ * ids too large, negative/NaN/inf weights, a file without edges.
+ */
+#include "read_common.h"
+
+#define FIELDS_EL 2
+#define FIELDS_WEL 3
+#define TOKEN_LEN 32
+
+static inline int skip_to_content(ds_lex *L) {
+  for (;;) {
+    if (lex_eof(L)) return 0;
+    lex_skip_blanks(L);
+    if (*L->p != '\n' && *L->p != '#' && *L->p != '%') return 1;
+    lex_next_line(L);
+  }
+}
+
+static int count_fields(const char *p) {
+  int k = 0;
+  for (;;) {
+    while (lex_is_blank(*p)) p++;
+    if (*p == '\n') return k;
+    k++;
+    while (!lex_is_end(*p)) p++;
+  }
+}
+
+ds_status ds_read_el(const char *file, const ds_text *t, const ds_read_limits *lim,
+                     ds_progress *prog, ds_edges *e, ds_read_info *info, ds_error *err) {
+  ds_lex L;
+  lex_init(&L, file, t, err);
+  int fields = info->fields; /* forced by the caller, or 0: from the first edge line */
+  uint64_t max_id = 0;
+  const uint64_t id_limit = lim->max_vertices; /* ids must be < the vertex limit */
+  ds_status st = DS_OK;
+  lex_num r;
+  while (skip_to_content(&L)) {
+    // 1. the first edge line fixes the field count
+    if (fields == 0) {
+      fields = count_fields(L.p);
+      if (fields != FIELDS_EL && fields != FIELDS_WEL)
+        return lex_error(&L, DS_ERR_FORMAT, "an edge line has %d fields: expected 2 (u v) or 3 "
+                         "(u v w)", fields);
+    }
+    if (e->cap == 0) {
+      e->weighted = fields == FIELDS_WEL;
+      e->weight_type = DS_WEIGHT_U32;
+      st = ds_edges_reserve(e, max_entries_left(&L) / 4 + 1, err);
+      if (st != DS_OK) return st;
+    }
+    // 2. u v [w]
+    uint64_t u, v;
+    uint32_t wbits = 0;
+    if ((r = lex_u64(&L, &u)) != LEX_NUM_OK) return lex_num_error(&L, r, "source vertex");
+    if ((r = lex_u64(&L, &v)) != LEX_NUM_OK) return lex_num_error(&L, r, "target vertex");
+    if (u >= id_limit || v >= id_limit)
+      return lex_error(&L, DS_ERR_FORMAT, "vertex id %llu is too large (at most %llu)",
+                       (unsigned long long)(u > v ? u : v), (unsigned long long)(id_limit - 1));
+    if (fields == FIELDS_WEL && (st = take_weight(&L, e, &wbits)) != DS_OK) return st;
+    if (!lex_at_eol(&L)) {
+      char tok[TOKEN_LEN];
+      lex_token(&L, tok, sizeof tok);
+      return lex_error(&L, DS_ERR_FORMAT, "unexpected '%s': this edge list has %d fields per line",
+                       tok, fields);
+    }
+    if (u > max_id) max_id = u;
+    if (v > max_id) max_id = v;
+    st = push_edge(e, (uint32_t)u, (uint32_t)v, wbits, err);
+    if (st != DS_OK) return st;
+    L.p++;
+    L.line++;
+    if ((e->count & (PROGRESS_EVERY_LINES - 1)) == 0)
+      ds_progress_update(prog, "parse", lex_fraction(&L));
+  }
+  if (e->count == 0)
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: no edges in the file", file,
+                        (unsigned long long)(L.line - 1));
+  info->n = (uint32_t)(max_id + 1);
+  info->symmetric = 0;
+  info->index_base = 0;
+  info->entries = e->count;
+  info->fields = fields;
+  return DS_OK;
+}
