@@ -50,8 +50,83 @@ typedef struct {
   uint32_t reached;        /* vertices with finite distance */
 } ds_sssp_result;
 
-/* Delta from the graph when the user says --delta auto (documented in README). */
+/* Delta from the graph when the user says --delta auto (documented in README).
+ * Rule: delta = DS_DELTA_AUTO_SCALE * mean_weight. cuGraph's rule (32 * mean
+ * weight / mean out-degree) was 1.2-1.5x slower than the best delta of a sweep
+ * on every graph swept on the H100 (bench/NOTES-sssp.md): a round costs
+ * microseconds of latency there, so coarser buckets win; 64 * mean weight was
+ * within 5% of the best on roads, grids, Kronecker and R-MAT.
+ * Integer weights: rounded up, at least 1.
+ * Float weights: at least DS_DELTA_AUTO_MIN_FLOAT. A graph without arcs, or
+ * with only zero weights, gets 1. */
+#define DS_DELTA_AUTO_SCALE 64.0
+#define DS_DELTA_AUTO_MIN_FLOAT 1e-6
 double ds_delta_auto(const ds_graph *g);
+
+/* ---- CPU algorithms (library ds_cpu) ------------------------------------ */
+
+/* Relative tolerance for float distances: the validator's tightness and
+ * feasibility checks and ds_sssp_compare. Integer distances are exact. */
+#define DS_FLOAT_REL_TOL 1e-5
+
+/* Parameters with their defaults (delta 1, buckets 10, no predecessors,
+ * OpenMP's default thread count). */
+void ds_sssp_params_default(ds_sssp_params *p);
+
+/* Dijkstra with a binary heap (indexed, decrease-key): the oracle.
+ * [in] g, source (0-based, < g->n), params (want_pred; the rest is unused).
+ * [out] res->dist (n values of the weight type), res->pred when want_pred
+ * and res->pred != NULL, and the counters: rounds = heap pops, edges_relaxed =
+ * arcs scanned. Integer sums saturate at DS_INF_U32 (a distance that would
+ * reach 2^32-1 counts as unreached). Allocates O(n) scratch.
+ * Errors: DS_ERR_ARG (bad source, NULL arrays), DS_ERR_NOMEM. */
+ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
+                           ds_sssp_result *res, ds_error *err);
+
+/* Parallel delta-stepping (OpenMP) with buckets of width params->delta kept
+ * per thread over a sliding window, and atomic-min relaxation. Distances are
+ * deterministic (the same as Dijkstra's); among equal-length shortest paths,
+ * the predecessor may depend on thread timing. rounds = bucket phases
+ * (including light re-relaxations of one bucket), edges_relaxed = arcs scanned.
+ * params->threads > 0 sets the thread count. Errors as ds_sssp_dijkstra,
+ * and DS_ERR_ARG for delta <= 0 or not finite. */
+ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
+                            ds_sssp_result *res, ds_error *err);
+
+/* Runs a CPU algorithm (DS_ALGO_DIJKSTRA, DS_ALGO_CPU_DELTA); DS_ERR_ARG for
+ * the GPU ones. */
+ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
+                      const ds_sssp_params *params, ds_sssp_result *res, ds_error *err);
+
+/* Independent validator of a result (does not use any search). Checks:
+ *  1. dist[source] == 0, and no distance is negative or NaN;
+ *  2. every arc u->v with dist[u] finite: dist[v] <= dist[u] + w (saturating
+ *     for integers; relative tolerance DS_FLOAT_REL_TOL for float);
+ *  3. when pred != NULL: pred[source] and pred of unreached vertices are
+ *     DS_NO_PRED; every other reached vertex v has an arc pred[v] -> v that is
+ *     tight (dist[v] == dist[pred[v]] + w); the predecessors form a tree
+ *     rooted at the source (no cycles, which zero weights would allow);
+ *  4. every vertex with a finite distance is reached from the source along
+ *     tight arcs (breadth-first search over tight arcs). With 2 this proves
+ *     the distances are the shortest ones, with or without predecessors.
+ * Returns DS_OK or DS_ERR_VALIDATION with a message naming the first bad
+ * vertex (in the file's numbering, g->index_base) and, if bad_vertex is not
+ * NULL, its 0-based id there. O(n + m) time, O(n) scratch (DS_ERR_NOMEM). */
+ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
+                           const uint32_t *pred, uint32_t *bad_vertex, ds_error *err);
+
+/* Compares two distance arrays of g's weight type: exact for integers,
+ * relative tolerance DS_FLOAT_REL_TOL for float (inf only equals inf).
+ * DS_ERR_VALIDATION names the first differing vertex (file numbering) and
+ * both values; bad_vertex (optional) receives its 0-based id. */
+ds_status ds_sssp_compare(const ds_graph *g, const void *expected, const void *actual,
+                          uint32_t *bad_vertex, ds_error *err);
+
+/* Fills res->reached and res->reached_arcs from res->dist. */
+void ds_sssp_count_reached(const ds_graph *g, ds_sssp_result *res);
+
+/* Parses an algorithm name ("dijkstra", ...); returns DS_ALGO_COUNT if unknown. */
+ds_algo ds_algo_parse(const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,386 @@
+/* Command-line parsing of `sssp` into a ds_cli struct, the value setters that
+ * the configuration file shares, and the --help text.
+ *
+ * Options take their value as the next argument or after '=' (--trials=5).
+ * The first --graph or --algo on the command line replaces the list from a
+ * configuration file; later ones add to it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_THREADS 4096
+#define MAX_TRIALS 1000000u
+#define MAX_DEVICE 1024
+
+static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
+  return DS_EXIT_USAGE;
+}
+
+void ds_cli_defaults(ds_cli *c) {
+  memset(c, 0, sizeof(*c));
+  c->source_mode = DS_SOURCE_DEFAULT;
+  c->sources = 1;
+  c->buckets = DS_CLI_DEFAULT_BUCKETS;
+  c->delta_auto = 1;
+  c->trials = DS_CLI_DEFAULT_TRIALS;
+  c->weight_min = DS_CLI_DEFAULT_WEIGHT_MIN;
+  c->weight_max = DS_CLI_DEFAULT_WEIGHT_MAX;
+  c->seed = DS_CLI_DEFAULT_SEED;
+}
+
+void ds_cli_clear_graphs(ds_cli *c) {
+  for (int i = 0; i < c->n_graphs; i++) free(c->graphs[i]);
+  c->n_graphs = 0;
+}
+
+void ds_cli_free(ds_cli *c) {
+  ds_cli_clear_graphs(c);
+  free(c->json_path);
+  free(c->output_path);
+  free(c->cache_dir);
+  c->json_path = c->output_path = c->cache_dir = NULL;
+}
+
+ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len) {
+  size_t len = strlen(value);
+  char *copy = (char *)malloc(len + 1);
+  if (copy == NULL) {
+    snprintf(msg, msg_len, "out of memory");
+    return DS_EXIT_INTERNAL;
+  }
+  memcpy(copy, value, len + 1);
+  free(*dst);
+  *dst = copy;
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_parse_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out,
+                              const char *what, char *msg, size_t msg_len) {
+  uint64_t v = 0;
+  const char *p = text;
+  if (*p == '\0') return usage_error(msg, msg_len, "%s: empty value, expected a number", what);
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9')
+      return usage_error(msg, msg_len, "%s: '%s' is not a non-negative integer", what, text);
+    uint64_t digit = (uint64_t)(*p - '0');
+    if (v > (UINT64_MAX - digit) / 10)
+      return usage_error(msg, msg_len, "%s: '%s' is too large", what, text);
+    v = v * 10 + digit;
+  }
+  if (v < lo || v > hi)
+    return usage_error(msg, msg_len, "%s: %s is out of range [%llu, %llu]", what, text,
+                       (unsigned long long)lo, (unsigned long long)hi);
+  *out = v;
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_add_graph(ds_cli *c, const char *path, const char *what, char *msg,
+                              size_t msg_len) {
+  if (path[0] == '\0') return usage_error(msg, msg_len, "%s: empty file name", what);
+  if (c->n_graphs == DS_CLI_MAX_GRAPHS)
+    return usage_error(msg, msg_len, "%s: more than %d graphs", what, DS_CLI_MAX_GRAPHS);
+  c->graphs[c->n_graphs] = NULL;
+  ds_exit_code rc = ds_cli_set_string(&c->graphs[c->n_graphs], path, msg, msg_len);
+  if (rc == DS_EXIT_OK) c->n_graphs++;
+  return rc;
+}
+
+ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const char *what,
+                              char *msg, size_t msg_len) {
+  // 1. start over unless appending
+  if (!append) {
+    c->n_algos = 0;
+    c->algo_all = 0;
+  }
+  // 2. split the comma-separated list and look each name up
+  const char *p = list;
+  if (*p == '\0') return usage_error(msg, msg_len, "%s: empty algorithm list", what);
+  while (*p) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    char name[64];
+    if (len == 0 || len >= sizeof name)
+      return usage_error(msg, msg_len, "%s: bad algorithm list '%s'", what, list);
+    memcpy(name, p, len);
+    name[len] = '\0';
+    if (strcmp(name, "all") == 0) {
+      c->algo_all = 1;
+    } else {
+      ds_algo a = ds_algo_parse(name);
+      if (a == DS_ALGO_COUNT) {
+        char known[256] = "";
+        for (int i = 0; i < DS_ALGO_COUNT; i++) {
+          strcat(known, ds_algo_name((ds_algo)i));
+          strcat(known, ", ");
+        }
+        return usage_error(msg, msg_len, "%s: unknown algorithm '%s' (known: %sall)", what, name,
+                           known);
+      }
+      int seen = 0;
+      for (int i = 0; i < c->n_algos; i++) seen |= c->algos[i] == a;
+      if (!seen) c->algos[c->n_algos++] = a;
+    }
+    p += len;
+    if (*p == ',') p++;
+  }
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, char *msg,
+                               size_t msg_len) {
+  if (strcmp(text, "random") == 0) {
+    c->source_mode = DS_SOURCE_RANDOM;
+    return DS_EXIT_OK;
+  }
+  uint64_t v;
+  ds_exit_code rc = ds_cli_parse_u64(text, 0, UINT32_MAX, &v, what, msg, msg_len);
+  if (rc != DS_EXIT_OK)
+    return usage_error(msg, msg_len, "%s: '%s' is not a vertex number or 'random'", what, text);
+  c->source_mode = DS_SOURCE_VERTEX;
+  c->source = v;
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, char *msg,
+                              size_t msg_len) {
+  if (strcmp(text, "auto") == 0) {
+    c->delta_auto = 1;
+    return DS_EXIT_OK;
+  }
+  char *end = NULL;
+  errno = 0;
+  double d = strtod(text, &end);
+  if (end == text || *end != '\0' || errno != 0 || !isfinite(d) || !(d > 0.0))
+    return usage_error(msg, msg_len, "%s: '%s' is not a positive number or 'auto'", what, text);
+  c->delta_auto = 0;
+  c->delta = d;
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,
+                                size_t msg_len) {
+  const char *colon = strchr(text, ':');
+  char lo_text[32];
+  if (colon == NULL || (size_t)(colon - text) >= sizeof lo_text)
+    return usage_error(msg, msg_len, "%s: '%s' is not MIN:MAX", what, text);
+  memcpy(lo_text, text, (size_t)(colon - text));
+  lo_text[colon - text] = '\0';
+  uint64_t lo, hi;
+  if (ds_cli_parse_u64(lo_text, 0, UINT32_MAX - 1, &lo, what, msg, msg_len) != DS_EXIT_OK ||
+      ds_cli_parse_u64(colon + 1, 0, UINT32_MAX - 1, &hi, what, msg, msg_len) != DS_EXIT_OK)
+    return usage_error(msg, msg_len, "%s: '%s' is not MIN:MAX with integers in [0, %u]", what,
+                       text, UINT32_MAX - 1);
+  if (lo > hi)
+    return usage_error(msg, msg_len, "%s: minimum %llu is above maximum %llu", what,
+                       (unsigned long long)lo, (unsigned long long)hi);
+  c->weight_min = (uint32_t)lo;
+  c->weight_max = (uint32_t)hi;
+  return DS_EXIT_OK;
+}
+
+/* Options that take a value. */
+static const char *const VALUE_OPTIONS[] = {
+    "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
+    "--json",  "--config", "--weights", "--seed",    "--output", "--device", "--cache-dir",
+    "--threads", NULL};
+static const char *const FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
+                                           "--quiet",    "--help",       "--version",
+                                           "--no-cache", "-h",           NULL};
+
+static int in_list(const char *const *list, const char *name) {
+  for (; *list; list++)
+    if (strcmp(*list, name) == 0) return 1;
+  return 0;
+}
+
+/* Splits argv[*i] into option name and value (from '=' or the next argument). */
+static ds_exit_code next_option(int argc, char **argv, int *i, char *name, size_t name_len,
+                                const char **value, char *msg, size_t msg_len) {
+  const char *arg = argv[*i];
+  const char *eq = strchr(arg, '=');
+  size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+  if (len >= name_len) return usage_error(msg, msg_len, "unknown option '%s'", arg);
+  memcpy(name, arg, len);
+  name[len] = '\0';
+  *value = NULL;
+  if (in_list(VALUE_OPTIONS, name)) {
+    if (eq) {
+      *value = eq + 1;
+    } else {
+      if (*i + 1 >= argc) return usage_error(msg, msg_len, "option %s needs a value", name);
+      *value = argv[++*i];
+    }
+  } else if (in_list(FLAG_OPTIONS, name)) {
+    if (eq) return usage_error(msg, msg_len, "option %s takes no value", name);
+  } else {
+    return usage_error(msg, msg_len, "unknown option '%s'", arg);
+  }
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_prescan(int argc, char **argv, const char **config, ds_cli *c, char *msg,
+                            size_t msg_len) {
+  *config = NULL;
+  c->argc = argc;
+  c->argv = argv;
+  for (int i = 1; i < argc; i++) {
+    char name[32];
+    const char *value = NULL;
+    if (next_option(argc, argv, &i, name, sizeof name, &value, msg, msg_len) != DS_EXIT_OK)
+      continue; /* reported by ds_cli_parse */
+    if (strcmp(name, "--config") == 0) *config = value;
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) c->help = 1;
+    if (strcmp(name, "--version") == 0) c->version = 1;
+  }
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t msg_len) {
+  int graphs_from_cli = 0, algos_from_cli = 0;
+  for (int i = 1; i < argc; i++) {
+    char name[32];
+    const char *v = NULL;
+    uint64_t x = 0;
+    ds_exit_code rc = next_option(argc, argv, &i, name, sizeof name, &v, msg, msg_len);
+    if (rc != DS_EXIT_OK) return rc;
+    if (strcmp(name, "--graph") == 0) {
+      if (!graphs_from_cli) ds_cli_clear_graphs(c);
+      graphs_from_cli = 1;
+      rc = ds_cli_add_graph(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--source") == 0) {
+      rc = ds_cli_set_source(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--sources") == 0) {
+      rc = ds_cli_parse_u64(v, 1, UINT32_MAX, &x, name, msg, msg_len);
+      c->sources = (uint32_t)x;
+    } else if (strcmp(name, "--buckets") == 0) {
+      rc = ds_cli_parse_u64(v, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, name, msg, msg_len);
+      c->buckets = (uint32_t)x;
+    } else if (strcmp(name, "--delta") == 0) {
+      rc = ds_cli_set_delta(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--algo") == 0) {
+      rc = ds_cli_set_algos(c, v, algos_from_cli, name, msg, msg_len);
+      algos_from_cli = 1;
+    } else if (strcmp(name, "--trials") == 0) {
+      rc = ds_cli_parse_u64(v, 1, MAX_TRIALS, &x, name, msg, msg_len);
+      c->trials = (uint32_t)x;
+    } else if (strcmp(name, "--json") == 0) {
+      rc = ds_cli_set_string(&c->json_path, v, msg, msg_len);
+    } else if (strcmp(name, "--config") == 0) {
+      /* read before the command line by ds_config_load */
+    } else if (strcmp(name, "--weights") == 0) {
+      rc = ds_cli_set_weights(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--seed") == 0) {
+      rc = ds_cli_parse_u64(v, 0, UINT64_MAX, &c->seed, name, msg, msg_len);
+    } else if (strcmp(name, "--output") == 0) {
+      rc = ds_cli_set_string(&c->output_path, v, msg, msg_len);
+    } else if (strcmp(name, "--device") == 0) {
+      rc = ds_cli_parse_u64(v, 0, MAX_DEVICE, &x, name, msg, msg_len);
+      c->device = (int)x;
+    } else if (strcmp(name, "--cache-dir") == 0) {
+      rc = ds_cli_set_string(&c->cache_dir, v, msg, msg_len);
+    } else if (strcmp(name, "--threads") == 0) {
+      rc = ds_cli_parse_u64(v, 1, MAX_THREADS, &x, name, msg, msg_len);
+      c->threads = (int)x;
+    } else if (strcmp(name, "--validate") == 0) {
+      c->validate = 1;
+    } else if (strcmp(name, "--undirected") == 0) {
+      c->undirected = 1;
+    } else if (strcmp(name, "--predecessors") == 0) {
+      c->predecessors = 1;
+    } else if (strcmp(name, "--quiet") == 0) {
+      c->quiet = 1;
+    } else if (strcmp(name, "--no-cache") == 0) {
+      c->no_cache = 1;
+    } else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+      c->help = 1;
+    } else if (strcmp(name, "--version") == 0) {
+      c->version = 1;
+    }
+    if (rc != DS_EXIT_OK) return rc;
+  }
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
+  if (c->n_graphs == 0)
+    return usage_error(msg, msg_len, "no graph given: use --graph FILE (or a config's \"graph\")");
+  if (c->source_mode == DS_SOURCE_VERTEX && c->sources > 1)
+    return usage_error(msg, msg_len,
+                       "--source %llu and --sources %u conflict: several sources are random",
+                       (unsigned long long)c->source, c->sources);
+  if (c->output_path != NULL && (c->n_graphs > 1 || c->sources > 1))
+    return usage_error(msg, msg_len, "--output needs a single graph and a single source");
+  return DS_EXIT_OK;
+}
+
+void ds_cli_usage(FILE *f) {
+  fprintf(f,
+"usage: sssp --graph FILE [options]\n"
+"\n"
+"Single-source shortest paths by delta-stepping: GPU algorithms (multisplit\n"
+"buckets, Near-Far, sort buckets, Bellman-Ford) and CPU ones (Dijkstra,\n"
+"OpenMP delta-stepping), timed and compared in one run.\n"
+"\n"
+"input\n"
+"  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
+"                      .el/.wel (format from the content); repeat for several\n"
+"  --undirected        store both directions of every edge\n"
+"  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
+"  --seed S            seed for weights and random sources (default %u)\n"
+"  --cache-dir DIR     where the binary cache lives (default: next to FILE)\n"
+"  --no-cache          neither read nor write the binary cache\n"
+"search\n"
+"  --source N|random   source vertex in the file's numbering (1-based for\n"
+"                      Matrix Market and DIMACS, 0-based for edge lists);\n"
+"                      default: the first vertex with an out-arc\n"
+"  --sources K         K random sources (seeded); each reported, and the mean\n"
+"  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
+"                      multisplit, sort, bellman-ford; all = every available.\n"
+"                      Default: multisplit,near-far with a GPU, else\n"
+"                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
+"                      as cpu-delta.\n"
+"  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
+"  --delta D|auto      bucket width (default auto: 32 * mean weight / mean\n"
+"                      out-degree, rounded up and at least 1 for integers)\n"
+"  --threads T         CPU threads (default: OpenMP's)\n"
+"  --device ID         CUDA device (default 0)\n"
+"measure and check\n"
+"  --trials N          timed trials after one untimed warm-up (default %u);\n"
+"                      the median is reported, with min and max\n"
+"  --validate          check every result with the independent validator and\n"
+"                      against Dijkstra's distances\n"
+"  --predecessors      compute predecessors (checked by --validate)\n"
+"output\n"
+"  --output FILE       'vertex distance [predecessor]' per line for the first\n"
+"                      algorithm, file numbering, 'inf' and '-' if unreached\n"
+"  --json OUT          machine-readable report\n"
+"  --config FILE       JSON run configuration; the command line overrides it\n"
+"  --quiet             no table and no notes, only errors\n"
+"  --help, --version\n"
+"\n"
+"exit codes\n"
+"  0  success\n"
+"  1  usage error: bad option, value or configuration file\n"
+"  2  input error: graph file missing, unreadable or malformed; output file\n"
+"     not writable\n"
+"  3  validation failure (--validate)\n"
+"  4  device error: CUDA failure, or the graph does not fit on the device\n"
+"  5  out of memory or other internal error\n",
+          DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
+          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_CLI_DEFAULT_TRIALS);
+}

@@ -1,0 +1,102 @@
+/* The `sssp` program's options: one struct filled from defaults, then a JSON
+ * configuration file (config.c), then the command line (cli.c), each later
+ * one overriding the earlier. Also the program's exit codes.
+ */
+#ifndef DS_CLI_H
+#define DS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sssp.h"
+
+/* Exit codes of `sssp` (documented in --help and README). */
+typedef enum {
+  DS_EXIT_OK = 0,
+  DS_EXIT_USAGE = 1,      /* bad option, value or configuration file */
+  DS_EXIT_INPUT = 2,      /* graph file missing, unreadable or malformed; output not writable */
+  DS_EXIT_VALIDATION = 3, /* --validate found a wrong result */
+  DS_EXIT_DEVICE = 4,     /* CUDA error, or the graph does not fit on the device */
+  DS_EXIT_INTERNAL = 5    /* out of memory or another failure */
+} ds_exit_code;
+
+typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2 } ds_source_mode;
+
+#define DS_CLI_MAX_GRAPHS 64
+#define DS_CLI_MIN_BUCKETS 2u
+#define DS_CLI_MAX_BUCKETS 256u
+#define DS_CLI_DEFAULT_BUCKETS 10u
+#define DS_CLI_DEFAULT_TRIALS 3u
+#define DS_CLI_DEFAULT_WEIGHT_MIN 1u
+#define DS_CLI_DEFAULT_WEIGHT_MAX 1000u
+#define DS_CLI_DEFAULT_SEED 1u
+#define DS_CLI_MSG_LEN 1024
+
+typedef struct {
+  char *graphs[DS_CLI_MAX_GRAPHS]; /* owned */
+  int n_graphs;
+  ds_source_mode source_mode;
+  uint64_t source;      /* DS_SOURCE_VERTEX: in the file's numbering */
+  uint32_t sources;     /* how many sources (random ones when > 1) */
+  uint32_t buckets;
+  int delta_auto;       /* 1: ds_delta_auto */
+  double delta;
+  ds_algo algos[DS_ALGO_COUNT]; /* in the order given, no repeats */
+  int n_algos;          /* 0: the default list */
+  int algo_all;
+  int validate;
+  uint32_t trials;
+  char *json_path, *output_path, *cache_dir; /* owned, or NULL */
+  int undirected;
+  uint32_t weight_min, weight_max;
+  uint64_t seed;
+  int predecessors;
+  int device;
+  int quiet;
+  int threads;          /* 0: OpenMP's default */
+  int no_cache;
+  int help, version;
+  int argc;             /* the command, for reports */
+  char **argv;
+} ds_cli;
+
+void ds_cli_defaults(ds_cli *c);
+void ds_cli_free(ds_cli *c);
+
+/* Finds --config FILE, --help and --version before anything else is parsed.
+ * *config is NULL when there is no --config. */
+ds_exit_code ds_cli_prescan(int argc, char **argv, const char **config, ds_cli *c, char *msg,
+                            size_t msg_len);
+
+/* Applies the command line over c (after the configuration file). */
+ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t msg_len);
+
+/* Checks combinations once everything is applied. */
+ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len);
+
+void ds_cli_usage(FILE *f);
+
+/* Setters shared by the command line and the configuration file; `what`
+ * names the option or key in the message. */
+ds_exit_code ds_cli_add_graph(ds_cli *c, const char *path, const char *what, char *msg,
+                              size_t msg_len);
+void ds_cli_clear_graphs(ds_cli *c);
+ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const char *what,
+                              char *msg, size_t msg_len);
+ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, char *msg,
+                               size_t msg_len);
+ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, char *msg,
+                              size_t msg_len);
+ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,
+                                size_t msg_len);
+ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len);
+
+/* Strict decimal parsing: the whole text, no sign, within [lo, hi]. */
+ds_exit_code ds_cli_parse_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out,
+                              const char *what, char *msg, size_t msg_len);
+
+/* The reading of config files (config.c). */
+ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_len);
+
+#endif /* DS_CLI_H */

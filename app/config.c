@@ -1,0 +1,251 @@
+/* JSON run configurations for `sssp` (read with cJSON).
+ *
+ * A configuration is one JSON object whose keys mirror the long options:
+ *   graph (string or list of strings; relative paths are relative to the
+ *   configuration file's folder), source (integer or "random"), sources,
+ *   algo (string "a,b" or list), buckets, delta (number or "auto"), trials,
+ *   validate, undirected, predecessors, no_cache (booleans), weights
+ *   ("MIN:MAX"), seed, device, threads (integers), json, output, cache_dir
+ *   (strings).
+ * The command line is applied afterwards and overrides it. Unknown keys and
+ * values of the wrong type are errors that name the file and the key; a JSON
+ * syntax error names the line.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CONFIG_MAX_BYTES (16u << 20) /* a configuration is small: refuse huge files */
+#define JSON_EXACT_INT_MAX 9007199254740992.0 /* 2^53: larger integers lose digits */
+#define MAX_THREADS 4096
+#define MAX_DEVICE 1024
+#define MAX_TRIALS 1000000
+
+static const char *const KNOWN_KEYS =
+    "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
+    "no_cache, weights, seed, device, threads, json, output, cache_dir";
+
+static ds_exit_code key_error(char *msg, size_t len, const char *path, const char *key,
+                              const char *what) {
+  snprintf(msg, len, "%s: key \"%s\": %s", path, key, what);
+  return DS_EXIT_USAGE;
+}
+
+static const char *type_name(const cJSON *item) {
+  if (cJSON_IsString(item)) return "a string";
+  if (cJSON_IsNumber(item)) return "a number";
+  if (cJSON_IsBool(item)) return "a boolean";
+  if (cJSON_IsArray(item)) return "a list";
+  if (cJSON_IsObject(item)) return "an object";
+  return "null";
+}
+
+static ds_exit_code wrong_type(char *msg, size_t len, const char *path, const cJSON *item,
+                               const char *expected) {
+  char what[128];
+  snprintf(what, sizeof what, "expected %s, got %s", expected, type_name(item));
+  return key_error(msg, len, path, item->string, what);
+}
+
+/* An integral JSON number in [lo, hi]. */
+static ds_exit_code get_uint(const cJSON *item, double lo, double hi, uint64_t *out,
+                             const char *path, char *msg, size_t len) {
+  if (!cJSON_IsNumber(item)) return wrong_type(msg, len, path, item, "an integer");
+  double d = item->valuedouble;
+  if (d != floor(d) || d < lo || d > hi) {
+    char what[160];
+    snprintf(what, sizeof what, "%g is not an integer in [%.0f, %.0f]", d, lo, hi);
+    return key_error(msg, len, path, item->string, what);
+  }
+  *out = (uint64_t)d;
+  return DS_EXIT_OK;
+}
+
+static ds_exit_code get_bool(const cJSON *item, int *out, const char *path, char *msg,
+                             size_t len) {
+  if (!cJSON_IsBool(item)) return wrong_type(msg, len, path, item, "true or false");
+  *out = cJSON_IsTrue(item);
+  return DS_EXIT_OK;
+}
+
+/* Joins a graph path to the configuration file's folder when it is relative. */
+static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *graph,
+                              char *msg, size_t len) {
+  const char *slash = strrchr(config_path, '/');
+  if (graph[0] == '/' || slash == NULL) return ds_cli_add_graph(c, graph, "graph", msg, len);
+  size_t dir_len = (size_t)(slash - config_path) + 1;
+  size_t total = dir_len + strlen(graph) + 1;
+  char *joined = (char *)malloc(total);
+  if (joined == NULL) {
+    snprintf(msg, len, "out of memory");
+    return DS_EXIT_INTERNAL;
+  }
+  memcpy(joined, config_path, dir_len);
+  strcpy(joined + dir_len, graph);
+  ds_exit_code rc = ds_cli_add_graph(c, joined, "graph", msg, len);
+  free(joined);
+  return rc;
+}
+
+/* Applies one key of the configuration. */
+static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, char *msg,
+                              size_t len) {
+  const char *key = item->string;
+  uint64_t x = 0;
+  ds_exit_code rc = DS_EXIT_OK;
+  char what[64];
+  snprintf(what, sizeof what, "%s: key \"%s\"", path, key);
+
+  if (strcmp(key, "graph") == 0) {
+    ds_cli_clear_graphs(c);
+    if (cJSON_IsString(item)) return add_graph(c, path, item->valuestring, msg, len);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) == 0)
+      return wrong_type(msg, len, path, item, "a file name or a non-empty list of them");
+    const cJSON *g;
+    cJSON_ArrayForEach(g, item) {
+      if (!cJSON_IsString(g))
+        return key_error(msg, len, path, key, "every list element must be a file name");
+      if ((rc = add_graph(c, path, g->valuestring, msg, len)) != DS_EXIT_OK) return rc;
+    }
+  } else if (strcmp(key, "source") == 0) {
+    if (cJSON_IsString(item)) {
+      if (strcmp(item->valuestring, "random") != 0)
+        return key_error(msg, len, path, key, "expected a vertex number or \"random\"");
+      c->source_mode = DS_SOURCE_RANDOM;
+    } else {
+      if ((rc = get_uint(item, 0, UINT32_MAX, &x, path, msg, len)) != DS_EXIT_OK) return rc;
+      c->source_mode = DS_SOURCE_VERTEX;
+      c->source = x;
+    }
+  } else if (strcmp(key, "sources") == 0) {
+    rc = get_uint(item, 1, UINT32_MAX, &x, path, msg, len);
+    c->sources = (uint32_t)x;
+  } else if (strcmp(key, "algo") == 0) {
+    if (cJSON_IsString(item)) return ds_cli_set_algos(c, item->valuestring, 0, what, msg, len);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) == 0)
+      return wrong_type(msg, len, path, item, "an algorithm name or a non-empty list of them");
+    int append = 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, item) {
+      if (!cJSON_IsString(a))
+        return key_error(msg, len, path, key, "every list element must be an algorithm name");
+      if ((rc = ds_cli_set_algos(c, a->valuestring, append, what, msg, len)) != DS_EXIT_OK)
+        return rc;
+      append = 1;
+    }
+  } else if (strcmp(key, "buckets") == 0) {
+    rc = get_uint(item, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, path, msg, len);
+    c->buckets = (uint32_t)x;
+  } else if (strcmp(key, "delta") == 0) {
+    if (cJSON_IsString(item)) {
+      if (strcmp(item->valuestring, "auto") != 0)
+        return key_error(msg, len, path, key, "expected a positive number or \"auto\"");
+      c->delta_auto = 1;
+    } else if (cJSON_IsNumber(item) && isfinite(item->valuedouble) && item->valuedouble > 0) {
+      c->delta_auto = 0;
+      c->delta = item->valuedouble;
+    } else {
+      return wrong_type(msg, len, path, item, "a positive number or \"auto\"");
+    }
+  } else if (strcmp(key, "trials") == 0) {
+    rc = get_uint(item, 1, MAX_TRIALS, &x, path, msg, len);
+    c->trials = (uint32_t)x;
+  } else if (strcmp(key, "validate") == 0) {
+    rc = get_bool(item, &c->validate, path, msg, len);
+  } else if (strcmp(key, "undirected") == 0) {
+    rc = get_bool(item, &c->undirected, path, msg, len);
+  } else if (strcmp(key, "predecessors") == 0) {
+    rc = get_bool(item, &c->predecessors, path, msg, len);
+  } else if (strcmp(key, "no_cache") == 0) {
+    rc = get_bool(item, &c->no_cache, path, msg, len);
+  } else if (strcmp(key, "weights") == 0) {
+    if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a string \"MIN:MAX\"");
+    rc = ds_cli_set_weights(c, item->valuestring, what, msg, len);
+  } else if (strcmp(key, "seed") == 0) {
+    rc = get_uint(item, 0, JSON_EXACT_INT_MAX, &c->seed, path, msg, len);
+  } else if (strcmp(key, "device") == 0) {
+    rc = get_uint(item, 0, MAX_DEVICE, &x, path, msg, len);
+    c->device = (int)x;
+  } else if (strcmp(key, "threads") == 0) {
+    rc = get_uint(item, 0, MAX_THREADS, &x, path, msg, len);
+    c->threads = (int)x;
+  } else if (strcmp(key, "json") == 0 || strcmp(key, "output") == 0 ||
+             strcmp(key, "cache_dir") == 0) {
+    if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a file name");
+    char **dst = key[0] == 'j' ? &c->json_path : key[0] == 'o' ? &c->output_path : &c->cache_dir;
+    rc = ds_cli_set_string(dst, item->valuestring, msg, len);
+  } else {
+    char text[512];
+    snprintf(text, sizeof text, "unknown key (known: %s)", KNOWN_KEYS);
+    return key_error(msg, len, path, key, text);
+  }
+  return rc;
+}
+
+/* Line number of a position in text, for syntax errors. */
+static int line_of(const char *text, const char *pos) {
+  int line = 1;
+  for (const char *p = text; p < pos && *p; p++) line += *p == '\n';
+  return line;
+}
+
+ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_len) {
+  ds_exit_code rc = DS_EXIT_OK;
+  FILE *f = NULL;
+  char *text = NULL;
+  cJSON *root = NULL;
+
+  // 1. read the whole file
+  f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(msg, msg_len, "%s: cannot open the configuration file", path);
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
+  text = (char *)malloc(CONFIG_MAX_BYTES + 1);
+  if (text == NULL) {
+    snprintf(msg, msg_len, "out of memory");
+    rc = DS_EXIT_INTERNAL;
+    goto cleanup;
+  }
+  size_t size = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
+  if (ferror(f) || size > CONFIG_MAX_BYTES) {
+    snprintf(msg, msg_len, "%s: %s", path,
+             ferror(f) ? "cannot read the configuration file (a directory?)"
+                       : "configuration file larger than 16 MiB");
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
+  text[size] = '\0';
+
+  // 2. parse the JSON
+  const char *end = NULL;
+  root = cJSON_ParseWithOpts(text, &end, 1);
+  if (root == NULL) {
+    const char *at = end != NULL ? end : cJSON_GetErrorPtr();
+    snprintf(msg, msg_len, "%s:%d: invalid JSON", path, at ? line_of(text, at) : 1);
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
+  if (!cJSON_IsObject(root)) {
+    snprintf(msg, msg_len, "%s: the configuration must be a JSON object", path);
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
+
+  // 3. apply each key in order
+  const cJSON *item;
+  cJSON_ArrayForEach(item, root) {
+    if ((rc = apply_key(c, item, path, msg, msg_len)) != DS_EXIT_OK) goto cleanup;
+  }
+
+cleanup:
+  cJSON_Delete(root);
+  free(text);
+  if (f != NULL) fclose(f);
+  return rc;
+}

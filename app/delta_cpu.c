@@ -1,0 +1,346 @@
+/* Parallel delta-stepping on the CPU with OpenMP (Meyer and Sanders 2003, in
+ * the style of the GAP Benchmark Suite's sssp.cc): the backend used where no
+ * GPU is present.
+ *
+ * Vertices wait in buckets of width delta by tentative distance. The lowest
+ * non-empty bucket is the frontier: its vertices relax all their out-arcs
+ * (atomic min by compare-and-swap), and every vertex whose distance dropped
+ * is pushed into the relaxing thread's own bucket for the new distance. A
+ * bucket is repeated while relaxations refill it (light arcs).
+ *
+ * Buckets are kept over a sliding window of WINDOW_BUCKETS buckets plus one
+ * "far" bucket for everything beyond it, so memory does not grow with
+ * max_distance / delta; when only the far bucket is left, the window moves to
+ * its lowest distance and the far entries are redistributed.
+ *
+ * Small frontiers (road graphs have thousands of them) are processed by one
+ * thread while the others wait at a single barrier: a parallel round costs
+ * four barriers, more than relaxing a few hundred arcs.
+ *
+ * Invariants: a vertex's distance and predecessor live in one 64-bit word
+ * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
+ * distance, so the predecessor always belongs to the distance and the
+ * predecessors form a tree even with zero weights. Stale queue entries (the
+ * vertex's distance has since dropped into a lower, already processed bucket)
+ * are skipped. Distances are deterministic; predecessors may differ between
+ * runs among equally short paths.
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sssp.h"
+#include "sssp_keys.h"
+
+#define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
+#define SLOTS (WINDOW_BUCKETS + 1)
+#define SERIAL_FRONTIER 512     /* frontiers up to this size run on one thread */
+#define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
+#define BIN_INITIAL_CAP 256     /* first allocation of a bucket */
+#define NO_SLOT UINT32_MAX      /* "no non-empty bucket" */
+#define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
+
+typedef struct {
+  uint32_t *items;
+  size_t len, cap;
+} bin;
+
+/* The state shared by the team. */
+typedef struct {
+  const ds_graph *g;
+  int is_float;
+  uint64_t delta_u32;     /* integer bucket width */
+  double delta_f32;       /* float bucket width */
+  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
+  _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
+  bin *bins;              /* SLOTS per thread */
+  int team;
+  uint32_t *frontier;
+  size_t frontier_len, frontier_cap;
+  size_t *offsets;        /* team + 1: where each thread's entries go in the frontier */
+  uint64_t *thread_min;   /* team: lowest live far bucket per thread */
+  uint64_t base;          /* bucket index of window slot 0 */
+  uint32_t cur, next;     /* slot being processed, slot to process next */
+  int done;
+  atomic_int oom;
+  uint64_t rounds;
+} dstate;
+
+static uint64_t bucket_of(const dstate *s, uint32_t key) {
+  if (!s->is_float) return (uint64_t)key / s->delta_u32;
+  double b = floor((double)ds_key_to_f32(key) / s->delta_f32);
+  return b >= MAX_BUCKET_INDEX ? (uint64_t)MAX_BUCKET_INDEX : (uint64_t)b;
+}
+
+static uint32_t key_of(const dstate *s, uint32_t v) {
+  return (uint32_t)(atomic_load_explicit(&s->cell[v], memory_order_relaxed) >> 32);
+}
+
+/* Window slot of a bucket index relative to base: far beyond the window. */
+static uint32_t slot_of(uint64_t bucket, uint64_t base) {
+  uint64_t rel = bucket - base;
+  return rel >= WINDOW_BUCKETS ? WINDOW_BUCKETS : (uint32_t)rel;
+}
+
+static bin *bins_of(dstate *s, int tid) { return s->bins + (size_t)tid * SLOTS; }
+
+/* Appends v; records running out of memory. */
+static void bin_push(dstate *s, bin *b, uint32_t v) {
+  if (b->len == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : BIN_INITIAL_CAP;
+    uint32_t *p = (uint32_t *)realloc(b->items, cap * sizeof(uint32_t));
+    if (p == NULL) {
+      atomic_store(&s->oom, 1);
+      return;
+    }
+    b->items = p;
+    b->cap = cap;
+  }
+  b->items[b->len++] = v;
+}
+
+/* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned. */
+static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
+  const ds_graph *g = s->g;
+  uint32_t ku = key_of(s, u);
+  if (bucket_of(s, ku) < s->base + s->cur) return 0; /* stale: settled in a lower bucket */
+  if (atomic_exchange_explicit(&s->relaxed_key[u], ku, memory_order_relaxed) == ku)
+    return 0; /* a duplicate entry: already relaxed with this distance */
+  const uint32_t *wu = (const uint32_t *)g->weights;
+  const float *wf = (const float *)g->weights;
+  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+    uint32_t v = g->col[e];
+    uint32_t nk = s->is_float ? ds_key_add_f32(ku, wf[e]) : ds_key_add_u32(ku, wu[e]);
+    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+    uint64_t desired = ((uint64_t)nk << 32) | u;
+    while ((uint32_t)(old >> 32) > nk) {
+      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired,
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
+        break;
+      }
+    }
+  }
+  return g->row_offsets[u + 1] - g->row_offsets[u];
+}
+
+/* The lowest slot >= from that some thread holds entries in, or NO_SLOT. */
+static uint32_t next_slot(dstate *s, uint32_t from) {
+  for (uint32_t k = from; k < SLOTS; k++)
+    for (int t = 0; t < s->team; t++)
+      if (bins_of(s, t)[k].len > 0) return k;
+  return NO_SLOT;
+}
+
+/* Lowest live bucket among thread t's far entries (UINT64_MAX if none). */
+static uint64_t far_min(dstate *s, int t) {
+  bin *far = &bins_of(s, t)[WINDOW_BUCKETS];
+  uint64_t lo = UINT64_MAX;
+  for (size_t i = 0; i < far->len; i++) {
+    uint64_t b = bucket_of(s, key_of(s, far->items[i]));
+    if (b >= s->base + WINDOW_BUCKETS && b < lo) lo = b;
+  }
+  return lo;
+}
+
+/* Moves thread t's far entries into its bins of the window at new_base. */
+static void far_redistribute(dstate *s, int t, uint64_t new_base) {
+  bin *mine = bins_of(s, t);
+  bin old = mine[WINDOW_BUCKETS];
+  mine[WINDOW_BUCKETS].items = NULL;
+  mine[WINDOW_BUCKETS].len = mine[WINDOW_BUCKETS].cap = 0;
+  for (size_t i = 0; i < old.len; i++) {
+    uint64_t b = bucket_of(s, key_of(s, old.items[i]));
+    if (b < s->base + WINDOW_BUCKETS) continue; /* stale: handled in the window */
+    bin_push(s, &mine[slot_of(b, new_base)], old.items[i]);
+  }
+  free(old.items);
+}
+
+/* After a round: picks the next slot (serial). 1 when the window must move. */
+static int choose_next(dstate *s) {
+  s->rounds++;
+  s->next = next_slot(s, s->cur);
+  s->done = atomic_load(&s->oom) || s->next == NO_SLOT;
+  return !s->done && s->next == WINDOW_BUCKETS;
+}
+
+/* Moves the window to new_base once the far entries are redistributed (serial). */
+static void finish_rebase(dstate *s, uint64_t new_base) {
+  s->base = new_base;
+  s->cur = 0;
+  s->next = next_slot(s, 0);
+  s->done = atomic_load(&s->oom) || s->next == NO_SLOT;
+}
+
+/* Plans the gathering of slot `next` into the frontier (serial). */
+static void plan_gather(dstate *s) {
+  s->offsets[0] = 0;
+  for (int t = 0; t < s->team; t++)
+    s->offsets[t + 1] = s->offsets[t] + bins_of(s, t)[s->next].len;
+  s->frontier_len = s->offsets[s->team];
+  if (s->frontier_len > s->frontier_cap) {
+    uint32_t *p = (uint32_t *)realloc(s->frontier, s->frontier_len * sizeof(uint32_t));
+    if (p == NULL) {
+      atomic_store(&s->oom, 1);
+      s->done = 1;
+      return;
+    }
+    s->frontier = p;
+    s->frontier_cap = s->frontier_len;
+  }
+  s->cur = s->next;
+}
+
+/* Copies thread t's entries of the current slot into the frontier. */
+static void gather(dstate *s, int t) {
+  bin *b = &bins_of(s, t)[s->cur];
+  if (b->len > 0) memcpy(s->frontier + s->offsets[t], b->items, b->len * sizeof(uint32_t));
+  b->len = 0;
+}
+
+/* One thread runs rounds while the frontier is small; returns arcs scanned. */
+static uint64_t serial_rounds(dstate *s, int tid, size_t limit) {
+  uint64_t scanned = 0;
+  while (!s->done && s->frontier_len <= limit) {
+    for (size_t i = 0; i < s->frontier_len; i++)
+      scanned += relax_vertex(s, s->frontier[i], bins_of(s, tid));
+    if (choose_next(s)) {
+      uint64_t lo = UINT64_MAX;
+      for (int t = 0; t < s->team; t++) {
+        uint64_t m = far_min(s, t);
+        if (m < lo) lo = m;
+      }
+      for (int t = 0; t < s->team; t++) far_redistribute(s, t, lo);
+      finish_rebase(s, lo);
+    }
+    if (s->done) break;
+    plan_gather(s);
+    if (s->done) break;
+    for (int t = 0; t < s->team; t++) gather(s, t);
+  }
+  return scanned;
+}
+
+ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
+                            ds_sssp_result *res, ds_error *err) {
+  ds_status st = DS_OK;
+  dstate s;
+  memset(&s, 0, sizeof s);
+
+  // 1. check arguments
+  if (g == NULL || params == NULL || res == NULL || res->dist == NULL)
+    return ds_error_set(err, DS_ERR_ARG, "cpu-delta: graph, params, result or dist is NULL");
+  if (source >= g->n)
+    return ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
+                        source, g->n);
+  if (!(params->delta > 0.0) || !isfinite(params->delta))
+    return ds_error_set(err, DS_ERR_ARG, "delta %g must be positive and finite", params->delta);
+  s.g = g;
+  s.is_float = g->weight_type == DS_WEIGHT_F32;
+  s.delta_f32 = params->delta;
+  s.delta_u32 = params->delta >= (double)UINT32_MAX ? UINT32_MAX : (uint64_t)ceil(params->delta);
+  int want_pred = params->want_pred && res->pred != NULL;
+  int nthreads = params->threads > 0 ? params->threads : omp_get_max_threads();
+  double t0 = omp_get_wtime();
+
+  // 2. allocate: distances, per-thread bins, the shared frontier
+  s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
+  s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
+  s.bins = (bin *)calloc((size_t)nthreads * SLOTS, sizeof(bin));
+  s.thread_min = (uint64_t *)malloc((size_t)nthreads * sizeof(uint64_t));
+  s.offsets = (size_t *)malloc(((size_t)nthreads + 1) * sizeof(size_t));
+  s.frontier_cap = BIN_INITIAL_CAP;
+  s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
+  if (s.cell == NULL || s.relaxed_key == NULL || s.bins == NULL || s.thread_min == NULL || s.offsets == NULL ||
+      s.frontier == NULL) {
+    st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
+    goto cleanup;
+  }
+  const uint64_t inf_cell = ((uint64_t)ds_key_inf(s.is_float) << 32) | DS_NO_PRED;
+  const uint32_t inf_key = ds_key_inf(s.is_float); /* never relaxed with: inf is not queued */
+  for (uint32_t v = 0; v < g->n; v++) {
+    atomic_init(&s.cell[v], inf_cell);
+    atomic_init(&s.relaxed_key[v], inf_key);
+  }
+  atomic_store(&s.cell[source], (uint64_t)DS_NO_PRED); /* key 0, no predecessor */
+  atomic_init(&s.oom, 0);
+  s.frontier[0] = source;
+  s.frontier_len = 1;
+  uint64_t scanned = 0;
+
+  // 3. the bucket loop, in one parallel region
+#pragma omp parallel num_threads(nthreads) reduction(+ : scanned)
+  {
+    const int tid = omp_get_thread_num();
+#pragma omp single
+    s.team = omp_get_num_threads();
+    const size_t serial_limit = s.team == 1 ? SIZE_MAX : SERIAL_FRONTIER;
+    for (;;) {
+      // 3a. small frontiers: one thread, the others wait here
+#pragma omp single
+      scanned += serial_rounds(&s, tid, serial_limit);
+      if (s.done) break;
+      // 3b. a large frontier: relax in parallel
+#pragma omp for schedule(dynamic, FRONTIER_CHUNK)
+      for (size_t i = 0; i < s.frontier_len; i++)
+        scanned += relax_vertex(&s, s.frontier[i], bins_of(&s, tid));
+      // 3c. the next slot (the same one again while light arcs refill it)
+      int rebase;
+#pragma omp single copyprivate(rebase)
+      {
+        rebase = choose_next(&s);
+        if (!rebase && !s.done) plan_gather(&s);
+      }
+      if (s.done) break;
+      // 3d. only the far bucket is left: move the window to its lowest live entry
+      if (rebase) {
+        s.thread_min[tid] = far_min(&s, tid);
+#pragma omp barrier
+        uint64_t lo = UINT64_MAX;
+        for (int t = 0; t < s.team; t++)
+          if (s.thread_min[t] < lo) lo = s.thread_min[t];
+        far_redistribute(&s, tid, lo);
+#pragma omp barrier
+#pragma omp single
+        {
+          finish_rebase(&s, lo);
+          if (!s.done) plan_gather(&s);
+        }
+        if (s.done) break;
+      }
+      // 3e. gather every thread's entries of the slot into the frontier
+      gather(&s, tid);
+#pragma omp barrier
+    }
+  }
+  if (atomic_load(&s.oom)) {
+    st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for the buckets");
+    goto cleanup;
+  }
+
+  // 4. hand out distances, predecessors and counters
+  uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
+  for (uint32_t v = 0; v < g->n; v++) {
+    uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+    dist_keys[v] = (uint32_t)(c >> 32);
+    if (want_pred) res->pred[v] = (uint32_t)c;
+  }
+  res->time_ms = (omp_get_wtime() - t0) * 1e3;
+  res->rounds = s.rounds;
+  res->edges_relaxed = scanned;
+  ds_sssp_count_reached(g, res);
+
+cleanup:
+  if (s.bins != NULL)
+    for (size_t i = 0; i < (size_t)nthreads * SLOTS; i++) free(s.bins[i].items);
+  free(s.bins);
+  free(s.thread_min);
+  free(s.offsets);
+  free(s.frontier);
+  free((void *)s.cell);
+  free((void *)s.relaxed_key);
+  return st;
+}

@@ -1,0 +1,34 @@
+/* The GPU SSSP interface (app/gpu/gpu_sssp.h) for builds without CUDA: no
+ * device is ever available, and every call that would need one returns
+ * DS_ERR_DEVICE with the reason, so the `sssp` program falls back to the CPU
+ * backend. Linked instead of library ds_gpu when that is not built.
+ */
+#include <stdio.h>
+
+#include "gpu/gpu_sssp.h"
+
+#define STUB_REASON "this sssp was built without CUDA"
+
+int ds_gpu_available(char *reason, size_t reason_len) {
+  if (reason != NULL && reason_len > 0) snprintf(reason, reason_len, "%s", STUB_REASON);
+  return 0;
+}
+
+ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
+                          ds_error *err) {
+  if (name != NULL && name_len > 0) name[0] = '\0';
+  if (mem_total != NULL) *mem_total = 0;
+  return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
+}
+
+ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err) {
+  if (ctx != NULL) *ctx = NULL;
+  return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
+}
+
+ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
+                      const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
+  return ds_error_set(err, DS_ERR_DEVICE, "%s needs a GPU: %s", ds_algo_name(algo), STUB_REASON);
+}
+
+void ds_gpu_close(ds_gpu_ctx *ctx) { (void)ctx; }

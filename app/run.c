@@ -1,0 +1,486 @@
+/* The `sssp` driver: for each graph, load it (through the binary cache), pick
+ * the sources and delta, run every chosen algorithm (one untimed warm-up per
+ * algorithm and graph, then --trials timed runs per source), validate, and
+ * hand the measurements to report.c.
+ *
+ * Algorithms: the list given, or by default multisplit,near-far with a GPU and
+ * cpu-delta,dijkstra without one. Where GPU algorithms are asked for and no
+ * GPU is usable, a note says so once and cpu-delta runs in their place.
+ * Result arrays are poisoned before every run, so an algorithm that leaves
+ * vertices unwritten fails validation.
+ */
+#define _POSIX_C_SOURCE 200809L /* stat */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gpu/gpu_sssp.h"
+#include "report.h"
+#include "run.h"
+
+#define POISON_BYTE 0xA5      /* fills result arrays before each run */
+#define GPU_NAME_LEN 256
+#define REASON_LEN 512
+#define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
+#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
+#define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
+/* Test hook: when this environment variable is set, every result is spoiled
+ * (one reached vertex's distance raised) before validation, so the tests can
+ * see a validation failure reach the exit code. */
+#define CORRUPT_ENV "DS_SSSP_TEST_CORRUPT"
+
+/* Everything one run needs besides the graph. */
+typedef struct {
+  const ds_cli *cli;
+  ds_algo algos[DS_ALGO_COUNT];
+  int n_algos;
+  int uses_gpu;
+  int threads;
+  cJSON *json;
+} run_plan;
+
+static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += SPLITMIX_GAMMA);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static ds_exit_code exit_of(ds_status st) {
+  switch (st) {
+  case DS_OK: return DS_EXIT_OK;
+  case DS_ERR_ARG: return DS_EXIT_USAGE;
+  case DS_ERR_NOMEM: return DS_EXIT_INTERNAL;
+  case DS_ERR_DEVICE: return DS_EXIT_DEVICE;
+  case DS_ERR_VALIDATION: return DS_EXIT_VALIDATION;
+  default: return DS_EXIT_INPUT;
+  }
+}
+
+static uint64_t out_degree(const ds_graph *g, uint32_t v) {
+  return g->row_offsets[v + 1] - g->row_offsets[v];
+}
+
+/* 1. The algorithm list, with GPU algorithms replaced where there is no GPU. */
+static void plan_algorithms(run_plan *p, int gpus, const char *reason) {
+  const ds_cli *cli = p->cli;
+  ds_algo wanted[DS_ALGO_COUNT];
+  int n = 0, defaulted = 0;
+  if (cli->algo_all) {
+    for (int a = 0; a < DS_ALGO_COUNT; a++)
+      if (gpus > 0 || !ds_algo_is_gpu((ds_algo)a)) wanted[n++] = (ds_algo)a;
+  }
+  for (int i = 0; i < cli->n_algos; i++) wanted[n++] = cli->algos[i];
+  if (n == 0) {
+    defaulted = 1;
+    if (gpus > 0) {
+      wanted[n++] = DS_ALGO_MULTISPLIT;
+      wanted[n++] = DS_ALGO_NEAR_FAR;
+    } else {
+      wanted[n++] = DS_ALGO_CPU_DELTA;
+      wanted[n++] = DS_ALGO_DIJKSTRA;
+    }
+  }
+  char replaced[128] = "";
+  p->n_algos = 0;
+  for (int i = 0; i < n; i++) {
+    ds_algo a = wanted[i];
+    if (ds_algo_is_gpu(a) && gpus == 0) {
+      if (replaced[0]) strcat(replaced, ", ");
+      strcat(replaced, ds_algo_name(a));
+      a = DS_ALGO_CPU_DELTA;
+    }
+    int seen = 0;
+    for (int j = 0; j < p->n_algos; j++) seen |= p->algos[j] == a;
+    if (!seen) p->algos[p->n_algos++] = a;
+    if (ds_algo_is_gpu(a)) p->uses_gpu = 1;
+  }
+  if (!cli->quiet && gpus == 0 && (replaced[0] || defaulted))
+    fprintf(stderr, "sssp: no GPU (%s): running on the CPU backend%s%s%s\n", reason,
+            replaced[0] ? " (cpu-delta in place of " : "", replaced,
+            replaced[0] ? ")" : "");
+}
+
+/* 2. The sources, 0-based. */
+static ds_exit_code pick_sources(const ds_cli *cli, const ds_graph *g, const char *path,
+                                 uint32_t *sources, uint32_t count) {
+  const uint32_t base = (uint32_t)g->index_base;
+  if (cli->source_mode == DS_SOURCE_VERTEX) {
+    if (cli->source < base || cli->source - base >= g->n) {
+      fprintf(stderr, "sssp: source %llu is out of range: %s has vertices %u..%llu\n",
+              (unsigned long long)cli->source, path, base,
+              (unsigned long long)g->n - 1 + base);
+      return DS_EXIT_USAGE;
+    }
+    sources[0] = (uint32_t)(cli->source - base);
+    return DS_EXIT_OK;
+  }
+  if (cli->source_mode == DS_SOURCE_DEFAULT && count == 1) {
+    sources[0] = 0;
+    for (uint32_t v = 0; v < g->n; v++)
+      if (out_degree(g, v) > 0) {
+        sources[0] = v;
+        break;
+      }
+    return DS_EXIT_OK;
+  }
+  // random sources: vertices with out-arcs, distinct while there are enough draws
+  uint64_t state = cli->seed ^ SOURCE_STREAM;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t v = 0;
+    for (int t = 0; t < MAX_SOURCE_DRAWS; t++) {
+      v = (uint32_t)(splitmix64(&state) % g->n);
+      int repeated = 0;
+      for (uint32_t j = 0; j < i && !repeated; j++) repeated = sources[j] == v;
+      if (out_degree(g, v) > 0 && !repeated) break;
+    }
+    sources[i] = v;
+  }
+  return DS_EXIT_OK;
+}
+
+/* Loads the graph; *cache says whether the binary cache served it. */
+static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
+                               double *load_ms, const char **cache) {
+  ds_load_options opt;
+  ds_error err = {{0}};
+  ds_load_options_default(&opt);
+  opt.undirected = cli->undirected;
+  opt.weight_min = cli->weight_min;
+  opt.weight_max = cli->weight_max;
+  opt.seed = cli->seed;
+  opt.use_cache = !cli->no_cache;
+  opt.cache_dir = cli->cache_dir;
+  opt.progress = !cli->quiet;
+  // a hit: the cache file was there before the load and was not rewritten by it
+  char cache_path[4096];
+  struct stat before, after;
+  int had_cache = 0;
+  if (opt.use_cache && ds_cache_path(path, &opt, cache_path, sizeof cache_path, &err) == DS_OK)
+    had_cache = stat(cache_path, &before) == 0;
+  double t0 = omp_get_wtime();
+  ds_status st = ds_graph_load(path, &opt, g, &err);
+  *load_ms = (omp_get_wtime() - t0) * 1e3;
+  if (st != DS_OK) {
+    fprintf(stderr, "sssp: %s\n", err.msg);
+    return exit_of(st) == DS_EXIT_USAGE ? DS_EXIT_INPUT : exit_of(st);
+  }
+  *cache = "off";
+  if (opt.use_cache)
+    *cache = had_cache && stat(cache_path, &after) == 0 && after.st_ino == before.st_ino &&
+                     after.st_mtime == before.st_mtime && after.st_size == before.st_size
+                 ? "hit"
+                 : "miss";
+  return DS_EXIT_OK;
+}
+
+/* One run of one algorithm. */
+static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint32_t source,
+                         const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
+  size_t n = g->n;
+  memset(res->dist, POISON_BYTE, n * sizeof(uint32_t));
+  if (res->pred != NULL) memset(res->pred, POISON_BYTE, n * sizeof(uint32_t));
+  res->time_ms = 0.0;
+  res->rounds = res->edges_relaxed = res->reached_arcs = 0;
+  res->reached = 0;
+  if (ds_algo_is_gpu(algo)) return ds_gpu_sssp(ctx, algo, source, params, res, err);
+  return ds_sssp_cpu(g, algo, source, params, res, err);
+}
+
+/* The test hook's corruption: the last reached vertex other than the source
+ * gets a larger distance. */
+static void corrupt_for_test(const ds_graph *g, uint32_t source, void *dist) {
+  for (uint32_t v = g->n; v-- > 0;) {
+    if (v == source) continue;
+    if (g->weight_type == DS_WEIGHT_U32) {
+      uint32_t *d = (uint32_t *)dist;
+      if (d[v] != DS_INF_U32 && d[v] < DS_INF_U32 - 1) {
+        d[v]++;
+        return;
+      }
+    } else {
+      float *d = (float *)dist;
+      if (isfinite(d[v])) {
+        d[v] = 2.0f * d[v] + 1.0f;
+        return;
+      }
+    }
+  }
+}
+
+/* --output: one line per vertex in the file's numbering. */
+static ds_exit_code write_output(const char *path, const ds_graph *g, const void *dist,
+                                 const uint32_t *pred) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "sssp: %s: cannot write the output file\n", path);
+    return DS_EXIT_INPUT;
+  }
+  const uint32_t base = (uint32_t)g->index_base;
+  for (uint32_t v = 0; v < g->n; v++) {
+    fprintf(f, "%u ", v + base);
+    if (g->weight_type == DS_WEIGHT_U32) {
+      uint32_t d = ((const uint32_t *)dist)[v];
+      if (d == DS_INF_U32) fputs("inf", f);
+      else fprintf(f, "%u", d);
+    } else {
+      float d = ((const float *)dist)[v];
+      if (d == (float)INFINITY) fputs("inf", f);
+      else fprintf(f, "%.9g", (double)d);
+    }
+    if (pred != NULL) {
+      if (pred[v] == DS_NO_PRED) fputs(" -", f);
+      else fprintf(f, " %u", pred[v] + base);
+    }
+    fputc('\n', f);
+  }
+  int ok = !ferror(f);
+  ok = (fclose(f) == 0) && ok;
+  if (!ok) {
+    fprintf(stderr, "sssp: %s: writing the output file failed\n", path);
+    return DS_EXIT_INPUT;
+  }
+  return DS_EXIT_OK;
+}
+
+/* Checks one result; records the first failure of (algorithm, source). */
+static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result *res,
+                        const void *ref, ds_algo_stats *a, uint32_t s) {
+  ds_error err = {{0}};
+  ds_status st = ds_sssp_validate(g, source, res->dist, res->pred, NULL, &err);
+  if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, NULL, &err);
+  if (st == DS_OK) {
+    if (a->check[s] == DS_CHECK_NOT_RUN) a->check[s] = DS_CHECK_PASSED;
+    return 1;
+  }
+  if (a->check[s] != DS_CHECK_FAILED) {
+    fprintf(stderr, "sssp: validation failed: %s from source %u on %s: %s\n",
+            ds_algo_name(a->algo), source + (uint32_t)g->index_base, g->name, err.msg);
+    if (a->failure[0] == '\0') snprintf(a->failure, sizeof a->failure, "%s", err.msg);
+  }
+  a->check[s] = DS_CHECK_FAILED;
+  return 0;
+}
+
+/* 3. One graph: load, run, validate, report. */
+static ds_exit_code run_graph(const run_plan *p, const char *path) {
+  const ds_cli *cli = p->cli;
+  ds_exit_code rc = DS_EXIT_OK;
+  ds_graph g;
+  memset(&g, 0, sizeof g);
+  ds_graph_report r;
+  memset(&r, 0, sizeof r);
+  ds_gpu_ctx *ctx = NULL;
+  void *dist = NULL, *ref = NULL;
+  uint32_t *pred = NULL;
+  ds_error err = {{0}};
+  int loaded = 0;
+
+  // 3a. load
+  rc = load_graph(cli, path, &g, &r.load_ms, &r.cache);
+  if (rc != DS_EXIT_OK) goto cleanup;
+  loaded = 1;
+  r.g = &g;
+  r.path = path;
+
+  // 3b. parameters: sources and delta
+  if (g.n == 0) {
+    fprintf(stderr, "sssp: %s: the graph has no vertices\n", path);
+    rc = DS_EXIT_INPUT;
+    goto cleanup;
+  }
+  r.n_sources = cli->sources;
+  r.trials = cli->trials;
+  r.buckets = cli->buckets;
+  r.threads = p->threads;
+  r.delta_auto = cli->delta_auto;
+  r.delta = cli->delta_auto ? ds_delta_auto(&g) : cli->delta;
+  if (g.weight_type == DS_WEIGHT_U32) /* integer widths: whole numbers in [1, 2^32-1] */
+    r.delta = r.delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(r.delta);
+  r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
+  if (r.sources == NULL) goto nomem;
+  if ((rc = pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
+
+  // 3c. memory for results and statistics
+  r.n_algos = p->n_algos;
+  r.reference = -1;
+  for (int i = 0; i < p->n_algos; i++) {
+    ds_algo_stats *a = &r.algos[i];
+    a->algo = p->algos[i];
+    a->times_ms = (double *)calloc((size_t)r.n_sources * r.trials, sizeof(double));
+    a->rounds = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
+    a->edges_relaxed = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
+    a->reached_arcs = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
+    a->reached = (uint32_t *)calloc(r.n_sources, sizeof(uint32_t));
+    a->check = (ds_check *)calloc(r.n_sources, sizeof(ds_check));
+    if (!a->times_ms || !a->rounds || !a->edges_relaxed || !a->reached_arcs || !a->reached ||
+        !a->check)
+      goto nomem;
+    if (a->algo == DS_ALGO_NEAR_FAR) r.reference = i;
+  }
+  for (int i = 0; i < p->n_algos && r.reference < 0; i++)
+    if (r.algos[i].algo == DS_ALGO_DIJKSTRA) r.reference = i;
+  size_t n = g.n ? g.n : 1;
+  dist = malloc(n * sizeof(uint32_t));
+  if (dist == NULL) goto nomem;
+  int want_pred = cli->predecessors;
+  if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
+  if (cli->validate && (ref = malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
+
+  // 3d. the device
+  if (p->uses_gpu) {
+    ds_status st = ds_gpu_open(cli->device, &g, &ctx, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "sssp: %s\n", err.msg);
+      rc = exit_of(st);
+      goto cleanup;
+    }
+  }
+
+  // 3e. run: per source, the reference distances, then every algorithm
+  ds_sssp_params params;
+  ds_sssp_params_default(&params);
+  params.delta = r.delta;
+  params.buckets = r.buckets;
+  params.want_pred = want_pred;
+  params.threads = cli->threads;
+  ds_sssp_result res;
+  memset(&res, 0, sizeof res);
+  res.dist = dist;
+  res.pred = pred;
+  for (uint32_t s = 0; s < r.n_sources; s++) {
+    uint32_t src = r.sources[s];
+    if (ref != NULL) {
+      ds_sssp_result rr;
+      memset(&rr, 0, sizeof rr);
+      rr.dist = ref;
+      ds_status st = ds_sssp_dijkstra(&g, src, &params, &rr, &err);
+      if (st != DS_OK) {
+        fprintf(stderr, "sssp: reference Dijkstra: %s\n", err.msg);
+        rc = exit_of(st);
+        goto cleanup;
+      }
+    }
+    for (int i = 0; i < r.n_algos; i++) {
+      ds_algo_stats *a = &r.algos[i];
+      for (uint32_t t = (s == 0 ? 0 : 1); t <= r.trials; t++) { /* t = 0: warm-up */
+        ds_status st = run_one(ctx, &g, a->algo, src, &params, &res, &err);
+        if (st != DS_OK) {
+          fprintf(stderr, "sssp: %s from source %u: %s\n", ds_algo_name(a->algo),
+                  src + (uint32_t)g.index_base, err.msg);
+          rc = exit_of(st);
+          goto cleanup;
+        }
+        if (t == 0) continue;
+        if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(&g, src, dist);
+        a->times_ms[(size_t)s * r.trials + (t - 1)] = res.time_ms;
+        if (cli->validate) check_result(&g, src, &res, ref, a, s);
+      }
+      a->rounds[s] = res.rounds;
+      a->edges_relaxed[s] = res.edges_relaxed;
+      a->reached_arcs[s] = res.reached_arcs;
+      a->reached[s] = res.reached;
+      if (a->check[s] == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
+      // 3f. --output: the first algorithm's result (single source checked by the CLI)
+      if (i == 0 && cli->output_path != NULL) {
+        ds_exit_code orc = write_output(cli->output_path, &g, dist, pred);
+        if (orc != DS_EXIT_OK) {
+          rc = orc;
+          goto cleanup;
+        }
+      }
+    }
+  }
+
+  // 3g. report
+  if (!cli->quiet) {
+    ds_report_graph_line(stdout, &r);
+    ds_report_table(stdout, &r);
+    fflush(stdout);
+  }
+  if (p->json != NULL && !ds_report_json_graph(p->json, &r, cli)) goto nomem;
+  goto cleanup;
+
+nomem:
+  fprintf(stderr, "sssp: out of memory for %s\n", path);
+  rc = DS_EXIT_INTERNAL;
+cleanup:
+  if (ctx != NULL) ds_gpu_close(ctx);
+  for (int i = 0; i < DS_ALGO_COUNT; i++) {
+    ds_algo_stats *a = &r.algos[i];
+    free(a->times_ms);
+    free(a->rounds);
+    free(a->edges_relaxed);
+    free(a->reached_arcs);
+    free(a->reached);
+    free(a->check);
+  }
+  free(r.sources);
+  free(dist);
+  free(pred);
+  free(ref);
+  if (loaded) ds_graph_free(&g);
+  return rc;
+}
+
+ds_exit_code ds_run(const ds_cli *cli) {
+  ds_exit_code rc = DS_EXIT_OK;
+  run_plan p;
+  memset(&p, 0, sizeof p);
+  p.cli = cli;
+
+  // 1. threads and device
+  if (cli->threads > 0) omp_set_num_threads(cli->threads);
+  p.threads = omp_get_max_threads();
+  char reason[REASON_LEN] = "";
+  int gpus = ds_gpu_available(reason, sizeof reason);
+  plan_algorithms(&p, gpus, reason);
+  char gpu_name[GPU_NAME_LEN] = "";
+  size_t gpu_mem = 0;
+  int have_gpu = 0; /* the device is described in reports even if only CPU algorithms run */
+  if (gpus > 0 || p.uses_gpu) {
+    ds_error err = {{0}};
+    if (cli->device >= gpus) {
+      fprintf(stderr, "sssp: device %d is out of range: %d CUDA device%s\n", cli->device, gpus,
+              gpus == 1 ? "" : "s");
+      return DS_EXIT_USAGE;
+    }
+    ds_status st = ds_gpu_describe(cli->device, gpu_name, sizeof gpu_name, &gpu_mem, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "sssp: %s\n", err.msg);
+      return exit_of(st);
+    }
+    have_gpu = 1;
+    if (!cli->quiet) printf("GPU %d: %s\n", cli->device, gpu_name);
+  }
+
+  // 2. the report's fixed part
+  if (cli->json_path != NULL) {
+    p.json = ds_report_json_root(cli, have_gpu ? gpu_name : NULL, gpu_mem, p.threads);
+    if (p.json == NULL) {
+      fprintf(stderr, "sssp: out of memory\n");
+      return DS_EXIT_INTERNAL;
+    }
+  }
+
+  // 3. each graph in turn; a validation failure does not stop the others
+  for (int i = 0; i < cli->n_graphs; i++) {
+    if (i > 0 && !cli->quiet) printf("\n");
+    ds_exit_code grc = run_graph(&p, cli->graphs[i]);
+    if (grc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = grc;
+    if (grc != DS_EXIT_OK && grc != DS_EXIT_VALIDATION) break;
+  }
+
+  // 4. the JSON report, also when validation failed
+  if (p.json != NULL) {
+    cJSON_AddNumberToObject(p.json, "exit_code", rc);
+    if (!ds_report_json_write(p.json, cli->json_path)) {
+      fprintf(stderr, "sssp: %s: cannot write the JSON report\n", cli->json_path);
+      if (rc == DS_EXIT_OK) rc = DS_EXIT_INPUT;
+    }
+    cJSON_Delete(p.json);
+  }
+  return rc;
+}

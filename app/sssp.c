@@ -1,0 +1,95 @@
+/* deltasplit SSSP: algorithm names, default parameters, the automatic delta,
+ * and the dispatch to the CPU algorithms (library ds_cpu).
+ *
+ * The automatic delta is a fixed multiple of the mean arc weight,
+ *     delta = DS_DELTA_AUTO_SCALE * mean_weight,
+ * chosen from delta sweeps on the H100 (see sssp.h and bench/NOTES-sssp.md).
+ * Integer weights round it up (at least 1);
+ * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
+ * arcs or with only zero weights gets 1 (every delta is then correct).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sssp.h"
+
+#define DEFAULT_DELTA 1.0
+#define DEFAULT_BUCKETS 10u
+
+static const char *const ALGO_NAMES[DS_ALGO_COUNT] = {
+    "dijkstra", "cpu-delta", "near-far", "multisplit", "sort", "bellman-ford"};
+
+const char *ds_algo_name(ds_algo a) {
+  if ((int)a < 0 || a >= DS_ALGO_COUNT) return "unknown";
+  return ALGO_NAMES[a];
+}
+
+int ds_algo_is_gpu(ds_algo a) {
+  return a == DS_ALGO_NEAR_FAR || a == DS_ALGO_MULTISPLIT || a == DS_ALGO_SORT ||
+         a == DS_ALGO_BELLMAN_FORD;
+}
+
+ds_algo ds_algo_parse(const char *name) {
+  for (int a = 0; a < DS_ALGO_COUNT; a++)
+    if (name != NULL && strcmp(name, ALGO_NAMES[a]) == 0) return (ds_algo)a;
+  return DS_ALGO_COUNT;
+}
+
+void ds_sssp_params_default(ds_sssp_params *p) {
+  memset(p, 0, sizeof(*p));
+  p->delta = DEFAULT_DELTA;
+  p->buckets = DEFAULT_BUCKETS;
+}
+
+double ds_delta_auto(const ds_graph *g) {
+  // 1. mean weight over all arcs
+  if (g == NULL || g->n == 0 || g->m == 0) return 1.0;
+  double sum = 0.0;
+  if (g->weight_type == DS_WEIGHT_U32) {
+    const uint32_t *w = (const uint32_t *)g->weights;
+    for (uint64_t e = 0; e < g->m; e++) sum += (double)w[e];
+  } else {
+    const float *w = (const float *)g->weights;
+    for (uint64_t e = 0; e < g->m; e++) sum += (double)w[e];
+  }
+  double mean_weight = sum / (double)g->m;
+  if (!(mean_weight > 0.0)) return 1.0;
+  // 2. a fixed multiple of the mean weight (measured, see sssp.h)
+  double delta = DS_DELTA_AUTO_SCALE * mean_weight;
+  // 3. clamp for the weight type
+  if (g->weight_type == DS_WEIGHT_U32) {
+    delta = ceil(delta);
+    if (delta < 1.0) delta = 1.0;
+    if (delta > (double)UINT32_MAX) delta = (double)UINT32_MAX;
+  } else if (delta < DS_DELTA_AUTO_MIN_FLOAT) {
+    delta = DS_DELTA_AUTO_MIN_FLOAT;
+  }
+  return delta;
+}
+
+void ds_sssp_count_reached(const ds_graph *g, ds_sssp_result *res) {
+  uint32_t reached = 0;
+  uint64_t arcs = 0;
+  for (uint32_t v = 0; v < g->n; v++) {
+    int finite = g->weight_type == DS_WEIGHT_U32
+                     ? ((const uint32_t *)res->dist)[v] != DS_INF_U32
+                     : isfinite(((const float *)res->dist)[v]);
+    if (finite) {
+      reached++;
+      arcs += g->row_offsets[v + 1] - g->row_offsets[v];
+    }
+  }
+  res->reached = reached;
+  res->reached_arcs = arcs;
+}
+
+ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
+                      const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
+  switch (algo) {
+  case DS_ALGO_DIJKSTRA: return ds_sssp_dijkstra(g, source, params, res, err);
+  case DS_ALGO_CPU_DELTA: return ds_sssp_cpu_delta(g, source, params, res, err);
+  default:
+    return ds_error_set(err, DS_ERR_ARG, "algorithm %s is not a CPU algorithm",
+                        ds_algo_name(algo));
+  }
+}

@@ -1,0 +1,106 @@
+/* Checks an `sssp --json` report: it parses, and holds the keys that the
+ * report promises (program, version, commit, command, machine, gpu, and per
+ * run the graph, parameters and per-algorithm per-source measurements with
+ * one time per trial). Usage: check_json REPORT.json; exit 0 when complete. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPORT_BYTES (64u << 20)
+
+static int failures = 0;
+
+static const cJSON *need(const cJSON *obj, const char *key, int (*is)(const cJSON *)) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (item == NULL || (is != NULL && !is(item))) {
+    printf("check_json: key \"%s\" missing or of the wrong type\n", key);
+    failures++;
+    return NULL;
+  }
+  return item;
+}
+
+static int is_string(const cJSON *x) { return cJSON_IsString(x); }
+static int is_number(const cJSON *x) { return cJSON_IsNumber(x); }
+static int is_object(const cJSON *x) { return cJSON_IsObject(x); }
+static int is_array(const cJSON *x) { return cJSON_IsArray(x) && cJSON_GetArraySize(x) > 0; }
+static int is_any(const cJSON *x) { return x != NULL; }
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    printf("usage: check_json REPORT.json\n");
+    return 2;
+  }
+  FILE *f = fopen(argv[1], "rb");
+  if (f == NULL) {
+    printf("check_json: cannot open %s\n", argv[1]);
+    return 1;
+  }
+  char *text = malloc(MAX_REPORT_BYTES + 1);
+  size_t len = text ? fread(text, 1, MAX_REPORT_BYTES, f) : 0;
+  fclose(f);
+  if (text == NULL) return 1;
+  text[len] = '\0';
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  if (root == NULL) {
+    printf("check_json: %s is not valid JSON\n", argv[1]);
+    return 1;
+  }
+  // 1. the fixed part
+  need(root, "program", is_string);
+  need(root, "version", is_string);
+  need(root, "commit", is_string);
+  need(root, "command", is_array);
+  need(root, "gpu", is_any);
+  need(root, "exit_code", is_number);
+  const cJSON *machine = need(root, "machine", is_object);
+  if (machine) {
+    need(machine, "hostname", is_string);
+    need(machine, "cpu", is_string);
+    need(machine, "threads", is_number);
+  }
+  // 2. every run
+  const cJSON *runs = need(root, "runs", is_array), *run;
+  cJSON_ArrayForEach(run, runs) {
+    const cJSON *g = need(run, "graph", is_object);
+    if (g) {
+      const char *keys[] = {"name", "path", "format", "weight_type", "cache"};
+      for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(g, keys[i], is_string);
+      need(g, "vertices", is_number);
+      need(g, "arcs", is_number);
+      need(g, "load_ms", is_number);
+    }
+    const cJSON *p = need(run, "parameters", is_object);
+    if (p) {
+      const char *keys[] = {"delta", "buckets", "trials", "seed", "threads"};
+      for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(p, keys[i], is_number);
+      need(p, "sources", is_array);
+      need(p, "weights", is_string);
+      need(p, "delta_rule", is_string);
+    }
+    const cJSON *algos = need(run, "algorithms", is_array), *a;
+    cJSON_ArrayForEach(a, algos) {
+      need(a, "name", is_string);
+      need(a, "validation", is_string);
+      need(a, "speedup", is_any);
+      const cJSON *per = need(a, "per_source", is_array), *s;
+      cJSON_ArrayForEach(s, per) {
+        const char *keys[] = {"source", "median_ms", "min_ms", "max_ms", "rounds",
+                              "edges_relaxed", "reached", "mteps"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(s, keys[i], is_number);
+        const cJSON *times = need(s, "times_ms", is_array);
+        const cJSON *trials = p ? cJSON_GetObjectItemCaseSensitive(p, "trials") : NULL;
+        if (times && trials && cJSON_GetArraySize(times) != (int)trials->valuedouble) {
+          printf("check_json: %d times for %g trials\n", cJSON_GetArraySize(times),
+                 trials->valuedouble);
+          failures++;
+        }
+      }
+    }
+  }
+  cJSON_Delete(root);
+  printf("check_json: %s: %d problems\n", argv[1], failures);
+  return failures ? 1 : 0;
+}

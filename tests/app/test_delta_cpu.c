@@ -1,0 +1,141 @@
+/* CPU delta-stepping (ds_sssp_cpu_delta) against Dijkstra: random graphs of
+ * every weight kind, and (with ds_gen) a road-like grid and a Kronecker graph;
+ * deltas from tiny (every bucket its own distance, many window moves) to huge
+ * (one bucket: Bellman-Ford); 1, 2 and 4 threads; frontiers small enough for
+ * the one-thread rounds and large enough for the parallel ones. Distances must be equal
+ * (float: within rounding), predecessors must pass the validator, and
+ * outputs are poisoned first. Bad delta values are argument errors.
+ */
+#include "app_test_util.h"
+#ifdef DS_TEST_HAVE_GEN
+#include "ds/gen.h"
+#endif
+
+#define POISON 0xA5
+#define RANDOM_SEEDS 8
+#define LARGE_N 20000u  /* frontiers of thousands of vertices */
+#define LARGE_M 120000u
+
+static const double DELTAS[] = {1e-3, 1.0, 3.0, 50.0, 0.0 /* auto */, 1e12};
+static const int THREADS[] = {1, 2, 4};
+
+/* max_threads bounds THREADS: more threads than cores make every barrier
+ * slow, so only a few graphs run with 4. */
+static int check_graph(const ds_graph *g, uint32_t source, const char *what, int max_threads) {
+  int failed = 0;
+  uint32_t *want = malloc(g->n * 4), *dist = malloc(g->n * 4), *pred = malloc(g->n * 4);
+  ds_sssp_params p;
+  ds_sssp_params_default(&p);
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = want;
+  ds_error err;
+  if (ds_sssp_dijkstra(g, source, &p, &r, &err) != DS_OK) {
+    printf("%s: dijkstra: %s\n", what, err.msg);
+    failed = 1;
+    goto done;
+  }
+  for (size_t di = 0; di < sizeof DELTAS / sizeof DELTAS[0]; di++)
+    for (size_t ti = 0; ti < sizeof THREADS / sizeof THREADS[0]; ti++) {
+      if (THREADS[ti] > max_threads) continue;
+      p.delta = DELTAS[di] > 0.0 ? DELTAS[di] : ds_delta_auto(g);
+      p.threads = THREADS[ti];
+      p.want_pred = (int)(di % 2);
+      memset(dist, POISON, g->n * 4);
+      memset(pred, POISON, g->n * 4);
+      r.dist = dist;
+      r.pred = p.want_pred ? pred : NULL;
+      if (ds_sssp_cpu_delta(g, source, &p, &r, &err) != DS_OK) {
+        printf("%s delta %g threads %d: %s\n", what, p.delta, p.threads, err.msg);
+        failed++;
+        continue;
+      }
+      for (uint32_t v = 0; v < g->n; v++)
+        if (!test_same(g, test_dist(g, want, v), test_dist(g, dist, v))) {
+          printf("%s delta %g threads %d: vertex %u distance %.9g, dijkstra %.9g\n", what,
+                 p.delta, p.threads, v, test_dist(g, dist, v), test_dist(g, want, v));
+          failed++;
+          break;
+        }
+      if (ds_sssp_validate(g, source, dist, r.pred, NULL, &err) != DS_OK) {
+        printf("%s delta %g threads %d: validator: %s\n", what, p.delta, p.threads, err.msg);
+        failed++;
+      }
+    }
+done:
+  free(want);
+  free(dist);
+  free(pred);
+  return failed;
+}
+
+int main(void) {
+  int failed = 0, graphs = 0;
+  char what[128];
+  // 1. random graphs of every weight kind
+  for (int kind = 0; kind < W_KINDS; kind++)
+    for (uint64_t seed = 1; seed <= RANDOM_SEEDS; seed++) {
+      ds_graph g;
+      uint32_t n = (uint32_t)(20 + 60 * seed);
+      if (!test_random_graph(n, 3 * (uint64_t)n, (weight_kind)kind, seed % 2, seed * 77, &g))
+        return 1;
+      snprintf(what, sizeof what, "random n=%u kind=%d seed=%llu", n, kind,
+               (unsigned long long)seed);
+      failed += check_graph(&g, (uint32_t)(seed % n), what, seed == 1 ? 4 : 2);
+      graphs++;
+      ds_graph_free(&g);
+    }
+  // 2. larger graphs, whose frontiers exceed the one-thread limit (parallel rounds)
+  for (int kind = 0; kind < W_KINDS; kind++) {
+    ds_graph g;
+    if (!test_random_graph(LARGE_N, LARGE_M, (weight_kind)kind, kind % 2, 99 + (uint64_t)kind, &g))
+      return 1;
+    snprintf(what, sizeof what, "random n=%u kind=%d", LARGE_N, kind);
+    failed += check_graph(&g, 1, what, kind == 0 ? 4 : 2);
+    graphs++;
+    ds_graph_free(&g);
+  }
+#ifdef DS_TEST_HAVE_GEN
+  // 3. generated graphs: long paths (grid) and skewed degrees (Kronecker)
+  ds_graph g;
+  ds_error err;
+  if (ds_gen_grid(60, 60, 1, 1000, 3, &g, &err) != DS_OK) {
+    printf("grid: %s\n", err.msg);
+    return 1;
+  }
+  failed += check_graph(&g, 0, "grid 60x60", 2);
+  ds_graph_free(&g);
+  graphs++;
+  if (ds_gen_kron(10, 16, 0.57, 0.19, 0.19, 1, 255, 5, &g, &err) != DS_OK) {
+    printf("kron: %s\n", err.msg);
+    return 1;
+  }
+  uint32_t src = 0;
+  while (src + 1 < g.n && g.row_offsets[src + 1] == g.row_offsets[src]) src++;
+  failed += check_graph(&g, src, "kron scale 10", 4);
+  ds_graph_free(&g);
+  graphs++;
+#endif
+  // 4. bad deltas are argument errors
+  ds_graph small;
+  if (test_random_graph(4, 4, W_WIDE, 0, 3, &small)) {
+    uint32_t d[4];
+    ds_sssp_params p;
+    ds_sssp_params_default(&p);
+    ds_sssp_result r;
+    memset(&r, 0, sizeof r);
+    r.dist = d;
+    ds_error e;
+    const double bad[] = {0.0, -1.0, INFINITY, NAN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      p.delta = bad[i];
+      if (ds_sssp_cpu_delta(&small, 0, &p, &r, &e) != DS_ERR_ARG) {
+        printf("delta %g accepted\n", bad[i]);
+        failed++;
+      }
+    }
+    ds_graph_free(&small);
+  }
+  printf("cpu delta-stepping vs dijkstra: %d graphs, %d failures\n", graphs, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,105 @@
+/* Dijkstra (ds_sssp_dijkstra) against an independent brute-force
+ * Bellman-Ford on hundreds of small random graphs: integer weights with many
+ * zeros and ties, wide and saturating integer weights, float weights;
+ * sparse graphs with unreachable vertices, dense ones, a single vertex, no
+ * arcs. Also checks the predecessors with the validator, the reached counts,
+ * and that poisoned outputs are overwritten.
+ */
+#include "app_test_util.h"
+
+#define SEEDS_PER_CASE 12
+#define POISON 0xA5
+
+typedef struct {
+  uint32_t n;
+  uint64_t m;
+} shape;
+
+static const shape SHAPES[] = {{1, 0}, {1, 3}, {2, 1}, {5, 3}, {5, 20}, {17, 10},
+                               {17, 60}, {40, 30}, {40, 200}, {100, 150}, {100, 800}};
+
+static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t seed) {
+  ds_graph g;
+  memset(&g, 0, sizeof g);
+  uint32_t *dist = NULL, *pred = NULL;
+  double *want = NULL;
+  int ok = 0;
+  if (!test_random_graph(n, m, kind, sym, seed, &g)) return 0;
+  uint64_t s = seed;
+  uint32_t source = (uint32_t)(test_rand(&s) % n);
+  dist = (uint32_t *)malloc(n * sizeof(uint32_t));
+  pred = (uint32_t *)malloc(n * sizeof(uint32_t));
+  want = test_bellman_ford(&g, source);
+  if (dist == NULL || pred == NULL || want == NULL) goto done;
+  memset(dist, POISON, n * sizeof(uint32_t));
+  memset(pred, POISON, n * sizeof(uint32_t));
+
+  ds_sssp_params p;
+  ds_sssp_params_default(&p);
+  p.want_pred = 1;
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = dist;
+  r.pred = pred;
+  ds_error err;
+  if (ds_sssp_dijkstra(&g, source, &p, &r, &err) != DS_OK) {
+    printf("dijkstra failed: %s\n", err.msg);
+    goto done;
+  }
+  uint32_t reached = 0;
+  for (uint32_t v = 0; v < n; v++) {
+    double got = test_dist(&g, dist, v);
+    if (!test_same(&g, want[v], got)) {
+      printf("n=%u m=%llu kind=%d sym=%d seed=%llu source=%u: vertex %u distance %.9g, "
+             "Bellman-Ford %.9g\n", n, (unsigned long long)m, kind, sym,
+             (unsigned long long)seed, source, v, got, want[v]);
+      goto done;
+    }
+    reached += !isinf(want[v]);
+  }
+  if (r.reached != reached) {
+    printf("reached %u, expected %u\n", r.reached, reached);
+    goto done;
+  }
+  if (ds_sssp_validate(&g, source, dist, pred, NULL, &err) != DS_OK) {
+    printf("validator rejects Dijkstra's result (kind %d seed %llu): %s\n", kind,
+           (unsigned long long)seed, err.msg);
+    goto done;
+  }
+  ok = 1;
+done:
+  free(dist);
+  free(pred);
+  free(want);
+  ds_graph_free(&g);
+  return ok;
+}
+
+int main(void) {
+  int cases = 0, failed = 0;
+  for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
+    for (int kind = 0; kind < W_KINDS; kind++)
+      for (int sym = 0; sym <= 1; sym++)
+        for (uint64_t seed = 1; seed <= SEEDS_PER_CASE; seed++) {
+          cases++;
+          if (!check_one(SHAPES[i].n, SHAPES[i].m, (weight_kind)kind, sym,
+                         seed * 1000 + i * 10 + (uint64_t)kind))
+            failed++;
+        }
+  // a bad source is an argument error, not a crash
+  ds_graph g;
+  if (test_random_graph(3, 2, W_WIDE, 0, 7, &g)) {
+    uint32_t d[3];
+    ds_sssp_result r;
+    memset(&r, 0, sizeof r);
+    r.dist = d;
+    ds_error err;
+    if (ds_sssp_dijkstra(&g, 3, NULL, &r, &err) != DS_ERR_ARG) {
+      printf("source 3 of 3 vertices was accepted\n");
+      failed++;
+    }
+    ds_graph_free(&g);
+  }
+  printf("dijkstra vs bellman-ford: %d cases, %d failed\n", cases, failed);
+  return failed ? 1 : 0;
+}
