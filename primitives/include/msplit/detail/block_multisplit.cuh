@@ -1,0 +1,191 @@
+// Block level of multisplit: the shared-memory layout of a tile, block-wide exclusive scans,
+// functor staging, and the decoupled look-back over per-tile bucket counts (Merrill & Garland's
+// single-pass scan, applied per bucket as CUB's one-sweep radix sort does per digit).
+//
+// Look-back invariant: status[t * m + b] is 0 (not yet published), FLAG_AGGREGATE | count of
+// bucket b in tile t, or FLAG_PREFIX | count of bucket b in tiles 0..t of the portion. Flag and
+// count share one 32-bit word, so a relaxed atomic load sees both or neither; counts therefore
+// have 30 bits and the dispatch splits the input into portions of fewer than 2^30 elements.
+// Tiles take their index from an atomic counter, so every tile a block waits for belongs to a
+// block that is already running: the look-back cannot deadlock.
+#pragma once
+#include <cuda/atomic>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "msplit/detail/warp_multisplit.cuh"
+
+namespace msplit {
+namespace detail {
+
+// Placeholder value type of keys-only multisplit.
+struct no_value {};
+
+// ---- functor staging ----------------------------------------------------------------------
+template <typename Op, typename = void>
+struct is_staged : std::false_type {};
+template <typename Op>
+struct is_staged<Op, std::void_t<typename Op::msplit_staged>> : std::true_type {};
+
+template <typename Op>
+__device__ __forceinline__ Op stage_op(const Op &op, bool stage, void *smem, unsigned tid, unsigned nthreads) {
+  if constexpr (is_staged<Op>::value) {
+    if (stage) return op.stage(smem, tid, nthreads);
+  }
+  return op;
+}
+
+template <typename Key, typename Op>
+__device__ __forceinline__ uint32_t clamped_bucket(const Op &op, const Key &key, uint32_t m) {
+  const uint32_t b = op(key);
+  return b < m ? b : m - 1;
+}
+
+// ---- shared-memory layout of one tile -------------------------------------------------------
+__host__ __device__ constexpr size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+struct tile_layout {
+  size_t stage_off;     // staged functor table
+  size_t exchange_off;  // TILE elements (keys, then values) for reordering
+  size_t bucket_off;    // TILE bucket ids (uint8_t: m <= 256) for reordering
+  size_t counts_off;    // WARPS x m counters: warp histograms, then offsets
+  size_t dest_off;      // (WARPS or 1) x m global destinations (size_t)
+  size_t scan_off;      // m bucket starts, m tile counts, 32 warp sums (64-bit), tile index
+  size_t total;
+};
+
+template <int BLOCK_THREADS, int ITEMS>
+__host__ __device__ inline tile_layout make_tile_layout(uint32_t m, size_t stage_bytes, size_t elem_bytes,
+                                                        bool reorder, bool warp_level, bool need_dest) {
+  constexpr size_t WARPS = BLOCK_THREADS / WARP_SIZE;
+  constexpr size_t TILE = size_t(BLOCK_THREADS) * ITEMS;
+  tile_layout l{};
+  size_t off = 0;
+  l.stage_off = off;
+  off = align_up(off + stage_bytes, 16);
+  l.exchange_off = off;
+  if (reorder) off = align_up(off + TILE * elem_bytes, 16);
+  l.bucket_off = off;
+  if (reorder) off = align_up(off + TILE, 16);
+  l.counts_off = off;
+  off = align_up(off + WARPS * m * sizeof(uint32_t), 16);
+  l.dest_off = off;
+  if (need_dest) off = align_up(off + (warp_level ? WARPS : 1) * m * sizeof(size_t), 16);
+  l.scan_off = off;
+  off = align_up(off + 2 * m * sizeof(uint32_t), 16) + 32 * sizeof(unsigned long long) + 16;
+  l.total = off;
+  return l;
+}
+
+// ---- block-wide exclusive scan ----------------------------------------------------------
+// Every thread of the block calls it with one value; `warp_sums` holds 32 T in shared memory.
+// Contains __syncthreads().
+template <int BLOCK_THREADS, typename T>
+__device__ __forceinline__ T block_exclusive_scan(T v, T *warp_sums) {
+  constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
+  const unsigned lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
+  T incl = v;
+  for (int d = 1; d < WARP_SIZE; d <<= 1) {
+    const T up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
+    if (int(lane) >= d) incl += up;
+  }
+  if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    const T s = int(lane) < WARPS ? warp_sums[lane] : T(0);
+    T si = s;
+    for (int d = 1; d < WARP_SIZE; d <<= 1) {
+      const T up = __shfl_up_sync(FULL_WARP_MASK, si, d);
+      if (int(lane) >= d) si += up;
+    }
+    if (int(lane) < WARPS) warp_sums[lane] = si - s;
+  }
+  __syncthreads();
+  return incl - v + warp_sums[warp];
+}
+
+// ---- decoupled look-back per bucket ---------------------------------------------------------
+constexpr uint32_t LOOKBACK_FLAG_AGGREGATE = 1u << 30;
+constexpr uint32_t LOOKBACK_FLAG_PREFIX = 2u << 30;
+constexpr uint32_t LOOKBACK_FLAG_MASK = 3u << 30;
+constexpr uint32_t LOOKBACK_COUNT_MASK = (1u << 30) - 1;
+// Largest number of elements in one portion (counts must fit LOOKBACK_COUNT_MASK).
+constexpr size_t LOOKBACK_MAX_PORTION = LOOKBACK_COUNT_MASK;
+
+// Look-back of a whole tile, called by every thread of the block (a block-uniform call).
+// tile_count[b] (shared) is this tile's count of bucket b; exclusive[b] (shared) receives the
+// number of elements of bucket b in the portion's earlier tiles. A group of G lanes (G * m <=
+// BLOCK_THREADS, G a power of two <= 32) serves each bucket and inspects G * LB_ITEMS
+// predecessors per round trip, so a look-back rarely costs more than one L2 latency even when
+// the nearest inclusive prefix is many tiles back (a thread walking one tile at a time does not
+// keep up). Loops that contain shuffles are kept warp-uniform with __any_sync.
+template <int BLOCK_THREADS, int LB_ITEMS>
+__device__ __forceinline__ void lookback_tile(uint32_t *status, size_t tile, uint32_t m, const uint32_t *tile_count,
+                                              uint32_t *exclusive) {
+  using ref = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>;
+  unsigned G = WARP_SIZE;
+  while (G > 1 && G * m > unsigned(BLOCK_THREADS)) G >>= 1;
+  const unsigned tid = threadIdx.x, j = tid % G;
+  const uint32_t b = tid / G;
+  const bool active = b < m;
+  // 1. publish this tile's counts (inclusive already for the portion's first tile)
+  if (active && j == 0)
+    ref(status[tile * m + b])
+        .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | tile_count[b], cuda::memory_order_relaxed);
+  if (tile == 0) {
+    if (active && j == 0) exclusive[b] = 0;
+    return;
+  }
+  // 2. walk back in windows of G * LB_ITEMS tiles: item i of lane j is at distance base + i*G + j + 1
+  constexpr uint32_t NONE = 0xFFFFFFFFu;
+  uint32_t sum = 0;
+  size_t base = 0;
+  bool done = !active;
+  while (__any_sync(FULL_WARP_MASK, !done)) {
+    uint32_t v[LB_ITEMS];
+    uint32_t first_prefix;
+    for (;;) {
+      uint32_t first_zero = NONE;
+      first_prefix = NONE;
+#pragma unroll
+      for (int i = 0; i < LB_ITEMS; ++i) {
+        const uint32_t w = uint32_t(i) * G + j;  // position in the window
+        const size_t d = base + w + 1;
+        if (done || d > tile)
+          v[i] = LOOKBACK_FLAG_PREFIX;  // before the portion: an empty inclusive prefix
+        else
+          v[i] = ref(status[(tile - d) * m + b]).load(cuda::memory_order_relaxed);
+        if ((v[i] & LOOKBACK_FLAG_MASK) == 0 && w < first_zero) first_zero = w;
+        if ((v[i] & LOOKBACK_FLAG_PREFIX) && w < first_prefix) first_prefix = w;
+      }
+      for (unsigned off = G / 2; off > 0; off >>= 1) {
+        first_zero = min(first_zero, __shfl_xor_sync(FULL_WARP_MASK, first_zero, off, G));
+        first_prefix = min(first_prefix, __shfl_xor_sync(FULL_WARP_MASK, first_prefix, off, G));
+      }
+      const bool wait = !done && first_zero < first_prefix;  // an unpublished tile before the prefix
+      if (!__any_sync(FULL_WARP_MASK, wait)) break;
+    }
+    uint32_t part = 0;
+#pragma unroll
+    for (int i = 0; i < LB_ITEMS; ++i)
+      if (uint32_t(i) * G + j <= first_prefix) part += v[i] & LOOKBACK_COUNT_MASK;
+    for (unsigned off = G / 2; off > 0; off >>= 1) part += __shfl_xor_sync(FULL_WARP_MASK, part, off, G);
+    if (!done) {
+      sum += part;
+      if (first_prefix != NONE)
+        done = true;
+      else
+        base += size_t(G) * LB_ITEMS;
+    }
+  }
+  // 3. publish the inclusive prefix
+  if (active && j == 0) {
+    ref(status[tile * m + b]).store(LOOKBACK_FLAG_PREFIX | (sum + tile_count[b]), cuda::memory_order_relaxed);
+    exclusive[b] = sum;
+  }
+}
+
+}  // namespace detail
+}  // namespace msplit

@@ -1,0 +1,145 @@
+// Warp level of multisplit: peers (lanes whose key is in the same bucket), the warp histogram
+// and stable warp-local offsets (seed 000, Alg. 2 and 3; seed 003, section 3.5).
+//
+// Corrections to the papers' pseudo-code (see seeds/README.md): every vote uses the _sync form
+// with the full mask, and nothing relies on implicit warp synchrony: ordering between lanes is
+// carried by __shfl_sync data dependences or __syncwarp(). Thesis Alg. 4 tests the lane id where
+// the element's bucket id is meant; here the bucket bits are what is voted on.
+//
+// Invariant: every function here is called by all 32 lanes of a warp (converged), each with one
+// item; items of a warp are ranked in the order (step, lane), which is their input order because
+// tiles are loaded warp-striped (item k of lane l is element k * 32 + l of the warp's chunk).
+#pragma once
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+namespace msplit {
+namespace detail {
+
+constexpr int WARP_SIZE = 32;
+constexpr unsigned FULL_WARP_MASK = 0xFFFFFFFFu;
+
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned id;
+  asm("mov.u32 %0, %%laneid;" : "=r"(id));
+  return id;
+}
+
+__device__ __forceinline__ unsigned lanemask_lt() {
+  unsigned mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+}
+
+// How a warp finds the peers of an item: `ballot_rounds` __ballot_sync votes on the bucket bits
+// (the paper's log2(m) rounds), or one __match_any_sync when use_match is set.
+struct peer_method {
+  bool use_match;
+  int ballot_rounds;
+};
+
+// Lanes of the warp whose (valid) item has the same bucket as mine. Invalid lanes (tail of the
+// input) are removed from every mask with `valid_mask`; their own result is meaningless.
+__device__ __forceinline__ unsigned warp_peers(uint32_t bucket, peer_method pm, unsigned valid_mask) {
+  unsigned peers;
+  if (pm.use_match) {
+    peers = __match_any_sync(FULL_WARP_MASK, bucket);
+  } else {
+    peers = FULL_WARP_MASK;
+    for (int r = 0; r < pm.ballot_rounds; ++r) {
+      const bool bit = (bucket >> r) & 1u;
+      const unsigned vote = __ballot_sync(FULL_WARP_MASK, bit);
+      peers &= bit ? vote : ~vote;
+    }
+  }
+  return peers & valid_mask;
+}
+
+// Ranks one step of a warp's items. `counts` are the warp's m running bucket counters in shared
+// memory (this warp only). Returns, for a valid item, the number of earlier items of the warp
+// (earlier steps, or this step on a lower lane) in the same bucket, and adds this step's items to
+// the counters. The leader (lowest peer lane) adds the peer count with one shared atomic; the
+// old value reaches the peers by __shfl_sync, whose data dependence on the atomic's result orders
+// this step's update before any later step's.
+__device__ __forceinline__ uint32_t warp_rank_step(uint32_t bucket, bool valid, unsigned valid_mask,
+                                                   peer_method pm, uint32_t *counts) {
+  const unsigned peers = warp_peers(bucket, pm, valid_mask);
+  const unsigned lane = lane_id();
+  const int leader = valid ? __ffs(peers) - 1 : int(lane);
+  uint32_t old = 0;
+  if (valid && int(lane) == leader) old = atomicAdd(&counts[bucket], uint32_t(__popc(peers)));
+  old = __shfl_sync(FULL_WARP_MASK, old, leader);
+  return old + uint32_t(__popc(peers & lanemask_lt()));
+}
+
+// Warp-aggregated histogram update (no ranks): the leader of each peer group adds its size.
+__device__ __forceinline__ void warp_count_step(uint32_t bucket, bool valid, unsigned valid_mask,
+                                                peer_method pm, uint32_t *counts) {
+  const unsigned peers = warp_peers(bucket, pm, valid_mask);
+  if (valid && int(lane_id()) == __ffs(peers) - 1) atomicAdd(&counts[bucket], uint32_t(__popc(peers)));
+}
+
+// ---- ballot histograms and ranks for m <= 32 (seed 000, Alg. 2 and 3) ----------------------
+// Bucket c is owned by lane c. A step votes once per bucket bit; each lane narrows two bitmaps as
+// the votes arrive: the lanes whose item shares its item's bucket (peers, for the rank) and the
+// lanes whose item is in the lane's own bucket (for the count). The loop runs `bits` times (a
+// run-time count: fully unrolling to the largest m costs more issue slots than it saves).
+
+// Histogram step: `owned` += items of this step in bucket `lane`.
+__device__ __forceinline__ void warp_ballot_count_step(uint32_t bucket, bool valid, int bits, uint32_t &owned) {
+  const unsigned lane = lane_id();
+  unsigned mine = __ballot_sync(FULL_WARP_MASK, valid);
+  for (int r = 0; r < bits; ++r) {
+    const unsigned vote = __ballot_sync(FULL_WARP_MASK, valid && ((bucket >> r) & 1u));
+    mine &= ((lane >> r) & 1u) ? vote : ~vote;
+  }
+  owned += __popc(mine);
+}
+
+// Rank step: `run` is the count of bucket `lane` in the warp's earlier steps. Returns the rank of
+// this lane's (valid) item among the warp's items of its bucket.
+__device__ __forceinline__ uint32_t warp_ballot_rank_step(uint32_t bucket, bool valid, int bits, uint32_t &run) {
+  const unsigned lane = lane_id();
+  const unsigned valid_mask = __ballot_sync(FULL_WARP_MASK, valid);
+  unsigned peers = valid_mask, mine = valid_mask;
+  for (int r = 0; r < bits; ++r) {
+    const unsigned vote = __ballot_sync(FULL_WARP_MASK, valid && ((bucket >> r) & 1u));
+    peers &= ((bucket >> r) & 1u) ? vote : ~vote;
+    mine &= ((lane >> r) & 1u) ? vote : ~vote;
+  }
+  const uint32_t before = __shfl_sync(FULL_WARP_MASK, run, int(bucket % WARP_SIZE));
+  run += __popc(mine);
+  return before + uint32_t(__popc(peers & lanemask_lt()));
+}
+
+// In-place exclusive scan of a warp's m counters (shared memory, this warp only); returns the
+// total. Each lane scans a run of ceil(m / 32) consecutive counters, then the runs are combined
+// with __shfl_up_sync.
+__device__ __forceinline__ uint32_t warp_exclusive_scan_counts(uint32_t *counts, uint32_t m) {
+  __syncwarp();  // the counters were last written by other lanes' atomics
+  const unsigned lane = lane_id();
+  const uint32_t per_lane = (m + WARP_SIZE - 1) / WARP_SIZE;
+  const uint32_t first = lane * per_lane;
+  uint32_t sum = 0;
+  for (uint32_t i = 0; i < per_lane; ++i)
+    if (first + i < m) sum += counts[first + i];
+  uint32_t incl = sum;
+  for (int d = 1; d < WARP_SIZE; d <<= 1) {
+    const uint32_t up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
+    if (int(lane) >= d) incl += up;
+  }
+  uint32_t run = incl - sum;
+  for (uint32_t i = 0; i < per_lane; ++i) {
+    if (first + i < m) {
+      const uint32_t c = counts[first + i];
+      counts[first + i] = run;
+      run += c;
+    }
+  }
+  const uint32_t total = __shfl_sync(FULL_WARP_MASK, incl, WARP_SIZE - 1);
+  __syncwarp();
+  return total;
+}
+
+}  // namespace detail
+}  // namespace msplit

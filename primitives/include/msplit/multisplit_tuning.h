@@ -1,0 +1,35 @@
+// msplit multisplit tuning constants (measured on an H100, sm_90). Change here, nowhere else.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+namespace msplit {
+namespace tuning {
+
+// Threads per block of every multisplit kernel. The one-pass look-back gives one thread per
+// bucket, so the fast path's largest m equals the block size.
+constexpr int BLOCK_THREADS = 256;
+// Largest m on the fast (shared-memory, one bucket per thread) path; above it: the sort fallback.
+constexpr uint32_t MAX_FAST_BUCKETS = 256;
+// Up to this m (at most 32: one bucket per lane), ranks come from ceil(log2 m) __ballot_sync
+// rounds with running counts in registers (the paper's Alg. 2 and 3); above it from one
+// __match_any_sync and counters in shared memory. Histograms always use ballots.
+constexpr uint32_t BALLOT_MAX_BUCKETS = 32;
+// Resident blocks per SM the tile kernel is compiled for (caps its registers).
+constexpr int MIN_BLOCKS_PER_SM = 3;
+// Predecessor tiles each look-back lane inspects per round trip (see lookback_tile).
+constexpr int LOOKBACK_ITEMS = 4;
+// Histogram kernel of the one-pass variant: resident blocks per SM of its grid-stride loop.
+constexpr int HISTOGRAM_BLOCKS_PER_SM = 8;
+// Functor staging (splitters) larger than this reads the table from global memory instead.
+constexpr size_t MAX_STAGE_BYTES = 32 * 1024;
+
+// Keys per thread per tile, by element size (registers hold them all; the tile is
+// BLOCK_THREADS * ITEMS elements).
+template <size_t KEY_BYTES, size_t VALUE_BYTES>
+struct items_per_thread {
+  static constexpr int value = (KEY_BYTES + VALUE_BYTES) <= 4 ? 16 : (KEY_BYTES + VALUE_BYTES) <= 8 ? 12 : 8;
+};
+
+}  // namespace tuning
+}  // namespace msplit

@@ -1,0 +1,8 @@
+// C API instantiation for uint64_t keys (keys only, u32 and u64 values).
+#include "multisplit/c_api_impl.cuh"
+
+namespace msplit {
+namespace detail {
+MSPLIT_INSTANTIATE_C_MULTISPLIT(uint64_t)
+}  // namespace detail
+}  // namespace msplit

@@ -1,0 +1,20 @@
+# Installs msplit (component "msplit") from MSPLIT_BUILD_DIR into WORK_DIR/prefix, then configures,
+# builds and runs the consumer project against it. Run by CTest with cmake -P.
+file(REMOVE_RECURSE ${WORK_DIR})
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "consumer test: ${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+endfunction()
+run_step("install" ${CMAKE_COMMAND} --install ${MSPLIT_BUILD_DIR} --component msplit --prefix ${WORK_DIR}/prefix)
+run_step("configure" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
+         -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS} -DCMAKE_BUILD_TYPE=Release)
+run_step("build" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message(STATUS "consumer: ${out}${err}")
+if(rc EQUAL 77)
+  message(STATUS "consumer built and linked; not run: no CUDA device")
+elseif(NOT rc EQUAL 0)
+  message(FATAL_ERROR "consumer run failed (${rc})")
+endif()
