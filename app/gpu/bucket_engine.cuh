@@ -1,0 +1,484 @@
+/* deltasplit GPU SSSP: bucketed delta-stepping, shared by the multisplit
+ * (multisplit_sssp.cu) and the sort-based (sort_sssp.cu) algorithms; they
+ * differ only in the Splitter that groups work items by bucket.
+ *
+ * The window: m buckets of width delta from base0; bucket m-1 holds
+ * everything beyond the window. c is the current bucket. Each bucket is a list
+ * of pieces (segments of an append-only log of vertex ids).
+ *
+ * A phase processes bucket c to exhaustion:
+ *   1. rounds on the device (one cooperative kernel, grid-wide barriers, no
+ *      host round trip): relax the frontier (relax.cuh); an improved vertex
+ *      whose new distance is still in bucket c joins the next frontier, any
+ *      other is spilled (each once per round);
+ *   2. the Splitter groups the spilled items by bucket, bucket(v) =
+ *      clamp((dist[v] - base0) / delta, c + 1, m - 1) read from the current
+ *      distance (bucket_of<W>), onto the end of the log, with the bucket
+ *      offsets; each non-empty bucket gets its segment as a new piece;
+ *   3. bookkeeping (one block): the lowest non-empty bucket j < m-1 becomes
+ *      current; its pieces (gathered into one array, stale and duplicate
+ *      entries dropped, unless there is just one) are the next frontier.
+ *   4. when the window is exhausted (only bucket m-1 holds work), or the log or
+ *      a piece list is full: rebuild. Gather every pending item (live ones,
+ *      once each) and the smallest pending distance; base0 = that distance
+ *      rounded down to a multiple of delta; c = 0; split everything anew.
+ * An item is thus split once when it is produced and once per window refill;
+ * a phase change costs the size of the next bucket, not of the whole pending
+ * pile (which Near-Far re-reads at every phase change). With m = 2 the window
+ * is one bucket and every phase is a refill: Near-Far, with multisplit as its
+ * near/far split. Step 1 places items of bucket c directly (the split would put
+ * them there), so the multisplit runs once per phase rather than once per
+ * round: on road graphs, phases of ~10 rounds each, that is what makes the
+ * host-side size the library call needs affordable.
+ *
+ * Host control: two small read-backs per phase (the spill count, which the
+ * Splitter needs as its size, and the next frontier), three on a rebuild.
+ */
+#ifndef DS_GPU_BUCKET_ENGINE_CUH
+#define DS_GPU_BUCKET_ENGINE_CUH
+
+#include <math.h>
+#include <string.h>
+
+#include "relax.cuh"
+
+namespace dsgpu {
+
+constexpr uint32_t PIECES_PER_BUCKET = 4096; /* a rebuild empties the lists */
+constexpr int BOOK_THREADS = MAX_BUCKETS;    /* one bookkeeping thread per bucket */
+
+template <typename W> struct bk_state {
+  /* read back after each phase and each bookkeeping */
+  uint32_t spill_count;  /* items spilled by the last phase */
+  uint32_t f_count;      /* frontier size */
+  uint32_t need_rebuild; /* window exhausted or a piece list full */
+  uint32_t fill_count;   /* items gathered by a rebuild */
+  uint32_t c;            /* current bucket */
+  uint32_t rounds;       /* relaxation rounds so far */
+  /* device only */
+  uint32_t qc[3];        /* frontier counts inside a phase, rotating */
+  uint32_t f_src;        /* frontier in 0: the log at f_start, 1: fbuf */
+  uint64_t f_start;
+  uint32_t gmin;         /* smallest pending distance (bits), for a rebuild */
+  uint32_t gather_mode;  /* 0: none, 1: frontier into fbuf, 2: rebuild into fill */
+  uint32_t gather_n;     /* pieces in the gather list */
+  uint32_t stamp_next;   /* next stamp value for the phase kernel (< 2^31) */
+  uint64_t gather_total; /* items in them */
+  typename weight_traits<W>::acc_t base0;
+  uint32_t npieces[MAX_BUCKETS];
+  uint64_t total[MAX_BUCKETS];
+};
+constexpr size_t BK_READBACK_WORDS = 6;
+constexpr uint32_t GATHER_STAMP_BIT = 0x80000000u; /* host-issued stamps; the phase kernel's are below */
+
+/* The bucket of a work item, read from its current distance. */
+template <typename W> struct bucket_of {
+  const unsigned long long *dist;
+  const bk_state<W> *st;
+  typename weight_traits<W>::acc_t delta;
+  uint32_t m;
+  __device__ __forceinline__ uint32_t operator()(const uint32_t &v) const {
+    uint64_t b = weight_traits<W>::bucket(dist_of(dist[v]), st->base0, delta);
+    if (b < st->c) b = st->c; /* stale entries (below the window) go to the frontier, to be dropped */
+    return b > m - 1 ? m - 1 : (uint32_t)b;
+  }
+};
+
+/* Buffers of one search. */
+template <typename W> struct bk_bufs {
+  bk_state<W> *st;
+  uint32_t *q[2];   /* n each: frontiers inside a phase */
+  uint32_t *fbuf;   /* n: a frontier gathered from pieces */
+  uint32_t *fill;   /* n: items gathered by a rebuild */
+  uint32_t *spill;  /* spill_cap: items a phase spilled */
+  uint64_t spill_cap;
+  uint32_t *log;    /* log_cap */
+  uint64_t log_cap;
+  uint64_t *pstart; /* m * PIECES_PER_BUCKET */
+  uint32_t *plen;
+  uint64_t *gstart; /* gather list: m * PIECES_PER_BUCKET + 1 */
+  uint64_t *goff;   /* exclusive offsets of the gathered pieces */
+  size_t *off;      /* m + 1 bucket offsets from the Splitter */
+};
+
+template <typename W> struct phase_sink {
+  uint32_t *q, *cnt, *spill, *spill_cnt, *stamp, *stamp2;
+  uint32_t stamp_value;
+  typename weight_traits<W>::acc_t hi; /* end of bucket c */
+  __device__ __forceinline__ void push(uint32_t v, uint32_t nd) {
+    if (weight_traits<W>::below(nd, hi)) queue_push_once(q, cnt, stamp, stamp_value, v);
+    else queue_push_once(spill, spill_cnt, stamp2, stamp_value, v);
+  }
+};
+
+template <typename W> struct bk_phase_args {
+  dev_graph<W> g;
+  dev_vertex_state vs;
+  bk_bufs<W> b;
+  dev_counters *ctr;
+  unsigned long long *huge_word;
+  huge_entry *huge;
+  typename weight_traits<W>::acc_t delta;
+  uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
+};
+
+/* Step 1: the rounds of one phase, as one cooperative kernel. */
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
+  using T = weight_traits<W>;
+  __shared__ relax_smem sm;
+  cg::grid_group grid = cg::this_grid();
+  volatile bk_state<W> *st = a.b.st;
+  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  const uint32_t c = st->c;
+  const typename T::acc_t hi = st->base0 + a.delta * (typename T::acc_t)(c + 1);
+  const uint32_t stamp0 = st->stamp_next;
+  const uint32_t *in = st->f_src ? a.b.fbuf : a.b.log + st->f_start;
+  uint32_t nin = st->f_count;
+  unsigned long long edges = 0;
+  uint32_t r = 0;
+  for (;; ++r) {
+    uint32_t *out = a.b.q[r & 1];
+    uint32_t *out_cnt = &a.b.st->qc[r % 3];
+    if (first) {
+      st->qc[(r + 1) % 3] = 0;
+      a.huge_word[(r + 1) & 1] = 0;
+    }
+    phase_sink<W> sink{out, out_cnt, a.b.spill, &a.b.st->spill_count, a.vs.stamp, a.vs.stamp2,
+                       stamp0 + r, hi};
+    const huge_list hl{a.huge_word + (r & 1), a.huge};
+    relax_frontier<W>(a.g, a.vs, in, nin, sink, sm, hl, edges);
+    grid.sync();
+    const unsigned long long hw = *(volatile unsigned long long *)hl.word;
+    if (hw) {
+      relax_huge<W>(a.g, a.vs, hl, hw, sink);
+      grid.sync();
+    }
+    const uint32_t nout = st->qc[r % 3];
+    if (nout == 0) break;
+    const uint32_t spilled = st->spill_count;
+    if (spilled > a.spill_limit) {
+      // the spill is nearly full: end the phase, the frontier goes with the spill
+      for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nout;
+           i += (uint64_t)gridDim.x * blockDim.x)
+        a.b.spill[spilled + i] = out[i];
+      grid.sync();
+      if (first) st->spill_count = spilled + nout;
+      break;
+    }
+    in = out;
+    nin = nout;
+  }
+  if (edges) atomicAdd(&a.ctr->edges_relaxed, edges);
+  if (first) {
+    st->rounds += r + 1;
+    st->stamp_next = stamp0 + r + 1;
+    a.huge_word[r & 1] = 0; /* read by every block before the last barrier; the next phase starts at 0 */
+  }
+}
+
+/* Step 2: the current bucket is done; the spill is split from bucket c + 1 on. */
+template <typename W> __global__ void bk_advance_kernel(bk_state<W> *st) { st->c += 1; }
+
+/* Step 3 (have_seg: a split segment starts at log[seg_start]), or the
+ * collection of every piece for a rebuild (collect != 0). One block of
+ * BOOK_THREADS, thread j for bucket j. */
+template <typename W>
+__global__ void __launch_bounds__(BOOK_THREADS)
+    bk_book_kernel(bk_bufs<W> b, uint32_t m, int have_seg, uint64_t seg_start, int collect) {
+  bk_state<W> *st = b.st;
+  const uint32_t j = threadIdx.x;
+  __shared__ uint32_t s_next;
+  typedef cub::BlockScan<uint64_t, BOOK_THREADS> scan_t;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  if (collect) {
+    // rebuild: list every piece; the spill comes after them
+    uint64_t cnt = j < m ? st->npieces[j] : 0;
+    uint64_t tot = j < m ? st->total[j] : 0;
+    uint64_t pos = 0, items = 0, all_pieces = 0, all_items = 0;
+    scan_t(scan_tmp).ExclusiveSum(cnt, pos, all_pieces);
+    __syncthreads();
+    scan_t(scan_tmp).ExclusiveSum(tot, items, all_items);
+    for (uint64_t k = 0; k < cnt; ++k) {
+      b.gstart[pos + k] = b.pstart[(uint64_t)j * PIECES_PER_BUCKET + k];
+      b.goff[pos + k] = items;
+      items += b.plen[(uint64_t)j * PIECES_PER_BUCKET + k];
+    }
+    if (j < m) {
+      st->npieces[j] = 0;
+      st->total[j] = 0;
+    }
+    if (j == 0) {
+      b.goff[all_pieces] = all_items;
+      st->gather_n = (uint32_t)all_pieces;
+      st->gather_total = all_items;
+      st->gather_mode = 2;
+      st->fill_count = 0;
+      st->gmin = weight_traits<W>::INF_BITS;
+    }
+    return;
+  }
+  if (j == 0) {
+    s_next = UINT32_MAX;
+    st->gather_mode = 0;
+    st->spill_count = 0;
+    st->qc[0] = st->qc[1] = st->qc[2] = 0;
+  }
+  __syncthreads();
+  const uint32_t c = st->c;
+  // 1. every non-empty segment of the split becomes a piece of its bucket
+  if (have_seg && j < m) {
+    uint64_t s = b.off[j + 1] - b.off[j];
+    if (s > 0) {
+      uint32_t k = st->npieces[j]++;
+      b.pstart[(uint64_t)j * PIECES_PER_BUCKET + k] = seg_start + b.off[j];
+      b.plen[(uint64_t)j * PIECES_PER_BUCKET + k] = (uint32_t)s;
+      st->total[j] += s;
+      if (k + 1 >= PIECES_PER_BUCKET) st->need_rebuild = 1;
+    }
+  }
+  __syncthreads();
+  // 2. the lowest non-empty bucket of the window becomes current
+  if (j >= c && j + 1 < m && st->total[j] > 0) atomicMin(&s_next, j);
+  __syncthreads();
+  const uint32_t nx = s_next;
+  if (nx == UINT32_MAX) {
+    if (j == 0) {
+      st->f_count = 0;
+      if (st->total[m - 1] > 0) st->need_rebuild = 1;
+    }
+    return;
+  }
+  const uint32_t np = st->npieces[nx];
+  for (uint32_t k = j; k < np; k += BOOK_THREADS)
+    b.gstart[k] = b.pstart[(uint64_t)nx * PIECES_PER_BUCKET + k];
+  __syncthreads();
+  if (j == 0) {
+    st->c = nx;
+    if (np == 1) {
+      st->f_src = 0;
+      st->f_start = b.pstart[(uint64_t)nx * PIECES_PER_BUCKET];
+      st->f_count = b.plen[(uint64_t)nx * PIECES_PER_BUCKET];
+    } else {
+      uint64_t acc = 0;
+      for (uint32_t k = 0; k < np; ++k) {
+        b.goff[k] = acc;
+        acc += b.plen[(uint64_t)nx * PIECES_PER_BUCKET + k];
+      }
+      b.goff[np] = acc;
+      st->gather_n = np;
+      st->gather_total = acc;
+      st->gather_mode = 1;
+      st->f_src = 1;
+      st->f_count = 0;
+    }
+    st->npieces[nx] = 0;
+    st->total[nx] = 0;
+  }
+}
+
+/* Copies the gather list (and, in a rebuild, the spill) into fbuf or fill,
+ * keeping live entries once each; a rebuild also finds the smallest distance. */
+template <typename W>
+__global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b, uint32_t stamp_value) {
+  bk_state<W> *st = b.st;
+  const uint32_t mode = st->gather_mode;
+  if (mode == 0) return;
+  const uint32_t np = st->gather_n;
+  const uint64_t from_log = st->gather_total;
+  const uint64_t total = from_log + (mode == 2 ? st->spill_count : 0);
+  uint32_t *out = mode == 1 ? b.fbuf : b.fill;
+  uint32_t *out_cnt = mode == 1 ? &st->f_count : &st->fill_count;
+  uint32_t local_min = weight_traits<W>::INF_BITS;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    uint32_t v;
+    if (i < from_log) {
+      uint32_t lo = 0, hi = np - 1; /* last piece with goff <= i */
+      while (lo < hi) {
+        uint32_t mid = (lo + hi + 1) / 2;
+        if (b.goff[mid] <= i) lo = mid;
+        else hi = mid - 1;
+      }
+      v = b.log[b.gstart[lo] + (i - b.goff[lo])];
+    } else {
+      v = b.spill[i - from_log];
+    }
+    uint32_t d = dist_of(vs.dist[v]);
+    if (d == vs.done[v]) continue; /* expanded at this distance already */
+    if (atomicExch(&vs.stamp[v], stamp_value) == stamp_value) continue;
+    queue_push(out, out_cnt, v);
+    if (d < local_min) local_min = d;
+  }
+  if (mode == 2 && local_min != weight_traits<W>::INF_BITS) atomicMin(&st->gmin, local_min);
+}
+
+/* After a rebuild's gather: the window starts at the smallest distance. */
+template <typename W>
+__global__ void bk_rebase_kernel(bk_state<W> *st, typename weight_traits<W>::acc_t delta) {
+  st->base0 = weight_traits<W>::floor_to(st->gmin, delta);
+  st->c = 0;
+  st->need_rebuild = 0;
+  st->gather_mode = 0;
+}
+
+/* The engine. Splitter: a type with
+ *   static const char *name();
+ *   ds_status init(ds_gpu_ctx*, uint32_t m, size_t max_n, bucket_of<W> fn,
+ *                  const uint32_t *in, uint32_t *out, ds_error*);   (sizes its storage)
+ *   ds_status split(const uint32_t *in, uint32_t *out, size_t n, size_t *d_off, ds_error*);
+ *   void release();
+ */
+template <typename W, typename Splitter>
+ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint32_t m,
+                        ds_sssp_result *res, ds_error *err) {
+  using T = weight_traits<W>;
+  using acc_t = typename T::acc_t;
+  if (m < 2 || m > MAX_BUCKETS)
+    return ds_error_set(err, DS_ERR_ARG, "buckets %u is out of range: 2..%u", m, MAX_BUCKETS);
+  ds_status st = DS_OK;
+  const uint32_t n = ctx->n;
+  bk_bufs<W> b;
+  memset(&b, 0, sizeof b);
+  Splitter sp;
+  bucket_of<W> fn;
+  bk_state<W> hinit;
+  bk_phase_args<W> pa;
+  void *pargs[1] = {&pa};
+  uint32_t *hb = NULL; /* pinned read-back: the first BK_READBACK_WORDS of the state */
+  int per_sm = 0, grid = 0;
+  uint64_t tail = 0;
+  uint32_t gstamp = 1, f_count = 1;
+  float ms = 0;
+  acc_t delta;
+  if (T::INF_BITS == DS_INF_U32) delta = (acc_t)(delta_in < 1 ? 1 : ceil(delta_in > 1e15 ? 1e15 : delta_in));
+  else delta = (acc_t)delta_in;
+  // 1. buffers: q0, q1, fbuf, fill (n each), spill and log (4n + slack each)
+  b.spill_cap = b.log_cap = 4ull * n + 1024;
+  const size_t pieces = (size_t)m * PIECES_PER_BUCKET;
+  if (cudaMalloc(&b.st, sizeof(bk_state<W>)) != cudaSuccess ||
+      cudaMalloc(&b.q[0], sizeof(uint32_t) * (4ull * n + b.spill_cap + b.log_cap)) != cudaSuccess ||
+      cudaMalloc(&b.pstart, sizeof(uint64_t) * (3 * pieces + 2)) != cudaSuccess ||
+      cudaMalloc(&b.plen, sizeof(uint32_t) * pieces) != cudaSuccess ||
+      cudaMalloc(&b.off, sizeof(size_t) * (m + 1)) != cudaSuccess ||
+      cudaMallocHost(&hb, BK_READBACK_WORDS * sizeof(uint32_t)) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: cannot allocate the bucket queues (%.1f MB)",
+                      Splitter::name(), (4.0 * (12.0 * n) + 28.0 * pieces) / 1e6);
+    goto done;
+  }
+  b.q[1] = b.q[0] + n;
+  b.fbuf = b.q[0] + 2ull * n;
+  b.fill = b.q[0] + 3ull * n;
+  b.spill = b.q[0] + 4ull * n;
+  b.log = b.spill + b.spill_cap;
+  b.gstart = b.pstart + pieces;
+  b.goff = b.pstart + 2 * pieces + 1;
+  fn.dist = ctx->vs.dist;
+  fn.st = b.st;
+  fn.delta = delta;
+  fn.m = m;
+  st = sp.init(ctx, m, (size_t)b.spill_cap, fn, b.spill, b.log, err);
+  if (st != DS_OK) goto done;
+  pa.g = ds_dev_graph<W>(ctx);
+  pa.vs = ctx->vs;
+  pa.b = b;
+  pa.ctr = ctx->d_counters;
+  pa.huge_word = ctx->d_huge_word;
+  pa.huge = (huge_entry *)ctx->d_huge;
+  pa.delta = delta;
+  pa.spill_limit = b.spill_cap - 2ull * n - 1;
+  // 2. the source alone is the first frontier, in bucket 0 of a window at 0
+  memset(&hinit, 0, sizeof hinit);
+  hinit.f_src = 1;
+  hinit.f_count = 1;
+  hinit.gmin = T::INF_BITS;
+  hinit.stamp_next = 1;
+  if (cudaMemcpyAsync(b.st, &hinit, sizeof hinit, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
+      cudaMemcpyAsync(b.fbuf, &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_phase_kernel<W>, RELAX_BLOCK, 0) != cudaSuccess ||
+      per_sm < 1) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: setup failed: %s", Splitter::name(),
+                      cudaGetErrorString(cudaGetLastError()));
+    goto done;
+  }
+  if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
+  grid = per_sm * ctx->num_sms;
+#define BK_READBACK(what)                                                                        \
+  if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost,    \
+                      ctx->stream) != cudaSuccess ||                                             \
+      cudaStreamSynchronize(ctx->stream) != cudaSuccess) {                                       \
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s failed: %s", Splitter::name(), what,           \
+                      cudaGetErrorString(cudaGetLastError()));                                   \
+    goto done;                                                                                   \
+  }
+  cudaEventRecord(ctx->ev_start, ctx->stream);
+  for (;;) {
+    // 3. one phase: the rounds of bucket c, on the device
+    if (f_count > 0 &&
+        cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs,
+                                    0, ctx->stream) != cudaSuccess) {
+      st = ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
+                        cudaGetErrorString(cudaGetLastError()));
+      goto done;
+    }
+    BK_READBACK("phase");
+    const uint32_t spill = hb[0], need_rebuild = hb[2], c = hb[4];
+    bool rebuild = c + 1 >= m - 1 || tail + spill > b.log_cap || need_rebuild;
+    for (int again = 0; again < 2; ++again) {
+      if (rebuild) {
+        // 4. rebuild: gather every pending item and the spill, rebase, split all
+        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1);
+        bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
+        bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, delta);
+        BK_READBACK("rebuild");
+        const uint32_t fill = hb[3];
+        tail = 0;
+        if (fill > 0) {
+          st = sp.split(b.fill, b.log, fill, b.off, err);
+          if (st != DS_OK) goto done;
+          tail = fill;
+        }
+        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, fill > 0, 0, 0);
+      } else {
+        // 5. split the spill onto the log, from bucket c + 1 on
+        bk_advance_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st);
+        if (spill > 0) {
+          st = sp.split(b.spill, b.log + tail, spill, b.off, err);
+          if (st != DS_OK) goto done;
+        }
+        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, spill > 0, tail, 0);
+        tail += spill;
+      }
+      // 6. a frontier made of several pieces is gathered into one array
+      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
+      DS_LAUNCH_CHECK("bucket bookkeeping");
+      BK_READBACK("bookkeeping");
+      f_count = hb[1];
+      if (f_count > 0 || !hb[2]) break;
+      rebuild = true; /* the window is exhausted: refill it from bucket m-1 */
+    }
+    if (f_count == 0) break;
+  }
+#undef BK_READBACK
+  cudaEventRecord(ctx->ev_stop, ctx->stream);
+  if (cudaEventSynchronize(ctx->ev_stop) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s", Splitter::name(),
+                      cudaGetErrorString(cudaGetLastError()));
+    goto done;
+  }
+  cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
+  res->time_ms = ms;
+  res->rounds = hb[5];
+done:
+  sp.release();
+  cudaFree(b.st);
+  cudaFree(b.q[0]);
+  cudaFree(b.pstart);
+  cudaFree(b.plen);
+  cudaFree(b.off);
+  if (hb) cudaFreeHost(hb);
+  return st;
+}
+
+} // namespace dsgpu
+
+#endif /* DS_GPU_BUCKET_ENGINE_CUH */

@@ -1,0 +1,248 @@
+/* deltasplit GPU SSSP: the C interface (gpu_sssp.h): device discovery, the
+ * graph upload with its memory check, per-search reset, dispatch to the
+ * algorithms, and the result read-back (distances, predecessors, counts).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relax.cuh"
+
+using namespace dsgpu;
+
+namespace {
+
+constexpr int FILL_BLOCK = 256;
+constexpr uint32_t DONE_NEVER = 0xFFFFFFFFu; /* no distance has these bits (uint INF is never expanded) */
+/* Queue and scratch bytes per vertex beyond the vertex arrays, the largest of
+ * any algorithm (bucket engine: two frontiers, fbuf, fill, spill and log = 12n
+ * words; the sort's labels 8n words and CUB's double buffers ~16n words), plus
+ * fixed piece lists (<= 29 MB at m = 256) and multisplit temporaries. */
+constexpr uint64_t QUEUE_BYTES_PER_VERTEX = 4 * 40;
+constexpr uint64_t FIXED_BYTES = 64ull << 20;
+/* Blocks per SM of the persistent (cooperative) kernels: more hides the
+ * latency of large rounds, fewer makes the grid-wide barrier cheaper. */
+constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
+
+__global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
+  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
+       v += (uint64_t)gridDim.x * blockDim.x) {
+    vs.dist[v] = pack(v == source ? 0u : inf_bits, NO_PRED);
+    vs.done[v] = DONE_NEVER;
+    vs.stamp[v] = 0;
+    vs.stamp2[v] = 0;
+  }
+}
+
+/* -0.0f weights become +0.0f so that distance bits order like values. */
+__global__ void canonical_weights_kernel(uint32_t *w, uint64_t m) {
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m;
+       e += (uint64_t)gridDim.x * blockDim.x)
+    if (w[e] == 0x80000000u) w[e] = 0;
+}
+
+__global__ void finish_kernel(const unsigned long long *dist, const uint64_t *row, uint32_t n,
+                              uint32_t inf_bits, uint32_t *dist_out, uint32_t *pred_out,
+                              unsigned long long *stats) {
+  unsigned long long reached = 0, arcs = 0;
+  for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
+       v += (uint64_t)gridDim.x * blockDim.x) {
+    uint64_t p = dist[v];
+    uint32_t d = dist_of(p);
+    dist_out[v] = d;
+    pred_out[v] = d == inf_bits ? NO_PRED : pred_of(p);
+    if (d != inf_bits) {
+      ++reached;
+      arcs += row[v + 1] - row[v];
+    }
+  }
+  if (reached) atomicAdd(&stats[0], reached);
+  if (arcs) atomicAdd(&stats[1], arcs);
+}
+
+int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
+  uint64_t g = (items + FILL_BLOCK - 1) / FILL_BLOCK;
+  uint64_t cap = 8ull * ctx->num_sms;
+  return (int)(g < 1 ? 1 : g > cap ? cap : g);
+}
+
+} // namespace
+
+extern "C" int ds_gpu_available(char *reason, size_t reason_len) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (reason && reason_len)
+      snprintf(reason, reason_len, "no usable CUDA device: %s",
+               e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    return 0;
+  }
+  if (reason && reason_len) reason[0] = 0;
+  return count;
+}
+
+extern "C" ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
+                                     ds_error *err) {
+  cudaDeviceProp p;
+  DS_CUDA_TRY(cudaGetDeviceProperties(&p, device));
+  if (name && name_len) snprintf(name, name_len, "%s", p.name);
+  if (mem_total) *mem_total = p.totalGlobalMem;
+  return DS_OK;
+}
+
+extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
+  if (!ctx) return;
+  cudaSetDevice(ctx->device);
+  cudaFree(ctx->d_row);
+  cudaFree(ctx->d_col);
+  cudaFree(ctx->d_w);
+  cudaFree(ctx->vs.dist);
+  cudaFree(ctx->vs.done);
+  cudaFree(ctx->d_counters);
+  cudaFree(ctx->d_dist_out);
+  cudaFree(ctx->d_stats);
+  cudaFree(ctx->d_huge_word);
+  cudaFree(ctx->d_huge);
+  if (ctx->stream) cudaStreamDestroy(ctx->stream);
+  if (ctx->ev_start) cudaEventDestroy(ctx->ev_start);
+  if (ctx->ev_stop) cudaEventDestroy(ctx->ev_stop);
+  free(ctx);
+}
+
+static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
+  const uint32_t n = g->n;
+  const uint64_t m = g->m;
+  // 1. will it fit? graph + vertex arrays + the largest algorithm's queues
+  const uint64_t graph_bytes = 8ull * (n + 1) + 4ull * m + 4ull * m;
+  const uint64_t vertex_bytes = (uint64_t)n * (8 + 4 + 4 + 4 + 4 + 4);
+  const uint64_t need = graph_bytes + vertex_bytes + QUEUE_BYTES_PER_VERTEX * n + FIXED_BYTES;
+  size_t free_b = 0, total_b = 0;
+  DS_CUDA_TRY(cudaSetDevice(c->device));
+  DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  if (need > free_b)
+    return ds_error_set(err, DS_ERR_DEVICE,
+                        "graph %s (%u vertices, %llu arcs) does not fit on the GPU: needs %.2f GB, "
+                        "%.2f GB available of %.2f GB",
+                        g->name, n, (unsigned long long)m, need / 1e9, free_b / 1e9, total_b / 1e9);
+  int sms = 0;
+  DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, c->device));
+  c->num_sms = sms;
+  c->blocks_per_sm = PERSISTENT_BLOCKS_PER_SM;
+  const char *bps = getenv("DS_GPU_BLOCKS_PER_SM"); /* tuning experiments only */
+  if (bps && atoi(bps) > 0) c->blocks_per_sm = atoi(bps);
+  DS_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+  DS_CUDA_TRY(cudaEventCreate(&c->ev_start));
+  DS_CUDA_TRY(cudaEventCreate(&c->ev_stop));
+  // 2. upload the CSR
+  DS_CUDA_TRY(cudaMalloc(&c->d_row, 8ull * (n + 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_col, 4ull * (m ? m : 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_w, 4ull * (m ? m : 1)));
+  DS_CUDA_TRY(cudaMemcpy(c->d_row, g->row_offsets, 8ull * (n + 1), cudaMemcpyHostToDevice));
+  if (m) {
+    DS_CUDA_TRY(cudaMemcpy(c->d_col, g->col, 4ull * m, cudaMemcpyHostToDevice));
+    DS_CUDA_TRY(cudaMemcpy(c->d_w, g->weights, 4ull * m, cudaMemcpyHostToDevice));
+    if (g->weight_type == DS_WEIGHT_F32) {
+      canonical_weights_kernel<<<grid_for(c, m), FILL_BLOCK, 0, c->stream>>>((uint32_t *)c->d_w, m);
+      DS_LAUNCH_CHECK("canonical_weights_kernel");
+    }
+  }
+  // 3. per-search arrays: packed distances, done, two stamps; results
+  DS_CUDA_TRY(cudaMalloc(&c->vs.dist, 8ull * (n ? n : 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->vs.done, 12ull * (n ? n : 1)));
+  c->vs.stamp = c->vs.done + (n ? n : 1);
+  c->vs.stamp2 = c->vs.stamp + (n ? n : 1);
+  DS_CUDA_TRY(cudaMalloc(&c->d_counters, sizeof(dev_counters)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_dist_out, 8ull * (n ? n : 1)));
+  c->d_pred_out = c->d_dist_out + (n ? n : 1);
+  DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 2 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * 2 * (m / HUGE_DEGREE + 1)));
+  DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
+  return DS_OK;
+}
+
+extern "C" ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err) {
+  if (!g || !ctx) return ds_error_set(err, DS_ERR_ARG, "ds_gpu_open: graph and ctx must not be NULL");
+  *ctx = NULL;
+  if (g->n == 0) return ds_error_set(err, DS_ERR_ARG, "graph %s has no vertices", g->name);
+  if (g->weight_type != DS_WEIGHT_U32 && g->weight_type != DS_WEIGHT_F32)
+    return ds_error_set(err, DS_ERR_UNSUPPORTED, "graph %s: unsupported weight type %d", g->name,
+                        (int)g->weight_type);
+  ds_gpu_ctx *c = (ds_gpu_ctx *)calloc(1, sizeof *c);
+  if (!c) return ds_error_set(err, DS_ERR_NOMEM, "out of host memory");
+  c->device = device;
+  c->n = g->n;
+  c->m = g->m;
+  c->wt = g->weight_type;
+  ds_status st = open_impl(c, g, err);
+  if (st != DS_OK) {
+    ds_gpu_close(c);
+    return st;
+  }
+  *ctx = c;
+  return DS_OK;
+}
+
+ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
+  const uint32_t inf = ctx->wt == DS_WEIGHT_F32 ? weight_traits<float>::INF_BITS : DS_INF_U32;
+  reset_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(ctx->vs, ctx->n, source, inf);
+  DS_LAUNCH_CHECK("reset_kernel");
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 2 * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 2 * sizeof(unsigned long long), ctx->stream));
+  return DS_OK;
+}
+
+template <typename W>
+static ds_status run_typed(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source, const ds_sssp_params *p,
+                           ds_sssp_result *res, ds_error *err) {
+  switch (algo) {
+  case DS_ALGO_NEAR_FAR: return ds_near_far_run<W>(ctx, source, p->delta, res, err);
+  case DS_ALGO_MULTISPLIT: return ds_multisplit_run<W>(ctx, source, p->delta, p->buckets, res, err);
+  case DS_ALGO_SORT: return ds_sort_run<W>(ctx, source, p->delta, p->buckets, res, err);
+  case DS_ALGO_BELLMAN_FORD: return ds_bellman_ford_run<W>(ctx, source, res, err);
+  default: return ds_error_set(err, DS_ERR_ARG, "algorithm %d is not a GPU algorithm", (int)algo);
+  }
+}
+
+extern "C" ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
+                                 const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
+  // 1. check arguments
+  if (!ctx || !params || !res || !res->dist)
+    return ds_error_set(err, DS_ERR_ARG, "ds_gpu_sssp: ctx, params, res and res->dist must not be NULL");
+  if (source >= ctx->n)
+    return ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
+                        source, ctx->n);
+  if (algo != DS_ALGO_BELLMAN_FORD && !(params->delta > 0 && params->delta < INFINITY))
+    return ds_error_set(err, DS_ERR_ARG, "delta %g must be positive and finite", params->delta);
+  if ((algo == DS_ALGO_MULTISPLIT || algo == DS_ALGO_SORT) &&
+      (params->buckets < 2 || params->buckets > MAX_BUCKETS))
+    return ds_error_set(err, DS_ERR_ARG, "buckets %u is out of range: 2..%u", params->buckets,
+                        MAX_BUCKETS);
+  DS_CUDA_TRY(cudaSetDevice(ctx->device));
+  // 2. reset and run (the algorithm times itself with ctx's events)
+  DS_TRY(ds_gpu_reset(ctx, source, err));
+  res->time_ms = 0;
+  res->rounds = 0;
+  ds_status st = ctx->wt == DS_WEIGHT_F32 ? run_typed<float>(ctx, algo, source, params, res, err)
+                                          : run_typed<uint32_t>(ctx, algo, source, params, res, err);
+  if (st != DS_OK) return st;
+  // 3. results: unpack distances and predecessors, count what was reached
+  const uint32_t inf = ctx->wt == DS_WEIGHT_F32 ? weight_traits<float>::INF_BITS : DS_INF_U32;
+  finish_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(
+      ctx->vs.dist, ctx->d_row, ctx->n, inf, ctx->d_dist_out, ctx->d_pred_out, ctx->d_stats);
+  DS_LAUNCH_CHECK("finish_kernel");
+  unsigned long long stats[2] = {0, 0};
+  dev_counters ctr;
+  DS_CUDA_TRY(cudaMemcpyAsync(res->dist, ctx->d_dist_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
+  if (res->pred)
+    DS_CUDA_TRY(cudaMemcpyAsync(res->pred, ctx->d_pred_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
+  DS_CUDA_TRY(cudaMemcpyAsync(stats, ctx->d_stats, sizeof stats, cudaMemcpyDeviceToHost, ctx->stream));
+  DS_CUDA_TRY(cudaMemcpyAsync(&ctr, ctx->d_counters, sizeof ctr, cudaMemcpyDeviceToHost, ctx->stream));
+  DS_CUDA_TRY(cudaStreamSynchronize(ctx->stream));
+  res->reached = (uint32_t)stats[0];
+  res->reached_arcs = stats[1];
+  res->edges_relaxed = ctr.edges_relaxed;
+  return DS_OK;
+}

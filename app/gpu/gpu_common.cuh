@@ -1,0 +1,183 @@
+/* deltasplit GPU SSSP: types and helpers shared by every algorithm.
+ *
+ * Distances live in one 64-bit word per vertex: the distance's 32 bits in the
+ * high half, the predecessor in the low half. One 64-bit atomicMin then
+ * updates both together, so the predecessor always belongs to the distance
+ * (no final repair pass), and since a vertex only becomes a parent after its
+ * own distance was set, the predecessor graph is acyclic even with zero
+ * weights. Float distances are stored as their bit patterns: for
+ * non-negative floats (and +inf) the unsigned order of the bits is the order
+ * of the values, so the same integer atomics serve both weight types.
+ */
+#ifndef DS_GPU_COMMON_CUH
+#define DS_GPU_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "gpu_sssp.h"
+
+namespace dsgpu {
+
+constexpr int WARP_SIZE = 32;
+constexpr int RELAX_BLOCK = 256;   /* threads per block of the relaxation */
+constexpr uint32_t NO_PRED = DS_NO_PRED;
+constexpr uint32_t MAX_BUCKETS = 256;
+
+/* Weight traits: saturating addition on distance bits, bucket arithmetic. */
+template <typename W> struct weight_traits;
+
+template <> struct weight_traits<uint32_t> {
+  using acc_t = uint64_t; /* split distances and bucket bases */
+  static constexpr uint32_t INF_BITS = DS_INF_U32;
+  static __device__ __forceinline__ uint32_t add(uint32_t d, uint32_t w) {
+    uint64_t s = (uint64_t)d + w; /* saturates instead of wrapping */
+    return s >= INF_BITS ? INF_BITS : (uint32_t)s;
+  }
+  static __host__ __device__ __forceinline__ bool below(uint32_t d, acc_t s) { return d < s; }
+  static __host__ __device__ __forceinline__ uint64_t bucket(uint32_t d, acc_t base, acc_t delta) {
+    return d < base ? 0 : ((uint64_t)d - base) / delta;
+  }
+  static __host__ __device__ __forceinline__ acc_t floor_to(uint32_t d, acc_t delta) {
+    return (uint64_t)d - (uint64_t)d % delta;
+  }
+  static __host__ __device__ __forceinline__ double value(uint32_t d) { return (double)d; }
+  static __host__ __device__ __forceinline__ acc_t acc_max() { return UINT64_MAX; }
+};
+
+template <> struct weight_traits<float> {
+  using acc_t = double;
+  static constexpr uint32_t INF_BITS = 0x7f800000u; /* +inf */
+  static __device__ __forceinline__ uint32_t add(uint32_t d, float w) {
+    return __float_as_uint(__fadd_rn(__uint_as_float(d), w)); /* overflow gives +inf */
+  }
+  static __host__ __device__ __forceinline__ float as_float(uint32_t d) {
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(d);
+#else
+    float f;
+    __builtin_memcpy(&f, &d, sizeof f);
+    return f;
+#endif
+  }
+  static __host__ __device__ __forceinline__ bool below(uint32_t d, acc_t s) {
+    return (double)as_float(d) < s;
+  }
+  static __host__ __device__ __forceinline__ uint64_t bucket(uint32_t d, acc_t base, acc_t delta) {
+    double q = ((double)as_float(d) - base) / delta;
+    if (!(q > 0.0)) return 0;               /* also NaN-safe */
+    return q >= 1.8e19 ? UINT64_MAX : (uint64_t)q;
+  }
+  static __host__ __device__ __forceinline__ acc_t floor_to(uint32_t d, acc_t delta) {
+    double f = (double)as_float(d);
+    double b = floor(f / delta) * delta;
+    return b > f ? f : b;
+  }
+  static __host__ __device__ __forceinline__ double value(uint32_t d) { return (double)as_float(d); }
+  static __host__ __device__ __forceinline__ acc_t acc_max() { return HUGE_VAL; }
+};
+
+__host__ __device__ __forceinline__ uint64_t pack(uint32_t dist_bits, uint32_t pred) {
+  return ((uint64_t)dist_bits << 32) | pred;
+}
+__host__ __device__ __forceinline__ uint32_t dist_of(uint64_t p) { return (uint32_t)(p >> 32); }
+__host__ __device__ __forceinline__ uint32_t pred_of(uint64_t p) { return (uint32_t)p; }
+
+/* The graph on the device. */
+template <typename W> struct dev_graph {
+  uint32_t n;
+  uint64_t m;
+  const uint64_t *row;
+  const uint32_t *col;
+  const W *w;
+};
+
+/* Per-search vertex arrays, allocated once per context. */
+struct dev_vertex_state {
+  unsigned long long *dist; /* packed (dist bits, pred) */
+  uint32_t *done;           /* dist bits at which the vertex was last expanded */
+  uint32_t *stamp;          /* dedupe stamp for queue pushes */
+  uint32_t *stamp2;         /* second stamp (Near-Far's far pile) */
+};
+
+/* Counters the search accumulates on the device. */
+struct dev_counters {
+  unsigned long long edges_relaxed;
+};
+
+} // namespace dsgpu
+
+/* The context (opaque in C). */
+struct ds_gpu_ctx {
+  int device;
+  int num_sms;
+  int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
+  uint32_t n;
+  uint64_t m;
+  ds_weight_type wt;
+  uint64_t *d_row;
+  uint32_t *d_col;
+  void *d_w;
+  dsgpu::dev_vertex_state vs;
+  dsgpu::dev_counters *d_counters;
+  uint32_t *d_dist_out; /* unpacked results */
+  uint32_t *d_pred_out;
+  unsigned long long *d_stats; /* reached, reached_arcs */
+  cudaStream_t stream;
+  cudaEvent_t ev_start, ev_stop;
+  unsigned long long *d_huge_word; /* two words (rounds alternate) */
+  void *d_huge;                     /* huge_entry[arcs / HUGE_DEGREE + 1] */
+};
+
+/* CUDA error handling: every call checked, a message naming the call. */
+#define DS_CUDA_TRY(call)                                                                        \
+  do {                                                                                           \
+    cudaError_t e_ = (call);                                                                     \
+    if (e_ != cudaSuccess)                                                                       \
+      return ds_error_set(err, DS_ERR_DEVICE, "CUDA error in %s (%s:%d): %s", #call, __FILE__,    \
+                          __LINE__, cudaGetErrorString(e_));                                     \
+  } while (0)
+
+#define DS_LAUNCH_CHECK(what)                                                                    \
+  do {                                                                                           \
+    cudaError_t e_ = cudaPeekAtLastError();                                                      \
+    if (e_ != cudaSuccess)                                                                       \
+      return ds_error_set(err, DS_ERR_DEVICE, "launch of %s failed: %s", what,                   \
+                          cudaGetErrorString(e_));                                               \
+  } while (0)
+
+#define DS_TRY(call)                                                                             \
+  do {                                                                                           \
+    ds_status s_ = (call);                                                                       \
+    if (s_ != DS_OK) return s_;                                                                  \
+  } while (0)
+
+/* Algorithm entry points (one file each). They run on ctx->stream, time the
+ * search with ctx's events and leave distances in ctx->vs.dist. */
+template <typename W>
+ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, ds_sssp_result *res,
+                          ds_error *err);
+template <typename W>
+ds_status ds_bellman_ford_run(ds_gpu_ctx *ctx, uint32_t source, ds_sssp_result *res,
+                              ds_error *err);
+template <typename W>
+ds_status ds_multisplit_run(ds_gpu_ctx *ctx, uint32_t source, double delta, uint32_t buckets,
+                            ds_sssp_result *res, ds_error *err);
+template <typename W>
+ds_status ds_sort_run(ds_gpu_ctx *ctx, uint32_t source, double delta, uint32_t buckets,
+                      ds_sssp_result *res, ds_error *err);
+
+/* Resets dist/done/stamps for a new search from `source` (context.cu). */
+ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err);
+
+template <typename W> inline dsgpu::dev_graph<W> ds_dev_graph(const ds_gpu_ctx *ctx) {
+  dsgpu::dev_graph<W> g;
+  g.n = ctx->n;
+  g.m = ctx->m;
+  g.row = ctx->d_row;
+  g.col = ctx->d_col;
+  g.w = (const W *)ctx->d_w;
+  return g;
+}
+
+#endif /* DS_GPU_COMMON_CUH */

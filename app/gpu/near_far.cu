@@ -1,0 +1,231 @@
+/* deltasplit GPU SSSP: Near-Far (Davidson, Baxter, Garland, Owens, IPDPS 2014;
+ * seed 003 section 3.7.2), with device-side control.
+ *
+ * State: a split distance S, a near frontier (distances < S) and a far pile.
+ * Each round relaxes the near frontier (relax.cuh); a vertex whose distance
+ * dropped goes to the next near frontier if its new distance is < S, else it is
+ * appended to the far pile. When the near frontier is empty, S is raised past
+ * the smallest live far distance in one step (S += delta * k, the k that makes
+ * the near set non-empty, instead of k separate passes of +delta), the far
+ * pile is split into near and the rest, and stale entries (distance < the old
+ * S: expanded already) are dropped. Done when both are empty.
+ *
+ * The whole loop is one cooperative kernel: rounds are separated by grid-wide
+ * barriers, and the host launches once and waits once. Road graphs need
+ * thousands of rounds; a host round trip per round would cost more than the
+ * rounds themselves.
+ *
+ * Invariants: queues hold vertex ids; the near queue is deduplicated per round
+ * (stamp), the far pile per round (stamp2) and at every split, so the near
+ * queue never exceeds n and the far pile, compacted when within n of its
+ * capacity 2n + FAR_SLACK, never overflows.
+ * Bellman-Ford on frontiers is this engine with S = infinity (bellman_ford.cu).
+ */
+#include <cooperative_groups.h>
+
+#include "near_far.cuh"
+#include "relax.cuh"
+
+namespace dsgpu {
+
+constexpr uint32_t FAR_SLACK = 1024;
+
+struct nf_ctl {
+  uint32_t ncnt[3]; /* near queue counts, rotating: in, out, next out */
+  uint32_t fcnt[2]; /* far pile counts, ping-pong */
+  uint32_t gmin;    /* smallest live far distance (bits) */
+  uint32_t rounds;
+  uint32_t phases;
+};
+
+template <typename W> struct nf_args {
+  dev_graph<W> g;
+  dev_vertex_state vs;
+  uint32_t *near[2];
+  uint32_t *far[2];
+  nf_ctl *ctl;
+  dev_counters *ctr;
+  unsigned long long *huge_word; /* two, alternating by round */
+  huge_entry *huge;
+  typename weight_traits<W>::acc_t delta;
+  int infinite; /* Bellman-Ford: one infinite bucket */
+  uint32_t far_cap;
+};
+
+template <typename W> struct nf_sink {
+  uint32_t *near_q, *near_cnt, *far_q, *far_cnt, *stamp, *stamp2;
+  uint32_t stamp_value;
+  typename weight_traits<W>::acc_t split;
+  __device__ __forceinline__ void push(uint32_t v, uint32_t nd) {
+    if (weight_traits<W>::below(nd, split)) queue_push_once(near_q, near_cnt, stamp, stamp_value, v);
+    else queue_push_once(far_q, far_cnt, stamp2, stamp_value, v);
+  }
+};
+
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
+  using T = weight_traits<W>;
+  using acc_t = typename T::acc_t;
+  __shared__ relax_smem sm;
+  cg::grid_group grid = cg::this_grid();
+  volatile nf_ctl *ctl = a.ctl;
+  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  const uint64_t gtid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t gsize = (uint64_t)gridDim.x * blockDim.x;
+  unsigned long long edges = 0;
+  acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
+  uint32_t fp = 0, r = 0, phases = 0;
+  for (;; ++r) {
+    // 1. relax the near frontier of round r
+    const uint32_t nin = ctl->ncnt[r % 3];
+    uint32_t *out_cnt = &a.ctl->ncnt[(r + 1) % 3];
+    if (first) ctl->ncnt[(r + 2) % 3] = 0;
+    nf_sink<W> sink{a.near[(r + 1) & 1], out_cnt, a.far[fp], &a.ctl->fcnt[fp], a.vs.stamp,
+                    a.vs.stamp2, 2 * r + 1, S};
+    if (a.infinite) sink.split = T::acc_max();
+    const huge_list hl{a.huge_word + (r & 1), a.huge};
+    if (first) a.huge_word[(r + 1) & 1] = 0;
+    relax_frontier<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges);
+    grid.sync();
+    const unsigned long long hw = *(volatile unsigned long long *)hl.word;
+    if (hw) { /* vertices of huge degree: the whole grid */
+      relax_huge<W>(a.g, a.vs, hl, hw, sink);
+      grid.sync();
+    }
+    // 2. every block takes the same decision from the same counters
+    const uint32_t nout = ctl->ncnt[(r + 1) % 3];
+    const uint32_t nfar = ctl->fcnt[fp];
+    if (nout == 0 && nfar == 0) break;
+    const bool phase = nout == 0;
+    const bool compact = !phase && (uint64_t)nfar + a.g.n > a.far_cap;
+    if (!phase && !compact) continue;
+    acc_t S_new = S;
+    if (phase) {
+      // 3. smallest live far distance, then S jumps past it
+      for (uint64_t i = gtid; i < nfar; i += gsize) {
+        uint32_t d = dist_of(a.vs.dist[a.far[fp][i]]);
+        if (!T::below(d, S)) atomicMin(&a.ctl->gmin, d);
+      }
+      grid.sync();
+      const uint32_t gmin = ctl->gmin;
+      if (gmin == T::INF_BITS) break;
+      acc_t k = (acc_t)T::bucket(gmin, S, a.delta);
+      S_new = S + a.delta * (k + 1);
+      while (!T::below(gmin, S_new)) S_new += a.delta; /* float rounding */
+      ++phases;
+    }
+    // 4. split the far pile: stale entries dropped, [S, S_new) to near
+    uint32_t *src = a.far[fp], *dst = a.far[fp ^ 1];
+    for (uint64_t i = gtid; i < nfar; i += gsize) {
+      uint32_t v = src[i];
+      uint32_t d = dist_of(a.vs.dist[v]);
+      if (T::below(d, S)) continue;
+      if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], out_cnt, a.vs.stamp, 2 * r + 2, v);
+      else queue_push_once(dst, &a.ctl->fcnt[fp ^ 1], a.vs.stamp2, 2 * r + 2, v);
+    }
+    grid.sync();
+    if (first) {
+      ctl->fcnt[fp] = 0;
+      ctl->gmin = T::INF_BITS;
+    }
+    fp ^= 1;
+    S = S_new;
+  }
+  if (edges) atomicAdd(&a.ctr->edges_relaxed, edges);
+  if (first) {
+    ctl->rounds = r + 1;
+    ctl->phases = phases;
+  }
+}
+
+template <typename W>
+ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int infinite,
+                          ds_sssp_result *res, ds_error *err) {
+  using T = weight_traits<W>;
+  using acc_t = typename T::acc_t;
+  ds_status st = DS_OK;
+  const uint32_t n = ctx->n;
+  const uint64_t far_cap = 2ull * n + FAR_SLACK;
+  uint32_t *buf = NULL;
+  nf_ctl *ctl = NULL;
+  nf_args<W> a;
+  nf_ctl h{};
+  int per_sm = 0;
+  void *args[1] = {&a};
+  float ms = 0;
+  // 1. queues: two near (n each), two far piles (far_cap each), control block
+  if (cudaMalloc(&buf, sizeof(uint32_t) * (2ull * n + 2 * far_cap)) != cudaSuccess ||
+      cudaMalloc(&ctl, sizeof(nf_ctl)) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: cannot allocate %.1f MB of queues",
+                      4.0 * (2.0 * n + 2.0 * far_cap) / 1e6);
+    goto done;
+  }
+  a.g = ds_dev_graph<W>(ctx);
+  a.vs = ctx->vs;
+  a.near[0] = buf;
+  a.near[1] = buf + n;
+  a.far[0] = buf + 2ull * n;
+  a.far[1] = buf + 2ull * n + far_cap;
+  a.ctl = ctl;
+  a.ctr = ctx->d_counters;
+  a.huge_word = ctx->d_huge_word;
+  a.huge = (huge_entry *)ctx->d_huge;
+  if (T::INF_BITS == DS_INF_U32) a.delta = (acc_t)(delta < 1 ? 1 : ceil(delta > 1e15 ? 1e15 : delta));
+  else a.delta = (acc_t)delta;
+  a.infinite = infinite;
+  a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
+  // 2. the source is the first near frontier
+  h.ncnt[0] = 1;
+  h.gmin = T::INF_BITS;
+  if (cudaMemcpyAsync(ctl, &h, sizeof h, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
+      cudaMemcpyAsync(a.near[0], &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) !=
+          cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: upload failed");
+    goto done;
+  }
+  // 3. one cooperative launch: as many blocks as can be resident at once
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, near_far_kernel<W>, RELAX_BLOCK, 0) !=
+          cudaSuccess ||
+      per_sm < 1) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: kernel cannot be resident");
+    goto done;
+  }
+  if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
+  cudaEventRecord(ctx->ev_start, ctx->stream);
+  if (cudaLaunchCooperativeKernel((void *)near_far_kernel<W>, dim3(per_sm * ctx->num_sms),
+                                  dim3(RELAX_BLOCK), args, 0, ctx->stream) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: cooperative launch failed: %s",
+                      cudaGetErrorString(cudaGetLastError()));
+    goto done;
+  }
+  cudaEventRecord(ctx->ev_stop, ctx->stream);
+  if (cudaMemcpyAsync(&h, ctl, sizeof h, cudaMemcpyDeviceToHost, ctx->stream) != cudaSuccess ||
+      cudaStreamSynchronize(ctx->stream) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: search failed: %s",
+                      cudaGetErrorString(cudaGetLastError()));
+    goto done;
+  }
+  cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
+  res->time_ms = ms;
+  res->rounds = h.rounds;
+done:
+  cudaFree(buf);
+  cudaFree(ctl);
+  return st;
+}
+
+} // namespace dsgpu
+
+template ds_status dsgpu::near_far_engine<uint32_t>(ds_gpu_ctx *, uint32_t, double, int,
+                                                    ds_sssp_result *, ds_error *);
+template ds_status dsgpu::near_far_engine<float>(ds_gpu_ctx *, uint32_t, double, int,
+                                                 ds_sssp_result *, ds_error *);
+
+template <typename W>
+ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, ds_sssp_result *res,
+                          ds_error *err) {
+  return dsgpu::near_far_engine<W>(ctx, source, delta, 0, res, err);
+}
+template ds_status ds_near_far_run<uint32_t>(ds_gpu_ctx *, uint32_t, double, ds_sssp_result *,
+                                             ds_error *);
+template ds_status ds_near_far_run<float>(ds_gpu_ctx *, uint32_t, double, ds_sssp_result *,
+                                          ds_error *);

@@ -1,0 +1,188 @@
+/* deltasplit GPU SSSP: load-balanced relaxation of a frontier (all algorithms).
+ *
+ * relax_frontier() relaxes the out-arcs of `count` frontier vertices. The
+ * frontier count is read by the caller from device memory, so the launch needs
+ * no host round trip. Load balance is over arcs, in two tiers:
+ *   - a vertex of degree >= HUGE_DEGREE goes to the huge list, which the whole
+ *     grid expands together after a barrier (relax_huge: arcs dealt out in
+ *     warp-sized chunks over all threads);
+ *   - the others: each block takes a tile of RELAX_BLOCK frontier entries,
+ *     prefix-sums their degrees, and deals the tile's arcs round-robin to its
+ *     threads, each finding its vertex by binary search in shared memory
+ *     (an edge-balanced gather, as in merge-path load balancing). No thread
+ *     or warp ever walks one vertex's arcs alone, so a round costs
+ *     ~arcs / threads steps whatever the degree distribution.
+ * (A first version gave vertices of degree >= 32 a warp and >= 256 the block,
+ * one vertex at a time, after Merrill et al.; on Kronecker graphs those
+ * serial per-vertex loops made every round latency-bound.)
+ *
+ * Each frontier entry is expanded only if its current distance differs from
+ * the distance it was last expanded at (vs.done, set with atomicExch): this
+ * drops stale entries (the vertex was improved and expanded since it was
+ * queued) and duplicate entries in one frontier.
+ *
+ * An arc (u, v, w) improves v when dist(u) + w < dist(v); the 64-bit atomicMin
+ * of (distance, predecessor) decides, and the thread that lowered the distance
+ * hands v to the Sink (a __device__ push(v, new_dist)), which queues it.
+ */
+#ifndef DS_GPU_RELAX_CUH
+#define DS_GPU_RELAX_CUH
+
+#include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
+
+#include "gpu_common.cuh"
+
+namespace dsgpu {
+
+namespace cg = cooperative_groups;
+
+/* Appends v to q[*cnt] with one atomic per coalesced group of threads. */
+__device__ __forceinline__ void queue_push(uint32_t *q, uint32_t *cnt, uint32_t v) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  uint32_t base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(cnt, g.size());
+  base = g.shfl(base, 0);
+  q[base + g.thread_rank()] = v;
+}
+
+/* Pushes v unless it was already pushed under this stamp value. */
+__device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint32_t *stamp,
+                                                uint32_t stamp_value, uint32_t v) {
+  if (atomicExch(&stamp[v], stamp_value) != stamp_value) queue_push(q, cnt, v);
+}
+
+template <typename W, typename Sink>
+__device__ __forceinline__ void relax_arc(const dev_graph<W> &g, const dev_vertex_state &vs,
+                                          uint32_t u, uint32_t du, uint64_t e, Sink &sink) {
+  uint32_t v = g.col[e];
+  uint32_t nd = weight_traits<W>::add(du, g.w[e]);
+  uint32_t cur = dist_of(*(volatile unsigned long long *)&vs.dist[v]);
+  if (nd < cur) {
+    unsigned long long old = atomicMin(&vs.dist[v], (unsigned long long)pack(nd, u));
+    if (nd < dist_of(old)) sink.push(v, nd);
+  }
+}
+
+constexpr uint64_t HUGE_DEGREE = 2048;
+constexpr int HUGE_CHUNK_STEPS = 8; /* arcs per lane per warp chunk of the huge list */
+constexpr int HUGE_COUNT_SHIFT = 44; /* huge-list word: entries << 44 | arcs */
+constexpr uint64_t HUGE_ARCS_MASK = (1ull << HUGE_COUNT_SHIFT) - 1;
+
+struct huge_entry {
+  uint64_t beg, off; /* first arc; offset of its arcs among all listed arcs */
+  uint32_t u, du;
+};
+
+/* Vertices too big for one block, expanded by the whole grid after a barrier.
+ * One 64-bit atomicAdd gives both the slot and the arc offset, so the entries'
+ * offsets are increasing in slot order (binary-searchable). */
+struct huge_list {
+  unsigned long long *word;
+  huge_entry *e; /* capacity: arcs / HUGE_DEGREE + 1 */
+};
+
+struct relax_smem {
+  typedef cub::BlockScan<uint32_t, RELAX_BLOCK> scan_t;
+  typename scan_t::TempStorage scan;
+  uint32_t off[RELAX_BLOCK + 1];
+  uint64_t beg[RELAX_BLOCK];
+  uint32_t u[RELAX_BLOCK];
+  uint32_t du[RELAX_BLOCK];
+};
+
+/* Called by every thread of the grid with the same (frontier, count).
+ * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
+template <typename W, typename Sink>
+__device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
+                               const uint32_t *frontier, uint32_t count, Sink &sink,
+                               relax_smem &sm, const huge_list &hl, unsigned long long &edges) {
+  const uint32_t tid = threadIdx.x;
+  for (uint64_t tile = (uint64_t)blockIdx.x * RELAX_BLOCK; tile < count;
+       tile += (uint64_t)gridDim.x * RELAX_BLOCK) {
+    // 1. load the entry, drop stale and duplicate ones
+    uint64_t i = tile + tid;
+    uint32_t u = 0, du = 0;
+    uint64_t beg = 0, deg = 0;
+    if (i < count) {
+      u = frontier[i];
+      /* the row bounds are loaded with the distance, not after the done test:
+         one dependent memory access less per round (rounds are latency-bound
+         on road graphs) */
+      const uint64_t rb = g.row[u], re = g.row[u + 1];
+      du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
+      if (du != weight_traits<W>::INF_BITS && atomicExch(&vs.done[u], du) != du) {
+        beg = rb;
+        deg = re - rb;
+        edges += deg;
+        if (deg >= HUGE_DEGREE) {
+          /* each vertex is expanded at most once per round (frontiers are
+             deduplicated), so arcs / HUGE_DEGREE + 1 entries suffice */
+          unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
+          hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
+          deg = 0;
+        }
+      }
+    }
+    // 2. the tile's arcs, dealt out over the block
+    uint32_t my_off = 0, total = 0;
+    relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
+    sm.off[tid] = my_off;
+    sm.beg[tid] = beg;
+    sm.u[tid] = u;
+    sm.du[tid] = du;
+    if (tid == 0) sm.off[RELAX_BLOCK] = total;
+    __syncthreads();
+    for (uint32_t e = tid; e < total; e += RELAX_BLOCK) {
+      // owner: the last k with off[k] <= e (entries of degree 0 share offsets)
+      uint32_t lo = 0, hi = RELAX_BLOCK - 1;
+      while (lo < hi) {
+        uint32_t mid = (lo + hi + 1) / 2;
+        if (sm.off[mid] <= e) lo = mid;
+        else hi = mid - 1;
+      }
+      relax_arc<W>(g, vs, sm.u[lo], sm.du[lo], sm.beg[lo] + (e - sm.off[lo]), sink);
+    }
+    __syncthreads();
+  }
+}
+
+/* Expands the huge list (word = its value read after a grid-wide barrier)
+ * with every thread of the grid. Arcs go out in warp chunks of
+ * WARP_SIZE * HUGE_CHUNK_STEPS; one binary search per chunk finds the entry of
+ * its first arc, and each lane steps over entry boundaries as it goes (entries
+ * hold >= HUGE_DEGREE arcs, so at most one step per chunk). */
+template <typename W, typename Sink>
+__device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const huge_list &hl,
+                           unsigned long long word, Sink &sink) {
+  const uint32_t count = (uint32_t)(word >> HUGE_COUNT_SHIFT);
+  const uint64_t total = word & HUGE_ARCS_MASK;
+  const uint32_t lane = threadIdx.x % WARP_SIZE;
+  const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP_SIZE;
+  const uint64_t chunk = (uint64_t)WARP_SIZE * HUGE_CHUNK_STEPS;
+  for (uint64_t c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
+    uint32_t idx = 0;
+    if (lane == 0) {
+      uint32_t lo = 0, hi = count - 1; /* last entry with off <= c0 */
+      while (lo < hi) {
+        uint32_t mid = (lo + hi + 1) / 2;
+        if (hl.e[mid].off <= c0) lo = mid;
+        else hi = mid - 1;
+      }
+      idx = lo;
+    }
+    idx = __shfl_sync(0xffffffffu, idx, 0);
+    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s) {
+      const uint64_t k = c0 + (uint64_t)s * WARP_SIZE + lane;
+      if (k >= total) break;
+      while (idx + 1 < count && hl.e[idx + 1].off <= k) ++idx;
+      const huge_entry h = hl.e[idx];
+      relax_arc<W>(g, vs, h.u, h.du, h.beg + (k - h.off), sink);
+    }
+  }
+}
+
+} // namespace dsgpu
+
+#endif /* DS_GPU_RELAX_CUH */

@@ -1,0 +1,295 @@
+// GPU SSSP tests: every GPU algorithm against an independent CPU Dijkstra.
+//
+// A table of graphs (built here: one vertex, isolated and unreachable parts,
+// zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
+// grids, geometric graphs with integer and float weights; plus the bundled
+// datasets read with ds_graph_load) times a table of configurations (every
+// algorithm; bucket counts 2, 3, 10, 32, 256; deltas 1, the cuGraph-style
+// delta and 1e9). Outputs are poisoned before each run. Checks: distances
+// equal the oracle's (exactly for integer weights, relative 1e-5 for float),
+// predecessors form a tree of tight arcs rooted at the source, reached and
+// reached_arcs match, edges_relaxed >= reached_arcs; and argument errors.
+//
+// Usage: gpu_sssp_test [--quick] [--datasets DIR]
+//   --quick: small graphs and a few configurations (for compute-sanitizer).
+// Exit 0 pass, 1 fail, 77 skip (no CUDA device).
+#include "test_graphs.h"
+
+namespace {
+using namespace dstest;
+
+struct Config {
+  ds_algo algo;
+  double delta; // < 0: -k means k * mid_delta
+  uint32_t buckets;
+};
+
+int failures = 0;
+
+#define FAIL(...)                                                                               \
+  do {                                                                                          \
+    fprintf(stderr, "FAIL: " __VA_ARGS__);                                                      \
+    fputc('\n', stderr);                                                                        \
+    ++failures;                                                                                 \
+    return;                                                                                     \
+  } while (0)
+
+void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint32_t> &ref,
+           const Config &cfg) {
+  double delta = cfg.delta < 0 ? -cfg.delta * mid_delta(g) : cfg.delta;
+  if (!g.is_float) delta = std::max(1.0, std::ceil(delta));
+  char what[256];
+  snprintf(what, sizeof what, "%s src %u %s delta %g buckets %u", g.name.c_str(), src,
+           cfg.algo == DS_ALGO_NEAR_FAR ? "near-far" : cfg.algo == DS_ALGO_MULTISPLIT ? "multisplit"
+           : cfg.algo == DS_ALGO_SORT ? "sort" : "bellman-ford", delta, cfg.buckets);
+  std::vector<uint32_t> dist(g.n, POISON), pred(g.n, POISON);
+  ds_sssp_params p;
+  memset(&p, 0, sizeof p);
+  p.delta = delta;
+  p.buckets = cfg.buckets;
+  p.want_pred = 1;
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = dist.data();
+  r.pred = pred.data();
+  r.reached = POISON;
+  ds_error err;
+  err.msg[0] = 0;
+  ds_status st = ds_gpu_sssp(ctx, cfg.algo, src, &p, &r, &err);
+  if (st != DS_OK) FAIL("%s: status %d: %s", what, (int)st, err.msg);
+  // 1. distances
+  uint32_t reached = 0;
+  uint64_t arcs = 0;
+  const uint32_t inf = g.is_float ? fbits(INFINITY) : 0xFFFFFFFFu;
+  for (uint32_t v = 0; v < g.n; ++v) {
+    bool ok = dist[v] == ref[v];
+    if (!ok && g.is_float && ref[v] != inf && dist[v] != inf) {
+      double a = bitsf(dist[v]), b = bitsf(ref[v]);
+      ok = std::fabs(a - b) <= 1e-5 * std::max(std::fabs(b), 1e-30);
+    }
+    if (!ok) FAIL("%s: dist[%u] = %#x, oracle %#x", what, v, dist[v], ref[v]);
+    if (ref[v] != inf) {
+      ++reached;
+      arcs += g.row[v + 1] - g.row[v];
+    }
+  }
+  if (r.reached != reached || r.reached_arcs != arcs)
+    FAIL("%s: reached %u / arcs %llu, oracle %u / %llu", what, r.reached,
+         (unsigned long long)r.reached_arcs, reached, (unsigned long long)arcs);
+  if (r.edges_relaxed < arcs)
+    FAIL("%s: edges_relaxed %llu < reached arcs %llu", what, (unsigned long long)r.edges_relaxed,
+         (unsigned long long)arcs);
+  if (!(r.time_ms > 0) || r.rounds == 0) FAIL("%s: time %g ms, rounds %llu", what, r.time_ms, (unsigned long long)r.rounds);
+  // 2. predecessors: tight arcs, a tree rooted at the source
+  for (uint32_t v = 0; v < g.n; ++v) {
+    if (v == src || dist[v] == inf) {
+      if (pred[v] != DS_NO_PRED) FAIL("%s: pred[%u] = %u, expected none", what, v, pred[v]);
+      continue;
+    }
+    uint32_t u = pred[v];
+    if (u >= g.n || dist[u] == inf) FAIL("%s: pred[%u] = %u is not a reached vertex", what, v, u);
+    const uint32_t *b = g.col.data() + g.row[u], *e = g.col.data() + g.row[u + 1];
+    const uint32_t *it = std::lower_bound(b, e, v);
+    if (it == e || *it != v) FAIL("%s: pred arc %u->%u does not exist", what, u, v);
+    uint32_t w = g.w[it - g.col.data()];
+    uint32_t sum = g.is_float ? fbits(bitsf(dist[u]) + bitsf(w))
+                              : (uint32_t)std::min<uint64_t>((uint64_t)dist[u] + w, inf);
+    if (sum != dist[v]) FAIL("%s: pred arc %u->%u is not tight", what, u, v);
+  }
+  std::vector<uint8_t> state(g.n, 0); // 0 unknown, 1 on the current path, 2 reaches the source
+  state[src] = 2;
+  for (uint32_t v = 0; v < g.n; ++v) {
+    if (dist[v] == inf || state[v] == 2) continue;
+    std::vector<uint32_t> path;
+    uint32_t x = v;
+    while (state[x] == 0) {
+      state[x] = 1;
+      path.push_back(x);
+      x = pred[x];
+    }
+    if (state[x] == 1) FAIL("%s: predecessor cycle through %u", what, x);
+    for (uint32_t y : path) state[y] = 2;
+  }
+}
+
+void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint32_t> &sources) {
+  ds_graph view = g.view();
+  ds_gpu_ctx *ctx = NULL;
+  ds_error err;
+  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+    fprintf(stderr, "FAIL: %s: open: %s\n", g.name.c_str(), err.msg);
+    ++failures;
+    return;
+  }
+  int before = failures;
+  for (uint32_t s : sources) {
+    if (s >= g.n) continue;
+    std::vector<uint32_t> ref = dijkstra(g, s);
+    for (const Config &c : cfgs) check(g, ctx, s, ref, c);
+  }
+  ds_gpu_close(ctx);
+  printf("%-24s n=%-8u m=%-9zu %zu configs x %zu sources: %s\n", g.name.c_str(), g.n,
+         g.col.size(), cfgs.size(), sources.size(), failures == before ? "ok" : "FAILED");
+  fflush(stdout);
+}
+
+void argument_errors() {
+  Graph g = grid("args", 4, 4, 1, 9, 1);
+  ds_graph view = g.view();
+  ds_gpu_ctx *ctx = NULL;
+  ds_error err;
+  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+    fprintf(stderr, "FAIL: args open: %s\n", err.msg);
+    ++failures;
+    return;
+  }
+  std::vector<uint32_t> dist(g.n);
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = dist.data();
+  ds_sssp_params p;
+  memset(&p, 0, sizeof p);
+  p.delta = 4;
+  p.buckets = 10;
+  struct {
+    ds_algo a;
+    uint32_t src;
+    double delta;
+    uint32_t buckets;
+    const char *what;
+  } bad[] = {{DS_ALGO_NEAR_FAR, 16, 4, 10, "source out of range"},
+             {DS_ALGO_MULTISPLIT, 0, 4, 1, "1 bucket"},
+             {DS_ALGO_MULTISPLIT, 0, 4, 257, "257 buckets"},
+             {DS_ALGO_SORT, 0, 0, 10, "delta 0"},
+             {DS_ALGO_NEAR_FAR, 0, -1, 10, "negative delta"},
+             {DS_ALGO_DIJKSTRA, 0, 4, 10, "a CPU algorithm"}};
+  for (auto &b : bad) {
+    p.delta = b.delta;
+    p.buckets = b.buckets;
+    err.msg[0] = 0;
+    ds_status st = ds_gpu_sssp(ctx, b.a, b.src, &p, &r, &err);
+    if (st != DS_ERR_ARG || !err.msg[0]) {
+      fprintf(stderr, "FAIL: %s: status %d, message '%s'\n", b.what, (int)st, err.msg);
+      ++failures;
+    }
+  }
+  ds_gpu_close(ctx);
+  printf("argument errors: %s\n", failures ? "FAILED" : "ok");
+}
+
+#ifdef DS_TEST_HAVE_LOADER
+void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
+  const char *files[] = {"rome99.gr", "delaunay_n16.mtx.gz", "luxembourg_osm.mtx.gz",
+                         "NY.mtx.gz", "BAY.mtx.gz", "COL.mtx.gz"};
+  for (const char *f : files) {
+    std::string path = dir + "/" + f;
+    ds_load_options opt;
+    ds_load_options_default(&opt);
+    opt.use_cache = 0;
+    ds_graph dg;
+    ds_error err;
+    if (ds_graph_load(path.c_str(), &opt, &dg, &err) != DS_OK) {
+      fprintf(stderr, "FAIL: load %s: %s\n", path.c_str(), err.msg);
+      ++failures;
+      continue;
+    }
+    Graph g;
+    g.name = f;
+    g.n = dg.n;
+    g.is_float = dg.weight_type == DS_WEIGHT_F32;
+    g.row.assign(dg.row_offsets, dg.row_offsets + dg.n + 1);
+    g.col.assign(dg.col, dg.col + dg.m);
+    const uint32_t *w = (const uint32_t *)dg.weights;
+    g.w.assign(w, w + dg.m);
+    ds_graph_free(&dg);
+    run_graph(g, cfgs, {0, g.n / 2});
+  }
+}
+#endif
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool quick = false;
+  std::string datasets;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--quick")) quick = true;
+    else if (!strcmp(argv[i], "--datasets") && i + 1 < argc) datasets = argv[++i];
+    else {
+      fprintf(stderr, "usage: %s [--quick] [--datasets DIR]\n", argv[0]);
+      return 2;
+    }
+  }
+  char reason[256];
+  if (ds_gpu_available(reason, sizeof reason) == 0) {
+    printf("SKIP: %s\n", reason);
+    return 77;
+  }
+  // configurations: negative delta = multiple of the mid (cuGraph-style) delta
+  const std::vector<Config> all = {
+      {DS_ALGO_BELLMAN_FORD, 1, 2},       {DS_ALGO_NEAR_FAR, -1, 2},
+      {DS_ALGO_NEAR_FAR, 1, 2},           {DS_ALGO_NEAR_FAR, 1e9, 2},
+      {DS_ALGO_MULTISPLIT, -1, 2},        {DS_ALGO_MULTISPLIT, -1, 3},
+      {DS_ALGO_MULTISPLIT, -1, 10},       {DS_ALGO_MULTISPLIT, -0.1, 32},
+      {DS_ALGO_MULTISPLIT, -0.05, 256},   {DS_ALGO_MULTISPLIT, 1, 10},
+      {DS_ALGO_MULTISPLIT, 1e9, 10},      {DS_ALGO_SORT, -1, 2},
+      {DS_ALGO_SORT, -1, 10},             {DS_ALGO_SORT, -0.05, 256},
+      {DS_ALGO_SORT, 1, 3}};
+  // large-diameter graphs: no delta 1 (tens of thousands of buckets)
+  std::vector<Config> wide;
+  for (const Config &c : all)
+    if (c.delta != 1 || c.algo == DS_ALGO_BELLMAN_FORD) wide.push_back(c);
+  const std::vector<Config> few = {{DS_ALGO_BELLMAN_FORD, 1, 2}, {DS_ALGO_NEAR_FAR, -1, 2},
+                                   {DS_ALGO_MULTISPLIT, -1, 10}, {DS_ALGO_MULTISPLIT, -0.05, 256},
+                                   {DS_ALGO_SORT, -1, 10}};
+
+  argument_errors();
+  {
+    Graph g = one_vertex();
+    run_graph(g, all, {0});
+  }
+  {
+    Graph g = unreachable_parts();
+    run_graph(g, all, {0, 60, 100, 199});
+  }
+  {
+    Graph g = saturating();
+    run_graph(g, all, {0});
+  }
+  {
+    Graph g = zero_weights(quick ? 500 : 5000, 3, 11);
+    run_graph(g, all, {0, 17});
+  }
+  {
+    Graph g = rmat("rmat-s10-float", 10, 8, 0.57, 0.19, 0.19, 0, 100, true, 5);
+    run_graph(g, quick ? few : all, {0, 3});
+  }
+  if (quick) {
+    Graph g = rmat("kron-s12", 12, 16, 0.57, 0.19, 0.19, 1, 255, false, 3);
+    run_graph(g, few, {1});
+    Graph h = grid("grid-40x40", 40, 40, 1, 255, 9);
+    run_graph(h, few, {0});
+  } else {
+    Graph s = star(200000);
+    run_graph(s, wide, {0, 5});
+    Graph k = rmat("kron-s16", 16, 16, 0.57, 0.19, 0.19, 1, 255, false, 3);
+    run_graph(k, all, {0, 12345});
+    Graph r = rmat("rmat-thesis-s15", 15, 6, 0.5, 0.1, 0.1, 0, 1000, false, 4);
+    run_graph(r, all, {2});
+    Graph gr = grid("grid-300x300", 300, 300, 1, 255, 9);
+    run_graph(gr, wide, {0, 45150});
+    Graph gi = geo("geo-50k-int", 50000, 8, false, 21);
+    run_graph(gi, wide, {0});
+    Graph gf = geo("geo-50k-float", 50000, 8, true, 22);
+    run_graph(gf, wide, {7});
+  }
+#ifdef DS_TEST_HAVE_LOADER
+  if (!datasets.empty()) bundled(datasets, quick ? few : wide);
+#endif
+  if (failures) {
+    printf("%d FAILURES\n", failures);
+    return 1;
+  }
+  printf("all GPU SSSP tests passed\n");
+  return 0;
+}
