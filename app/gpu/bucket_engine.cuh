@@ -63,6 +63,8 @@ template <typename W> struct bk_state {
   uint32_t gather_mode;  /* 0: none, 1: frontier into fbuf, 2: rebuild into fill */
   uint32_t gather_n;     /* pieces in the gather list */
   uint32_t stamp_next;   /* next stamp value for the phase kernel (< 2^31) */
+  uint32_t solo_r;       /* last round of a stretch of solo rounds */
+  uint32_t arrived;      /* blocks that have read the counters before a solo stretch */
   uint64_t gather_total; /* items in them */
   typename weight_traits<W>::acc_t base0;
   uint32_t npieces[MAX_BUCKETS];
@@ -120,9 +122,28 @@ template <typename W> struct bk_phase_args {
   huge_entry *huge;
   typename weight_traits<W>::acc_t delta;
   uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
+  uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
 };
 
-/* Step 1: the rounds of one phase, as one cooperative kernel. */
+/* Round r of a phase: relax `in`; improved vertices still in bucket c go to
+ * q[r & 1], the others to the spill. solo: block 0 alone (see relax_round). */
+template <typename W>
+__device__ __forceinline__ void bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
+                                         uint32_t nin, uint32_t stamp, typename weight_traits<W>::acc_t hi,
+                                         relax_smem &sm, unsigned long long &edges, bool solo) {
+  volatile bk_state<W> *st = a.b.st;
+  if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
+    st->qc[(r + 1) % 3] = 0;
+    a.huge_word[(r + 1) & 1] = 0;
+  }
+  phase_sink<W> sink{a.b.q[r & 1], &a.b.st->qc[r % 3], a.b.spill, &a.b.st->spill_count,
+                     a.vs.stamp, a.vs.stamp2, stamp, hi};
+  const huge_list hl{a.huge_word + (r & 1), a.huge};
+  relax_round<W>(a.g, a.vs, in, nin, sink, sm, hl, edges, solo);
+}
+
+/* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
+ * most solo_max vertices are relaxed by block 0 alone (as in near_far.cu). */
 template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
   using T = weight_traits<W>;
   __shared__ relax_smem sm;
@@ -137,25 +158,28 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   unsigned long long edges = 0;
   uint32_t r = 0;
   for (;; ++r) {
-    uint32_t *out = a.b.q[r & 1];
-    uint32_t *out_cnt = &a.b.st->qc[r % 3];
-    if (first) {
-      st->qc[(r + 1) % 3] = 0;
-      a.huge_word[(r + 1) & 1] = 0;
-    }
-    phase_sink<W> sink{out, out_cnt, a.b.spill, &a.b.st->spill_count, a.vs.stamp, a.vs.stamp2,
-                       stamp0 + r, hi};
-    const huge_list hl{a.huge_word + (r & 1), a.huge};
-    relax_frontier<W>(a.g, a.vs, in, nin, sink, sm, hl, edges);
-    grid.sync();
-    const unsigned long long hw = *(volatile unsigned long long *)hl.word;
-    if (hw) {
-      relax_huge<W>(a.g, a.vs, hl, hw, sink);
+    bk_round<W>(a, r, in, nin, stamp0 + r, hi, sm, edges, false);
+    uint32_t nout = st->qc[r % 3];
+    uint32_t spilled = st->spill_count;
+    if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
+      solo_arrive(&a.b.st->arrived); /* block 0 changes the counters after all have read them */
+      if (blockIdx.x == 0) {
+        for (;;) {
+          ++r;
+          bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, stamp0 + r, hi, sm, edges, true);
+          nout = st->qc[r % 3];
+          spilled = st->spill_count;
+          if (nout == 0 || nout > a.solo_max || spilled > a.spill_limit) break;
+        }
+        if (threadIdx.x == 0) st->solo_r = r;
+      }
       grid.sync();
+      r = st->solo_r;
+      nout = st->qc[r % 3];
+      spilled = st->spill_count;
     }
-    const uint32_t nout = st->qc[r % 3];
     if (nout == 0) break;
-    const uint32_t spilled = st->spill_count;
+    uint32_t *out = a.b.q[r & 1];
     if (spilled > a.spill_limit) {
       // the spill is nearly full: end the phase, the frontier goes with the spill
       for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nout;
@@ -386,6 +410,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.huge = (huge_entry *)ctx->d_huge;
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
+  pa.solo_max = ctx->solo_max;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;

@@ -24,6 +24,10 @@ constexpr uint64_t FIXED_BYTES = 64ull << 20;
 /* Blocks per SM of the persistent (cooperative) kernels: more hides the
  * latency of large rounds, fewer makes the grid-wide barrier cheaper. */
 constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
+/* A round whose frontier has at most this many vertices runs on block 0 alone,
+ * with block barriers (road graphs: most rounds are a few hundred vertices,
+ * and a grid-wide barrier per round is then most of a round's cost). */
+constexpr uint32_t SOLO_MAX_FRONTIER = 512;
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
@@ -131,6 +135,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->blocks_per_sm = PERSISTENT_BLOCKS_PER_SM;
   const char *bps = getenv("DS_GPU_BLOCKS_PER_SM"); /* tuning experiments only */
   if (bps && atoi(bps) > 0) c->blocks_per_sm = atoi(bps);
+  c->solo_max = SOLO_MAX_FRONTIER;
+  const char *solo = getenv("DS_GPU_SOLO_MAX"); /* tuning experiments only; 0 turns solo rounds off */
+  if (solo && atoi(solo) >= 0) c->solo_max = (uint32_t)atoi(solo);
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_start));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_stop));

@@ -112,6 +112,7 @@ struct ds_gpu_ctx {
   int device;
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
+  uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
   uint32_t n;
   uint64_t m;
   ds_weight_type wt;

@@ -36,6 +36,8 @@ struct nf_ctl {
   uint32_t gmin;    /* smallest live far distance (bits) */
   uint32_t rounds;
   uint32_t phases;
+  uint32_t solo_r;  /* last round of a stretch of solo rounds */
+  uint32_t arrived; /* blocks that have read the counters before a solo stretch */
 };
 
 template <typename W> struct nf_args {
@@ -50,6 +52,7 @@ template <typename W> struct nf_args {
   typename weight_traits<W>::acc_t delta;
   int infinite; /* Bellman-Ford: one infinite bucket */
   uint32_t far_cap;
+  uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
 };
 
 template <typename W> struct nf_sink {
@@ -61,6 +64,26 @@ template <typename W> struct nf_sink {
     else queue_push_once(far_q, far_cnt, stamp2, stamp_value, v);
   }
 };
+
+/* Round r: relax the near frontier; improved vertices go to the next near
+ * frontier or the far pile fp. solo: block 0 alone (see relax_round). */
+template <typename W>
+__device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp,
+                                         typename weight_traits<W>::acc_t S, relax_smem &sm,
+                                         unsigned long long &edges, bool solo) {
+  volatile nf_ctl *ctl = a.ctl;
+  const bool first = (solo || blockIdx.x == 0) && threadIdx.x == 0;
+  const uint32_t nin = ctl->ncnt[r % 3];
+  if (first) {
+    ctl->ncnt[(r + 2) % 3] = 0;
+    a.huge_word[(r + 1) & 1] = 0;
+  }
+  nf_sink<W> sink{a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.far[fp], &a.ctl->fcnt[fp],
+                  a.vs.stamp, a.vs.stamp2, 2 * r + 1, S};
+  if (a.infinite) sink.split = weight_traits<W>::acc_max();
+  const huge_list hl{a.huge_word + (r & 1), a.huge};
+  relax_round<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges, solo);
+}
 
 template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
   using T = weight_traits<W>;
@@ -75,32 +98,39 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
   uint32_t fp = 0, r = 0, phases = 0;
   for (;; ++r) {
-    // 1. relax the near frontier of round r
-    const uint32_t nin = ctl->ncnt[r % 3];
-    uint32_t *out_cnt = &a.ctl->ncnt[(r + 1) % 3];
-    if (first) ctl->ncnt[(r + 2) % 3] = 0;
-    nf_sink<W> sink{a.near[(r + 1) & 1], out_cnt, a.far[fp], &a.ctl->fcnt[fp], a.vs.stamp,
-                    a.vs.stamp2, 2 * r + 1, S};
-    if (a.infinite) sink.split = T::acc_max();
-    const huge_list hl{a.huge_word + (r & 1), a.huge};
-    if (first) a.huge_word[(r + 1) & 1] = 0;
-    relax_frontier<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges);
-    grid.sync();
-    const unsigned long long hw = *(volatile unsigned long long *)hl.word;
-    if (hw) { /* vertices of huge degree: the whole grid */
-      relax_huge<W>(a.g, a.vs, hl, hw, sink);
+    // 1. relax the near frontier of round r (the whole grid)
+    nf_round<W>(a, r, fp, S, sm, edges, false);
+    // 2. small frontiers: block 0 runs rounds alone while the frontier stays
+    //    small and no phase change or compaction is due; then all blocks go on
+    //    from its last round
+    uint32_t nout = ctl->ncnt[(r + 1) % 3];
+    uint32_t nfar = ctl->fcnt[fp];
+    if (nout > 0 && nout <= a.solo_max && (uint64_t)nfar + a.g.n <= a.far_cap) {
+      // block 0 changes the counters only after every block has read them
+      solo_arrive(&a.ctl->arrived);
+      if (blockIdx.x == 0) {
+        for (;;) {
+          ++r;
+          nf_round<W>(a, r, fp, S, sm, edges, true);
+          nout = ctl->ncnt[(r + 1) % 3];
+          nfar = ctl->fcnt[fp];
+          if (nout == 0 || nout > a.solo_max || (uint64_t)nfar + a.g.n > a.far_cap) break;
+        }
+        if (threadIdx.x == 0) ctl->solo_r = r;
+      }
       grid.sync();
+      r = ctl->solo_r;
+      nout = ctl->ncnt[(r + 1) % 3];
+      nfar = ctl->fcnt[fp];
     }
-    // 2. every block takes the same decision from the same counters
-    const uint32_t nout = ctl->ncnt[(r + 1) % 3];
-    const uint32_t nfar = ctl->fcnt[fp];
+    // 3. every block takes the same decision from the same counters
     if (nout == 0 && nfar == 0) break;
     const bool phase = nout == 0;
     const bool compact = !phase && (uint64_t)nfar + a.g.n > a.far_cap;
     if (!phase && !compact) continue;
     acc_t S_new = S;
     if (phase) {
-      // 3. smallest live far distance, then S jumps past it
+      // 4. smallest live far distance, then S jumps past it
       for (uint64_t i = gtid; i < nfar; i += gsize) {
         uint32_t d = dist_of(a.vs.dist[a.far[fp][i]]);
         if (!T::below(d, S)) atomicMin(&a.ctl->gmin, d);
@@ -113,13 +143,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
       while (!T::below(gmin, S_new)) S_new += a.delta; /* float rounding */
       ++phases;
     }
-    // 4. split the far pile: stale entries dropped, [S, S_new) to near
+    // 5. split the far pile: stale entries dropped, [S, S_new) to near
     uint32_t *src = a.far[fp], *dst = a.far[fp ^ 1];
     for (uint64_t i = gtid; i < nfar; i += gsize) {
       uint32_t v = src[i];
       uint32_t d = dist_of(a.vs.dist[v]);
       if (T::below(d, S)) continue;
-      if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], out_cnt, a.vs.stamp, 2 * r + 2, v);
+      if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.vs.stamp, 2 * r + 2, v);
       else queue_push_once(dst, &a.ctl->fcnt[fp ^ 1], a.vs.stamp2, 2 * r + 2, v);
     }
     grid.sync();
@@ -173,6 +203,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   else a.delta = (acc_t)delta;
   a.infinite = infinite;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
+  a.solo_max = ctx->solo_max;
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
   h.gmin = T::INF_BITS;

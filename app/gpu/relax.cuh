@@ -91,15 +91,18 @@ struct relax_smem {
   uint32_t du[RELAX_BLOCK];
 };
 
-/* Called by every thread of the grid with the same (frontier, count).
+/* Called by every thread of `parts` blocks with the same (frontier, count):
+ * the whole grid (part = blockIdx.x, parts = gridDim.x), or one block alone
+ * (part 0 of 1: the solo rounds of small frontiers, see near_far.cu).
  * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
 template <typename W, typename Sink>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, Sink &sink,
-                               relax_smem &sm, const huge_list &hl, unsigned long long &edges) {
+                               relax_smem &sm, const huge_list &hl, unsigned long long &edges,
+                               uint32_t part, uint32_t parts) {
   const uint32_t tid = threadIdx.x;
-  for (uint64_t tile = (uint64_t)blockIdx.x * RELAX_BLOCK; tile < count;
-       tile += (uint64_t)gridDim.x * RELAX_BLOCK) {
+  for (uint64_t tile = (uint64_t)part * RELAX_BLOCK; tile < count;
+       tile += (uint64_t)parts * RELAX_BLOCK) {
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
     uint32_t u = 0, du = 0;
@@ -147,19 +150,19 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   }
 }
 
-/* Expands the huge list (word = its value read after a grid-wide barrier)
- * with every thread of the grid. Arcs go out in warp chunks of
+/* Expands the huge list (word = its value read after a barrier) with every
+ * thread of `parts` blocks (as relax_frontier). Arcs go out in warp chunks of
  * WARP_SIZE * HUGE_CHUNK_STEPS; one binary search per chunk finds the entry of
  * its first arc, and each lane steps over entry boundaries as it goes (entries
  * hold >= HUGE_DEGREE arcs, so at most one step per chunk). */
 template <typename W, typename Sink>
 __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const huge_list &hl,
-                           unsigned long long word, Sink &sink) {
+                           unsigned long long word, Sink &sink, uint32_t part, uint32_t parts) {
   const uint32_t count = (uint32_t)(word >> HUGE_COUNT_SHIFT);
   const uint64_t total = word & HUGE_ARCS_MASK;
   const uint32_t lane = threadIdx.x % WARP_SIZE;
-  const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
-  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP_SIZE;
+  const uint64_t warp = ((uint64_t)part * blockDim.x + threadIdx.x) / WARP_SIZE;
+  const uint64_t warps = (uint64_t)parts * blockDim.x / WARP_SIZE;
   const uint64_t chunk = (uint64_t)WARP_SIZE * HUGE_CHUNK_STEPS;
   for (uint64_t c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
     uint32_t idx = 0;
@@ -181,6 +184,44 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
       relax_arc<W>(g, vs, h.u, h.du, h.beg + (k - h.off), sink);
     }
   }
+}
+
+/* One relaxation round: the frontier, a barrier, the huge list if it is not
+ * empty, a barrier. solo: block 0 alone (block barriers; the other blocks wait
+ * at a grid barrier meanwhile), else the whole cooperative grid. */
+template <typename W, typename Sink>
+__device__ void relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
+                            const uint32_t *frontier, uint32_t count, Sink &sink, relax_smem &sm,
+                            const huge_list &hl, unsigned long long &edges, bool solo) {
+  const uint32_t part = solo ? 0 : blockIdx.x, parts = solo ? 1 : gridDim.x;
+  relax_frontier<W>(g, vs, frontier, count, sink, sm, hl, edges, part, parts);
+  if (solo) __syncthreads();
+  else cg::this_grid().sync();
+  const unsigned long long hw = *(volatile unsigned long long *)hl.word;
+  if (hw) {
+    relax_huge<W>(g, vs, hl, hw, sink, part, parts);
+    if (solo) __syncthreads();
+    else cg::this_grid().sync();
+  }
+}
+
+/* Before a stretch of solo rounds: every block, once it has read the shared
+ * counters it decides on, checks in; block 0, which changes them, waits for
+ * all blocks and resets *arrived for the next stretch. Every thread of every
+ * block calls it; the other blocks then wait at a grid barrier. */
+__device__ __forceinline__ void solo_arrive(uint32_t *arrived) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(arrived, 1u);
+    if (blockIdx.x == 0) {
+      while (*(volatile uint32_t *)arrived < gridDim.x) {
+      }
+      *(volatile uint32_t *)arrived = 0;
+      __threadfence();
+    }
+  }
+  __syncthreads();
 }
 
 } // namespace dsgpu

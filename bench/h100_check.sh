@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# One device session's worth of GPU evidence, in one command (the device machine keeps nothing):
+#   bench/h100_check.sh [--build DIR] [--out DIR] [--skip-tests] [--skip-sanitizer]
+#                       [--msplit "ARGS"] [--sssp] [--ncu "BENCH ARGS"]
+# Runs, on a machine with a GPU and a build tree made by `cmake --preset default`:
+#   1. the whole CTest suite (GPU tests included)                       -> OUT/ctest.txt
+#   2. compute-sanitizer memcheck and racecheck on the quick GPU suites -> OUT/sanitizer.txt
+#   3. msplit_bench with the given arguments (JSON)                     -> OUT/msplit.json
+#   4. the SSSP suite (bench/sssp/run.sh --quick) if --sssp              -> OUT/sssp-*.json
+#   5. ncu on msplit_bench with the given arguments if --ncu            -> OUT/ncu.txt
+# and writes OUT/h100-tests.txt: GPU, commit, CTest summary and the sanitizer summaries.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build" out="${OUT:-/tmp/h100}" tests=1 san=1 msplit_args="" sssp=0 ncu_args=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --skip-tests) tests=0; shift ;;
+    --skip-sanitizer) san=0; shift ;;
+    --msplit) msplit_args=$2; shift 2 ;;
+    --sssp) sssp=1; shift ;;
+    --ncu) ncu_args=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--out DIR] [--skip-tests] [--skip-sanitizer] [--msplit ARGS] [--sssp] [--ncu ARGS]" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$root" diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
+san_bin=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+summary="$out/h100-tests.txt"
+{
+  echo "# GPU test evidence: bench/h100_check.sh"
+  echo "gpu: $gpu"
+  echo "commit: $commit"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "cuda: $(nvcc --version 2>/dev/null | tail -1)"
+} > "$summary"
+rc=0
+
+if [ $tests = 1 ]; then
+  echo "== ctest"
+  ctest --test-dir "$build" --output-on-failure -j 4 > "$out/ctest.txt" 2>&1 || rc=1
+  { echo; echo "## ctest --test-dir build (all tests, GPU included)"; grep -E "tests passed|tests failed|Skipped|Failed|\*\*\*" "$out/ctest.txt"; } >> "$summary"
+  tail -5 "$out/ctest.txt"
+fi
+
+if [ $san = 1 ]; then
+  echo "== compute-sanitizer"
+  : > "$out/sanitizer.txt"
+  echo >> "$summary"; echo "## compute-sanitizer (quick GPU suites)" >> "$summary"
+  for tool in memcheck racecheck; do
+    for t in "primitives/tests/test_multisplit --quick" "tests/gpu/gpu_sssp_test --quick"; do
+      log="$out/san-$tool-$(basename ${t%% *}).log"
+      "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+      r=$?
+      [ $r = 0 ] || rc=1
+      line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
+      echo "$tool $t: exit $r: $line" | tee -a "$out/sanitizer.txt" >> "$summary"
+      grep -E "PASSED|FAILED|failures" "$log" | tail -1 >> "$summary"
+    done
+  done
+  cat "$out/sanitizer.txt"
+fi
+
+if [ -n "$msplit_args" ]; then
+  echo "== msplit_bench $msplit_args"
+  # shellcheck disable=SC2086
+  "$build/primitives/bench/msplit_bench" $msplit_args --commit "$commit" --json "$out/msplit.json" \
+    > "$out/msplit.txt" 2>&1 || rc=1
+  tail -40 "$out/msplit.txt"
+fi
+
+if [ $sssp = 1 ]; then
+  echo "== sssp suite"
+  bash "$root/bench/sssp/run.sh" --out "$out" --quick > "$out/sssp.txt" 2>&1 || rc=1
+  tail -40 "$out/sssp.txt"
+fi
+
+if [ -n "$ncu_args" ]; then
+  echo "== ncu"
+  # shellcheck disable=SC2086
+  ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section MemoryWorkloadAnalysis -k regex:multisplit "$build/primitives/bench/msplit_bench" $ncu_args \
+      > "$out/ncu.txt" 2>&1 || rc=1
+  grep -E "multisplit_|Duration|Throughput|Registers|Achieved Occupancy|Stall|Block Limit" "$out/ncu.txt" | head -60
+fi
+echo "rc=$rc"
+exit $rc
