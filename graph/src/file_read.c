@@ -47,6 +47,16 @@ static ds_status finish(ds_text *t, size_t *cap, const char *name, ds_error *err
   return DS_OK;
 }
 
+/* The line of the text that inflation had reached: gzip damage is reported
+ * as "FILE:LINE: ...", like every other input error. */
+static unsigned long long line_reached(const ds_text *t) {
+  unsigned long long lines = 1;
+  for (const char *p = t->data, *end = t->data + t->len;
+       p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+    lines++;
+  return lines;
+}
+
 /* Inflates gzip bytes (one or more members) into t. */
 static ds_status inflate_all(const char *name, const unsigned char *in, size_t in_len,
                              size_t max_len, ds_progress *prog, ds_text *t, ds_error *err) {
@@ -83,27 +93,29 @@ static ds_status inflate_all(const char *name, const unsigned char *in, size_t i
     if (rc == Z_STREAM_END) {
       if (consumed == in_len) break;
       if (!is_gzip(in + consumed, in_len - consumed)) {
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s: %zu bytes of garbage after the gzip data "
-                          "(at compressed byte %zu)", name, in_len - consumed, consumed);
+        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: %zu bytes of garbage after the gzip "
+                          "data (at compressed byte %zu)", name, line_reached(t),
+                          in_len - consumed, consumed);
         break;
       }
       inflateReset(&z); /* next member */
     } else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) {
-      st = ds_error_set(err, DS_ERR_FORMAT, "%s: corrupt gzip data at compressed byte %zu "
-                        "(after %zu bytes of text): %s", name, consumed, t->len,
+      st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: corrupt gzip data at compressed byte %zu "
+                        "(after %zu bytes of text): %s", name, line_reached(t), consumed, t->len,
                         z.msg ? z.msg : "invalid data");
     } else if (rc == Z_MEM_ERROR) {
       st = ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory inflating", name);
     } else if (rc == Z_BUF_ERROR || (rc == Z_OK && consumed == in_len && z.avail_out > 0)) {
       if (consumed == in_len)
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s: truncated gzip file: the data ends after "
-                          "%zu bytes of text without the end of the stream", name, t->len);
+        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: truncated gzip file: the data ends "
+                          "after %zu bytes of text without the end of the stream", name,
+                          line_reached(t), t->len);
       else if (z.avail_out > 0)
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s: gzip data stalls at compressed byte %zu",
-                          name, consumed);
+        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip data stalls at compressed byte "
+                          "%zu", name, line_reached(t), consumed);
     } else if (rc != Z_OK) {
-      st = ds_error_set(err, DS_ERR_FORMAT, "%s: gzip error %d at compressed byte %zu", name, rc,
-                        consumed);
+      st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip error %d at compressed byte %zu", name,
+                        line_reached(t), rc, consumed);
     }
   }
   inflateEnd(&z);
@@ -206,7 +218,7 @@ ds_status ds_text_read_file(const char *path, ds_text *t, ds_progress *prog, ds_
   if (st != DS_OK) return st;
   if (raw_len == 0) {
     free(raw);
-    return ds_error_set(err, DS_ERR_FORMAT, "%s: the file is empty", path);
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:1: the file is empty", path);
   }
   if (is_gzip(raw, raw_len)) {
     t->gzipped = 1;
@@ -218,8 +230,8 @@ ds_status ds_text_read_file(const char *path, ds_text *t, ds_progress *prog, ds_
     st = finish(t, &cap, path, err);
   }
   if (st == DS_OK && t->len == 0)
-    st = ds_error_set(err, DS_ERR_FORMAT, "%s: the file is empty (its gzip data holds no text)",
-                      path);
+    st = ds_error_set(err, DS_ERR_FORMAT, "%s:1: the file is empty (its gzip data holds no "
+                      "text)", path);
   if (st != DS_OK) ds_text_free(t);
   return st;
 }

@@ -131,9 +131,13 @@ static inline lex_num lex_u64(ds_lex *L, uint64_t *out) {
 
 /* Unsigned 32-bit integer weight. */
 static inline lex_num lex_u32(ds_lex *L, uint32_t *out) {
+  const char *start = L->p;
   uint64_t x;
   lex_num r = lex_u64(L, &x);
-  if (r == LEX_NUM_OK && x > UINT32_MAX) return LEX_NUM_OVERFLOW;
+  if (r == LEX_NUM_OK && x > UINT32_MAX) {
+    L->p = start; /* the cursor stays on the token, so the message can quote it */
+    return LEX_NUM_OVERFLOW;
+  }
   if (r == LEX_NUM_OK) *out = (uint32_t)x;
   return r;
 }

@@ -51,8 +51,11 @@ static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
                      BANNER, tok);
   }
   int k = banner_words(L, w);
-  if (strcasecmp(w[0], BANNER) != 0)
-    return lex_error(L, DS_ERR_FORMAT, "the banner must start with '%s', not '%s'", BANNER, w[0]);
+  if (strcasecmp(w[0], BANNER) != 0) {
+    char tok[WORD_LEN];
+    lex_token(L, tok, sizeof tok); /* as written, not lower-cased */
+    return lex_error(L, DS_ERR_FORMAT, "the banner must start with '%s', not '%s'", BANNER, tok);
+  }
   if (k != BANNER_WORDS)
     return lex_error(L, DS_ERR_FORMAT, "the banner has %d words; expected '%s matrix coordinate "
                      "FIELD SYMMETRY'", k, BANNER);
@@ -63,6 +66,15 @@ static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
                      "needs 'coordinate'");
   if (strcmp(w[2], "coordinate") != 0)
     return lex_error(L, DS_ERR_FORMAT, "unknown format '%s': expected 'coordinate'", w[2]);
+  /* symmetry before field, so that "complex hermitian" is reported as hermitian */
+  if (strcmp(w[4], "general") == 0) *symmetric = 0;
+  else if (strcmp(w[4], "symmetric") == 0) *symmetric = 1;
+  else if (strcmp(w[4], "skew-symmetric") == 0 || strcmp(w[4], "hermitian") == 0)
+    return lex_error(L, DS_ERR_UNSUPPORTED, "'%s' matrices are not supported: only general and "
+                     "symmetric", w[4]);
+  else
+    return lex_error(L, DS_ERR_FORMAT, "unknown symmetry '%s': expected general or symmetric",
+                     w[4]);
   if (strcmp(w[3], "real") == 0 || strcmp(w[3], "double") == 0) *field = FIELD_REAL;
   else if (strcmp(w[3], "integer") == 0) *field = FIELD_INTEGER;
   else if (strcmp(w[3], "pattern") == 0) *field = FIELD_PATTERN;
@@ -72,14 +84,6 @@ static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
   else
     return lex_error(L, DS_ERR_FORMAT, "unknown field '%s': expected real, double, integer or "
                      "pattern", w[3]);
-  if (strcmp(w[4], "general") == 0) *symmetric = 0;
-  else if (strcmp(w[4], "symmetric") == 0) *symmetric = 1;
-  else if (strcmp(w[4], "skew-symmetric") == 0 || strcmp(w[4], "hermitian") == 0)
-    return lex_error(L, DS_ERR_UNSUPPORTED, "'%s' matrices are not supported: only general and "
-                     "symmetric", w[4]);
-  else
-    return lex_error(L, DS_ERR_FORMAT, "unknown symmetry '%s': expected general or symmetric",
-                     w[4]);
   lex_next_line(L);
   return DS_OK;
 }

@@ -103,7 +103,8 @@ void ds_load_options_default(ds_load_options *opt);
  * the text; after a text load the cache is (re)written; a cache that cannot
  * be written (read-only folder) is silently skipped.
  * Errors: DS_ERR_IO (missing, directory, unreadable), DS_ERR_FORMAT
- * ("FILE:LINE: problem"; gzip damage names the file and byte offset),
+ * ("FILE:LINE: problem"; gzip damage gives the line that inflation reached
+ * and the compressed byte offset),
  * DS_ERR_UNSUPPORTED (complex, hermitian, skew-symmetric, array, too many
  * vertices), DS_ERR_NOMEM (including a graph larger than physical memory).
  * Example:
