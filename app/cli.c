@@ -355,8 +355,8 @@ void ds_cli_usage(FILE *f) {
 "                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
 "                      as cpu-delta.\n"
 "  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
-"  --delta D|auto      bucket width (default auto: 32 * mean weight / mean\n"
-"                      out-degree, rounded up and at least 1 for integers)\n"
+"  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
+"                      rounded up and at least 1 for integer weights)\n"
 "  --threads T         CPU threads (default: OpenMP's)\n"
 "  --device ID         CUDA device (default 0)\n"
 "measure and check\n"
@@ -382,5 +382,6 @@ void ds_cli_usage(FILE *f) {
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
 "  5  out of memory or other internal error\n",
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
-          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_CLI_DEFAULT_TRIALS);
+          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
+          DS_CLI_DEFAULT_TRIALS);
 }

@@ -22,12 +22,17 @@ ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_t
 }
 
 ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err) {
+  (void)g;
   if (ctx != NULL) *ctx = NULL;
   return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
 }
 
 ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
                       const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
+  (void)ctx;
+  (void)source;
+  (void)params;
+  (void)res;
   return ds_error_set(err, DS_ERR_DEVICE, "%s needs a GPU: %s", ds_algo_name(algo), STUB_REASON);
 }
 
