@@ -26,8 +26,8 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$root" diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
+commit=${DS_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+[ -n "${DS_COMMIT:-}" ] || git -C "$root" diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
 san_bin=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary="$out/h100-tests.txt"
 {

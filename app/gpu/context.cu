@@ -25,9 +25,11 @@ constexpr uint64_t FIXED_BYTES = 64ull << 20;
  * latency of large rounds, fewer makes the grid-wide barrier cheaper. */
 constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
 /* A round whose frontier has at most this many vertices runs on block 0 alone,
- * with block barriers (road graphs: most rounds are a few hundred vertices,
- * and a grid-wide barrier per round is then most of a round's cost). */
-constexpr uint32_t SOLO_MAX_FRONTIER = 512;
+ * with block barriers instead of grid-wide ones. Swept on the H100
+ * (bench/sssp/solo_sweep.sh, bench/NOTES-sssp.md): 256 is 5-8% faster than
+ * none on the road networks and neutral on Kronecker; 1024 and more are
+ * slower everywhere (one block walks several tiles in series). */
+constexpr uint32_t SOLO_MAX_FRONTIER = 256;
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;

@@ -12,13 +12,29 @@
 
 namespace msplit {
 
+// AUTO's choice, from msplit_bench on the H100 (n = 2^28 uniform keys, delta buckets, CUDA 13.0;
+// bench/results/msplit-NVIDIA_H100_80GB_HBM3.json, bench/NOTES-multisplit.md). Keys, G keys/s:
+//   m         2      3      8     32     64    256
+//   DIRECT  175    154    108     56     42     28
+//   BLOCK   147    134    123    101     66     56
+//   ONEPASS 105     96     74     80     59     49
+// Pairs: DIRECT 117 / 99 at m = 2 / 3, BLOCK best from m = 3 to 64, ONEPASS 44 vs BLOCK 42 at
+// m = 256. The three-pass variants count with 32-bit offsets, so n >= 2^32 takes ONEPASS.
+inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
+                                                 size_t key_bytes, size_t value_bytes, size_t n) {
+  (void)key_bytes;
+  if (num_buckets > tuning::MAX_FAST_BUCKETS) return MSPLIT_VARIANT_SORT;
+  if (requested != MSPLIT_VARIANT_AUTO) return requested;
+  if (n > 0xFFFFFFFFull) return MSPLIT_VARIANT_ONEPASS;
+  const bool pairs = value_bytes > 0;
+  if (num_buckets <= (pairs ? 2u : 3u)) return MSPLIT_VARIANT_DIRECT;
+  if (pairs && num_buckets > 128) return MSPLIT_VARIANT_ONEPASS;
+  return MSPLIT_VARIANT_BLOCK;
+}
+
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
                                                  size_t key_bytes, size_t value_bytes) {
-  (void)key_bytes;
-  (void)value_bytes;
-  if (num_buckets > tuning::MAX_FAST_BUCKETS) return MSPLIT_VARIANT_SORT;
-  if (requested == MSPLIT_VARIANT_AUTO) return MSPLIT_VARIANT_ONEPASS;
-  return requested;
+  return multisplit_resolve_variant(requested, num_buckets, key_bytes, value_bytes, 0);
 }
 
 namespace detail {
@@ -58,7 +74,7 @@ template <int TILE>
 inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_variant requested,
                                size_t key_bytes, size_t value_bytes) {
   p = multisplit_plan{};
-  p.variant = multisplit_resolve_variant(requested, m, key_bytes, value_bytes);
+  p.variant = multisplit_resolve_variant(requested, m, key_bytes, value_bytes, n);
   p.tiles = (n + TILE - 1) / TILE;
   size_t sizes[6] = {0, 0, 0, 0, 0, 0};
   switch (p.variant) {
