@@ -2,7 +2,8 @@
  * text per core; the binary cache loaded >= 10x faster than the text).
  *
  * 1. writes a random Matrix Market file of about --mb MB into --dir (fixed
- *    seed; "integer general" by default, or pattern / real);
+ *    seed; "integer general" by default, or pattern / real), or takes the
+ *    Matrix Market file --input (for example a graphgen Kronecker graph);
  * 2. times, after one untimed warm-up, --trials runs of each stage, one core:
  *      read    the file into memory (page cache warm)
  *      parse   the in-memory text to an edge list (ds_read_mtx)   <- the MB/s target
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_MB 300
 #define DEFAULT_TRIALS 5
@@ -51,7 +53,7 @@ static void cpu_name(char *out, size_t len) {
 typedef struct {
   double mb;
   int trials;
-  const char *dir, *field, *json;
+  const char *dir, *field, *json, *input;
 } bench_args;
 
 /* CPU time of this thread: on a shared machine it measures one core's work,
@@ -120,6 +122,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   a->dir = "/tmp";
   a->field = "integer";
   a->json = NULL;
+  a->input = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--mb") && v) a->mb = atof(v), i++;
@@ -127,9 +130,10 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     else if (!strcmp(argv[i], "--dir") && v) a->dir = v, i++;
     else if (!strcmp(argv[i], "--field") && v) a->field = v, i++;
     else if (!strcmp(argv[i], "--json") && v) a->json = v, i++;
+    else if (!strcmp(argv[i], "--input") && v) a->input = v, i++;
     else {
       fprintf(stderr, "usage: parse_bench [--mb MB] [--trials N] [--dir DIR] "
-              "[--field integer|pattern|real] [--json FILE]\n");
+              "[--field integer|pattern|real] [--input FILE.mtx] [--json FILE]\n");
       return 0;
     }
   }
@@ -148,15 +152,18 @@ int main(int argc, char **argv) {
   bench_args a;
   if (!parse_args(argc, argv, &a)) return 2;
   char path[4096], cpath[4200];
-  snprintf(path, sizeof path, "%s/ds_parse_bench_%s.mtx", a.dir, a.field);
   uint64_t entries = 0;
-  double t0 = ds_now_s();
-  if (!write_input(path, &a, &entries)) return 1;
   struct stat sb;
-  stat(path, &sb);
+  if (a.input != NULL) {
+    snprintf(path, sizeof path, "%s", a.input);
+  } else {
+    snprintf(path, sizeof path, "%s/ds_parse_bench_%s.mtx", a.dir, a.field);
+    double t0 = ds_now_s();
+    if (!write_input(path, &a, &entries)) return 1;
+    printf("generated %s in %.1f s\n", path, ds_now_s() - t0);
+  }
+  if (stat(path, &sb) != 0) return perror(path), 1;
   const double text_mb = (double)sb.st_size / MB;
-  printf("input: %s, %.1f MB, %llu entries (%s), written in %.1f s\n", path, text_mb,
-         (unsigned long long)entries, a.field, ds_now_s() - t0);
 
   ds_load_options nocache, cached;
   ds_load_options_default(&nocache);
@@ -182,6 +189,8 @@ int main(int argc, char **argv) {
     memset(&info, 0, sizeof info);
     if (ds_read_mtx(path, &text, &lim, NULL, &e, &info, &err) != DS_OK) return fail("parse", &err);
     c[2] = cpu_s(), w[2] = ds_now_s();
+    entries = info.entries;
+    a.field = !e.weighted ? "pattern" : e.weight_type == DS_WEIGHT_F32 ? "real" : "integer";
     ds_edges_free(&e);
     ds_text_free(&text);
     // whole load without, then with the cache (the warm-up writes it)
@@ -203,6 +212,8 @@ int main(int argc, char **argv) {
       st[k].wall[trial] = w_end[k] - w_start[k];
     }
   }
+  printf("input: %s, %.1f MB, %llu entries (%s)\n", path, text_mb, (unsigned long long)entries,
+         a.field);
   stat(cpath, &sb);
   const double cache_mb = (double)sb.st_size / MB;
   for (int k = 0; k < 4; k++) {
@@ -223,8 +234,15 @@ int main(int argc, char **argv) {
     if (f == NULL) return perror(a.json), 1;
     char cpu[CPU_NAME_LEN];
     cpu_name(cpu, sizeof cpu);
-    fprintf(f, "{\n  \"benchmark\": \"parse\",\n  \"commit\": \"%s\",\n  \"cpu\": \"%s\",\n"
-            "  \"command\": \"", DS_GIT_COMMIT, cpu);
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const double ram_gib = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) /
+                           (double)((uint64_t)1 << 30);
+    fprintf(f, "{\n  \"benchmark\": \"parse\",\n  \"commit\": \"%s\",\n  \"date\": \"%s\",\n"
+            "  \"cpu\": \"%s\",\n  \"machine\": \"%s, %ld cores online, %.0f GiB RAM\",\n"
+            "  \"input\": \"%s\",\n  \"command\": \"", DS_GIT_COMMIT, date, cpu, cpu,
+            sysconf(_SC_NPROCESSORS_ONLN), ram_gib, path);
     for (int i = 0; i < argc; i++) fprintf(f, "%s%s", i ? " " : "", argv[i]);
     fprintf(f, "\",\n  \"time\": \"thread CPU time (wall beside it); the text load builds the "
             "CSR on all threads\",\n");
@@ -242,6 +260,6 @@ int main(int argc, char **argv) {
     fclose(f);
   }
   remove(cpath);
-  remove(path);
+  if (a.input == NULL) remove(path);
   return 0;
 }
