@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Keeps README.md honest:
+#   1. its test command is .ci/run's, word for word ("$ci_install && $ci_test");
+#   2. every option that `sssp --help` lists is described in it;
+#   3. every exit code of `sssp --help` is in its exit-code table, with the same number.
+# usage: check_readme.sh README.md .ci/run SSSP_BINARY
+set -u
+readme=$1 ci=$2 sssp=$3
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# 1. the test command (the variables are read from .ci/run, not run)
+ci_packages=$(sed -n 's/^ci_packages="\(.*\)"$/\1/p' "$ci")
+ci_install=$(sed -n 's/^ci_install="\(.*\)"$/\1/p' "$ci" | sed "s/\$ci_packages/$ci_packages/")
+ci_test=$(sed -n 's/^ci_test="\(.*\)"$/\1/p' "$ci")
+if [ -z "$ci_packages" ] || [ -z "$ci_install" ] || [ -z "$ci_test" ]; then
+  fail "$ci does not define ci_packages, ci_install and ci_test"
+elif ! grep -qxF -- "$ci_install && $ci_test" "$readme"; then
+  fail "README.md has no line '$ci_install && $ci_test' (the command .ci/run runs)"
+fi
+
+# 2. options
+help=$("$sssp" --help) || fail "sssp --help failed"
+for opt in $(echo "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+  grep -qF -- "\`$opt" "$readme" || fail "option $opt of sssp --help is not in README.md"
+done
+
+# 3. exit codes: "  N  text" lines after "exit codes" in --help, "| N | text" rows in README
+while read -r code word; do
+  grep -qE "^\| *$code *\| *$word" "$readme" ||
+    fail "exit code $code ($word...) of sssp --help is not in README.md's table"
+done < <(echo "$help" | sed -n '/^exit codes/,$p' | sed -n 's/^  \([0-9]\)  \([a-z]*\).*/\1 \2/p')
+
+[ "$failures" -eq 0 ] && echo "README.md agrees with .ci/run and sssp --help"
+exit $((failures > 0))
