@@ -58,7 +58,7 @@ if [ $san = 1 ]; then
       [ $r = 0 ] || rc=1
       line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
       echo "$tool $t: exit $r: $line" | tee -a "$out/sanitizer.txt" >> "$summary"
-      grep -E "PASSED|FAILED|failures" "$log" | tail -1 >> "$summary"
+      grep -E "PASSED|FAILED|failures|tests passed|FAIL" "$log" | tail -1 >> "$summary"
     done
   done
   cat "$out/sanitizer.txt"

@@ -45,11 +45,11 @@ const char *msplit_version_string(void);
 
 /* Which multisplit implementation runs. AUTO picks from m, the element type
  * and n, by measurements on an H100 (multisplit_impl.cuh has the table):
- * DIRECT for m <= 3 (keys) or m = 2 (pairs), BLOCK up to m = 256 (keys) or
- * 128 (pairs), ONEPASS above that and whenever n >= 2^32, and the
- * reduced-bit sort fallback for m > 256. DIRECT, WARP and BLOCK are the
- * paper's three-pass variants (prescan / scan / postscan) and need n < 2^32.
- * For m > 256 every variant uses the sort fallback. */
+ * DIRECT for m <= 4 (keys) or m = 2 (pairs), WARP up to m = 32, BLOCK up to
+ * m = 256, ONEPASS whenever n >= 2^32, and the reduced-bit sort fallback for
+ * m > 256. DIRECT, WARP and BLOCK are the paper's three-pass variants
+ * (prescan / scan / postscan) and need n < 2^32. For m > 256 every variant
+ * uses the sort fallback. */
 typedef enum {
   MSPLIT_VARIANT_AUTO = 0,
   MSPLIT_VARIANT_DIRECT = 1,  /* DMS: warp subproblems, direct scatter          */

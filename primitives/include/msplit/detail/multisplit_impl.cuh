@@ -12,14 +12,18 @@
 
 namespace msplit {
 
-// AUTO's choice, from msplit_bench on the H100 (n = 2^28 uniform keys, delta buckets, CUDA 13.0;
-// bench/results/msplit-NVIDIA_H100_80GB_HBM3.json, bench/NOTES-multisplit.md). Keys, G keys/s:
-//   m         2      3      8     32     64    256
-//   DIRECT  175    154    108     56     42     28
-//   BLOCK   147    134    123    101     66     56
-//   ONEPASS 105     96     74     80     59     49
-// Pairs: DIRECT 117 / 99 at m = 2 / 3, BLOCK best from m = 3 to 64, ONEPASS 44 vs BLOCK 42 at
-// m = 256. The three-pass variants count with 32-bit offsets, so n >= 2^32 takes ONEPASS.
+// AUTO's choice, from msplit_bench on the H100 (bench/results/msplit-NVIDIA_H100_80GB_HBM3.json,
+// commit a4ca821, n = 2^28, delta buckets, CUDA 13.0; bench/NOTES-multisplit.md). Uniform keys,
+// G keys/s (the skewed distributions rank the variants the same way, except DIRECT, which is
+// fast when most keys share a bucket):
+//   m         2     3     4     8    10    16    32    64   128   256
+//   DIRECT  174   155   152   111    94    63    51    39    33    27
+//   WARP    161   143   144   126   113   112   102    65    52    34
+//   BLOCK   147   134   134   120   112   111   101    66    60    56
+//   ONEPASS 105    97    91    74    90    82    80    59    53    49
+// Pairs (u32 + u32): DIRECT best at m = 2 (117), WARP from 3 to 32 (109 .. 84), BLOCK above
+// (59 at 64, 42 at 256 uniform, 100 with one bucket). The three-pass variants count with 32-bit
+// offsets, so n >= 2^32 takes ONEPASS.
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
                                                  size_t key_bytes, size_t value_bytes, size_t n) {
   (void)key_bytes;
@@ -27,8 +31,8 @@ inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint3
   if (requested != MSPLIT_VARIANT_AUTO) return requested;
   if (n > 0xFFFFFFFFull) return MSPLIT_VARIANT_ONEPASS;
   const bool pairs = value_bytes > 0;
-  if (num_buckets <= (pairs ? 2u : 3u)) return MSPLIT_VARIANT_DIRECT;
-  if (pairs && num_buckets > 128) return MSPLIT_VARIANT_ONEPASS;
+  if (num_buckets <= (pairs ? 2u : 4u)) return MSPLIT_VARIANT_DIRECT;
+  if (num_buckets <= 32) return MSPLIT_VARIANT_WARP;
   return MSPLIT_VARIANT_BLOCK;
 }
 
