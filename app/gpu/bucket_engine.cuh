@@ -123,6 +123,7 @@ template <typename W> struct bk_phase_args {
   typename weight_traits<W>::acc_t delta;
   uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
   uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
+  int dyn_tiles;        /* deal tiles to blocks dynamically (relax_frontier) */
 };
 
 /* Round r of a phase: relax `in`; improved vertices still in bucket c go to
@@ -135,10 +136,11 @@ __device__ __forceinline__ void bk_round(const bk_phase_args<W> &a, uint32_t r, 
   if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
+    a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   phase_sink<W> sink{a.b.q[r & 1], &a.b.st->qc[r % 3], a.b.spill, &a.b.st->spill_count,
                      a.vs.stamp, a.vs.stamp2, stamp, hi};
-  const huge_list hl{a.huge_word + (r & 1), a.huge};
+  const huge_list hl{a.huge_word + (r & 1), a.huge, a.dyn_tiles ? a.huge_word + 2 + (r & 1) : NULL};
   relax_round<W>(a.g, a.vs, in, nin, sink, sm, hl, edges, solo);
 }
 
@@ -197,6 +199,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
     st->rounds += r + 1;
     st->stamp_next = stamp0 + r + 1;
     a.huge_word[r & 1] = 0; /* read by every block before the last barrier; the next phase starts at 0 */
+    a.huge_word[2 + (r & 1)] = 0;
   }
 }
 
@@ -411,6 +414,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
   pa.solo_max = ctx->solo_max;
+  pa.dyn_tiles = ctx->dyn_tiles;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;

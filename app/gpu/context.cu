@@ -30,6 +30,11 @@ constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
  * none on the road networks and neutral on Kronecker; 1024 and more are
  * slower everywhere (one block walks several tiles in series). */
 constexpr uint32_t SOLO_MAX_FRONTIER = 256;
+/* Tiles of a round's frontier are dealt to blocks by an atomic counter
+ * (1) rather than statically (0): on power-law graphs one tile's arcs vary
+ * by orders of magnitude, and a static deal leaves blocks waiting at the
+ * grid barrier for the unluckiest one. */
+constexpr int DYNAMIC_TILES = 1;
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
@@ -140,6 +145,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->solo_max = SOLO_MAX_FRONTIER;
   const char *solo = getenv("DS_GPU_SOLO_MAX"); /* tuning experiments only; 0 turns solo rounds off */
   if (solo && atoi(solo) >= 0) c->solo_max = (uint32_t)atoi(solo);
+  c->dyn_tiles = DYNAMIC_TILES;
+  const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
+  if (dyn && (dyn[0] == '0' || dyn[0] == '1')) c->dyn_tiles = dyn[0] == '1';
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_start));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_stop));
@@ -165,7 +173,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   DS_CUDA_TRY(cudaMalloc(&c->d_dist_out, 8ull * (n ? n : 1)));
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 2 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * 2 * (m / HUGE_DEGREE + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;
@@ -199,7 +207,7 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   DS_LAUNCH_CHECK("reset_kernel");
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 2 * sizeof(unsigned long long), ctx->stream));
-  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 2 * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 4 * sizeof(unsigned long long), ctx->stream));
   return DS_OK;
 }
 

@@ -113,6 +113,7 @@ struct ds_gpu_ctx {
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
   uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
+  int dyn_tiles;     /* frontier tiles dealt to blocks by an atomic counter */
   uint32_t n;
   uint64_t m;
   ds_weight_type wt;
@@ -126,7 +127,7 @@ struct ds_gpu_ctx {
   unsigned long long *d_stats; /* reached, reached_arcs */
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
-  unsigned long long *d_huge_word; /* two words (rounds alternate) */
+  unsigned long long *d_huge_word; /* four words: huge-list words, tile counters (rounds alternate) */
   void *d_huge;                     /* huge_entry[arcs / HUGE_DEGREE + 1] */
 };
 

@@ -47,12 +47,13 @@ template <typename W> struct nf_args {
   uint32_t *far[2];
   nf_ctl *ctl;
   dev_counters *ctr;
-  unsigned long long *huge_word; /* two, alternating by round */
+  unsigned long long *huge_word; /* huge-list words [0..1] and tile counters [2..3], by round */
   huge_entry *huge;
   typename weight_traits<W>::acc_t delta;
   int infinite; /* Bellman-Ford: one infinite bucket */
   uint32_t far_cap;
   uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
+  int dyn_tiles;     /* deal tiles to blocks dynamically (relax_frontier) */
 };
 
 template <typename W> struct nf_sink {
@@ -77,11 +78,12 @@ __device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32
   if (first) {
     ctl->ncnt[(r + 2) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
+    a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   nf_sink<W> sink{a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.far[fp], &a.ctl->fcnt[fp],
                   a.vs.stamp, a.vs.stamp2, 2 * r + 1, S};
   if (a.infinite) sink.split = weight_traits<W>::acc_max();
-  const huge_list hl{a.huge_word + (r & 1), a.huge};
+  const huge_list hl{a.huge_word + (r & 1), a.huge, a.dyn_tiles ? a.huge_word + 2 + (r & 1) : NULL};
   relax_round<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges, solo);
 }
 
@@ -204,6 +206,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.infinite = infinite;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.solo_max = ctx->solo_max;
+  a.dyn_tiles = ctx->dyn_tiles;
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
   h.gmin = T::INF_BITS;

@@ -81,6 +81,9 @@ struct huge_entry {
 struct huge_list {
   unsigned long long *word;
   huge_entry *e; /* capacity: arcs / HUGE_DEGREE + 1 */
+  /* the round's tile counter (zeroed before the round): tiles are dealt to
+     blocks dynamically; NULL: statically, block b taking tiles b, b + parts, ... */
+  unsigned long long *tiles;
 };
 
 struct relax_smem {
@@ -90,6 +93,7 @@ struct relax_smem {
   uint64_t beg[RELAX_BLOCK];
   uint32_t u[RELAX_BLOCK];
   uint32_t du[RELAX_BLOCK];
+  uint32_t next[2]; /* dynamically dealt tiles: the next tile, double-buffered */
 };
 
 /* Called by every thread of `parts` blocks with the same (frontier, count):
@@ -102,8 +106,14 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
                                uint32_t part, uint32_t parts) {
   const uint32_t tid = threadIdx.x;
-  for (uint64_t tile = (uint64_t)part * RELAX_BLOCK; tile < count;
-       tile += (uint64_t)parts * RELAX_BLOCK) {
+  const bool dynamic = hl.tiles != NULL;
+  uint64_t tile = (uint64_t)part * RELAX_BLOCK;
+  if (dynamic) {
+    if (tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+    __syncthreads();
+    tile = (uint64_t)sm.next[0] * RELAX_BLOCK;
+  }
+  for (uint32_t it = 0; tile < count; ++it) {
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
     uint32_t u = 0, du = 0;
@@ -128,6 +138,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         }
       }
     }
+    /* the next tile's index is fetched now, while this one runs; it is read
+       after the barriers below, from the other half of next[] */
+    if (dynamic && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
     // 2. the tile's arcs, dealt out over the block
     uint32_t my_off = 0, total = 0;
     relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
@@ -173,6 +186,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       }
     }
     __syncthreads();
+    tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * RELAX_BLOCK;
   }
 }
 
@@ -235,7 +249,9 @@ __device__ void relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, Sink &sink, relax_smem &sm,
                             const huge_list &hl, unsigned long long &edges, bool solo) {
   const uint32_t part = solo ? 0 : blockIdx.x, parts = solo ? 1 : gridDim.x;
-  relax_frontier<W>(g, vs, frontier, count, sink, sm, hl, edges, part, parts);
+  huge_list h = hl;
+  if (solo) h.tiles = NULL;
+  relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, part, parts);
   if (solo) __syncthreads();
   else cg::this_grid().sync();
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
