@@ -1,0 +1,45 @@
+// Host-only test of AUTO's variant choice (multisplit_resolve_variant): runs without a GPU.
+// The table it checks is the one measured on the H100 (multisplit_impl.cuh).
+#include <cstdio>
+
+#include "msplit/multisplit.cuh"
+
+namespace {
+int g_failures = 0;
+
+void expect(msplit_variant got, msplit_variant want, const char *what, unsigned m, size_t vb, size_t n) {
+  if (got != want) {
+    std::fprintf(stderr, "FAIL: %s: m = %u, value bytes = %zu, n = %zu: got %s, want %s\n", what, m, vb, n,
+                 msplit_variant_name(got), msplit_variant_name(want));
+    ++g_failures;
+  }
+}
+}  // namespace
+
+int main() {
+  using msplit::multisplit_resolve_variant;
+  const size_t small = size_t(1) << 20, huge = (size_t(1) << 32) + 1;
+  for (unsigned m = 2; m <= 300; ++m) {
+    for (size_t vb : {size_t(0), size_t(4), size_t(8)}) {
+      msplit_variant want;
+      if (m > 256)
+        want = MSPLIT_VARIANT_SORT;
+      else if (m <= (vb ? 2u : 4u))
+        want = MSPLIT_VARIANT_DIRECT;
+      else if (m <= 32)
+        want = MSPLIT_VARIANT_WARP;
+      else
+        want = MSPLIT_VARIANT_BLOCK;
+      expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb, small), want, "auto", m, vb, small);
+      expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb), want, "auto, n unknown", m, vb, 0);
+      // n >= 2^32: only the one-pass variant (or the sort above 256) counts that far
+      expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb, huge),
+             m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_ONEPASS, "auto, n > 2^32", m, vb, huge);
+      // an explicit request is kept up to 256 buckets
+      expect(multisplit_resolve_variant(MSPLIT_VARIANT_BLOCK, m, 4, vb, small),
+             m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_BLOCK, "block requested", m, vb, small);
+    }
+  }
+  std::printf("%s: %d failures\n", g_failures ? "FAILED" : "PASSED", g_failures);
+  return g_failures ? 1 : 0;
+}
