@@ -231,9 +231,7 @@ msplit_status multisplit_pairs(void *d_temp, size_t *temp_bytes, const Key *d_ke
 // The variant that AUTO (or a request) resolves to for this m, element size (value_bytes = 0:
 // keys only) and n (0: any n below 2^32).
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
-                                                 size_t key_bytes, size_t value_bytes, size_t n);
-inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
-                                                 size_t key_bytes, size_t value_bytes);
+                                                 size_t key_bytes, size_t value_bytes, size_t n = 0);
 
 }  // namespace msplit
 

@@ -36,11 +36,6 @@ inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint3
   return MSPLIT_VARIANT_BLOCK;
 }
 
-inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
-                                                 size_t key_bytes, size_t value_bytes) {
-  return multisplit_resolve_variant(requested, num_buckets, key_bytes, value_bytes, 0);
-}
-
 namespace detail {
 
 constexpr size_t TEMP_ALIGN = 256;
