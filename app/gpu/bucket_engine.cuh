@@ -57,6 +57,8 @@ template <typename W> struct bk_state {
   uint32_t rounds;       /* relaxation rounds so far */
   /* device only */
   uint32_t qc[3];        /* frontier counts inside a phase, rotating */
+  uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
+  uint32_t solo_base;    /* the spill's base in the last round of a solo stretch */
   uint32_t f_src;        /* frontier in 0: the log at f_start, 1: fbuf */
   uint64_t f_start;
   uint32_t gmin;         /* smallest pending distance (bits), for a rebuild */
@@ -103,16 +105,6 @@ template <typename W> struct bk_bufs {
   size_t *off;      /* m + 1 bucket offsets from the Splitter */
 };
 
-template <typename W> struct phase_sink {
-  uint32_t *q, *cnt, *spill, *spill_cnt, *stamp, *stamp2;
-  uint32_t stamp_value;
-  typename weight_traits<W>::acc_t hi; /* end of bucket c */
-  __device__ __forceinline__ void push(uint32_t v, uint32_t nd) {
-    if (weight_traits<W>::below(nd, hi)) queue_push_once(q, cnt, stamp, stamp_value, v);
-    else queue_push_once(spill, spill_cnt, stamp2, stamp_value, v);
-  }
-};
-
 template <typename W> struct bk_phase_args {
   dev_graph<W> g;
   dev_vertex_state vs;
@@ -123,24 +115,32 @@ template <typename W> struct bk_phase_args {
   typename weight_traits<W>::acc_t delta;
   uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
   uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
-  int dyn_tiles;        /* deal tiles to blocks dynamically (relax_frontier) */
+  int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
+  uint32_t huge_degree;
 };
 
 /* Round r of a phase: relax `in`; improved vertices still in bucket c go to
- * q[r & 1], the others to the spill. solo: block 0 alone (see relax_round). */
+ * q[r & 1], the others to the spill from `base` on, counted in sc[r % 3]
+ * (rotating like qc: block 0 may push in round r + 1 while the others still
+ * read round r's counts). solo: block 0 alone (see relax_round). */
 template <typename W>
 __device__ __forceinline__ void bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
-                                         uint32_t nin, uint32_t stamp, typename weight_traits<W>::acc_t hi,
-                                         relax_smem &sm, unsigned long long &edges, bool solo) {
+                                         uint32_t nin, uint32_t base, uint32_t stamp,
+                                         typename weight_traits<W>::acc_t hi, relax_smem &sm,
+                                         unsigned long long &edges, bool solo) {
   volatile bk_state<W> *st = a.b.st;
   if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
+    st->sc[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  phase_sink<W> sink{a.b.q[r & 1], &a.b.st->qc[r % 3], a.b.spill, &a.b.st->spill_count,
-                     a.vs.stamp, a.vs.stamp2, stamp, hi};
-  const huge_list hl{a.huge_word + (r & 1), a.huge, a.dyn_tiles ? a.huge_word + 2 + (r & 1) : NULL};
+  const split_sink<W> sink{{a.b.q[r & 1], a.b.spill + base},
+                           {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
+                           {a.vs.stamp, a.vs.stamp2},
+                           stamp,
+                           hi};
+  const huge_list hl{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
   relax_round<W>(a.g, a.vs, in, nin, sink, sm, hl, edges, solo);
 }
 
@@ -158,28 +158,34 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   const uint32_t *in = st->f_src ? a.b.fbuf : a.b.log + st->f_start;
   uint32_t nin = st->f_count;
   unsigned long long edges = 0;
-  uint32_t r = 0;
+  uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   for (;; ++r) {
-    bk_round<W>(a, r, in, nin, stamp0 + r, hi, sm, edges, false);
+    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false);
     uint32_t nout = st->qc[r % 3];
-    uint32_t spilled = st->spill_count;
+    uint32_t spilled = base + st->sc[r % 3];
     if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
       solo_arrive(&a.b.st->arrived); /* block 0 changes the counters after all have read them */
       if (blockIdx.x == 0) {
         for (;;) {
           ++r;
-          bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, stamp0 + r, hi, sm, edges, true);
+          base = spilled;
+          bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true);
           nout = st->qc[r % 3];
-          spilled = st->spill_count;
+          spilled = base + st->sc[r % 3];
           if (nout == 0 || nout > a.solo_max || spilled > a.spill_limit) break;
         }
-        if (threadIdx.x == 0) st->solo_r = r;
+        if (threadIdx.x == 0) {
+          st->solo_r = r;
+          st->solo_base = base;
+        }
       }
       grid.sync();
       r = st->solo_r;
+      base = st->solo_base;
       nout = st->qc[r % 3];
-      spilled = st->spill_count;
+      spilled = base + st->sc[r % 3];
     }
+    base = spilled;
     if (nout == 0) break;
     uint32_t *out = a.b.q[r & 1];
     if (spilled > a.spill_limit) {
@@ -187,8 +193,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
       for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nout;
            i += (uint64_t)gridDim.x * blockDim.x)
         a.b.spill[spilled + i] = out[i];
-      grid.sync();
-      if (first) st->spill_count = spilled + nout;
+      base = spilled + nout;
       break;
     }
     in = out;
@@ -196,6 +201,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   }
   if (edges) atomicAdd(&a.ctr->edges_relaxed, edges);
   if (first) {
+    st->spill_count = base; /* read by the host and the next kernels, after this one */
     st->rounds += r + 1;
     st->stamp_next = stamp0 + r + 1;
     a.huge_word[r & 1] = 0; /* read by every block before the last barrier; the next phase starts at 0 */
@@ -249,6 +255,7 @@ __global__ void __launch_bounds__(BOOK_THREADS)
     st->gather_mode = 0;
     st->spill_count = 0;
     st->qc[0] = st->qc[1] = st->qc[2] = 0;
+    st->sc[0] = st->sc[1] = st->sc[2] = 0;
   }
   __syncthreads();
   const uint32_t c = st->c;
@@ -415,6 +422,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
   pa.solo_max = ctx->solo_max;
   pa.dyn_tiles = ctx->dyn_tiles;
+  pa.huge_degree = ctx->huge_degree;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;

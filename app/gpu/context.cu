@@ -30,11 +30,14 @@ constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
  * none on the road networks and neutral on Kronecker; 1024 and more are
  * slower everywhere (one block walks several tiles in series). */
 constexpr uint32_t SOLO_MAX_FRONTIER = 256;
-/* Tiles of a round's frontier are dealt to blocks by an atomic counter
- * (1) rather than statically (0): on power-law graphs one tile's arcs vary
- * by orders of magnitude, and a static deal leaves blocks waiting at the
- * grid barrier for the unluckiest one. */
-constexpr int DYNAMIC_TILES = 1;
+/* Tiles of a round's frontier are dealt to blocks by an atomic counter when
+ * the round has more than two tiles per block (2), rather than always (1) or
+ * never (0): on power-law graphs one tile's arcs vary by orders of magnitude,
+ * and a static deal leaves blocks waiting at the grid barrier for the
+ * unluckiest one; road rounds of a tile or two only pay the counter's latency
+ * (bench/NOTES-sssp.md, step 10). */
+constexpr int DYNAMIC_TILES = 2;
+constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
@@ -115,6 +118,7 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   cudaFree(ctx->d_stats);
   cudaFree(ctx->d_huge_word);
   cudaFree(ctx->d_huge);
+  cudaFree(ctx->trace.t);
   if (ctx->stream) cudaStreamDestroy(ctx->stream);
   if (ctx->ev_start) cudaEventDestroy(ctx->ev_start);
   if (ctx->ev_stop) cudaEventDestroy(ctx->ev_stop);
@@ -147,7 +151,16 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   if (solo && atoi(solo) >= 0) c->solo_max = (uint32_t)atoi(solo);
   c->dyn_tiles = DYNAMIC_TILES;
   const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
-  if (dyn && (dyn[0] == '0' || dyn[0] == '1')) c->dyn_tiles = dyn[0] == '1';
+  if (dyn && dyn[0] >= '0' && dyn[0] <= '2' && !dyn[1]) c->dyn_tiles = dyn[0] - '0';
+  c->huge_degree = HUGE_DEGREE;
+  const char *hd = getenv("DS_GPU_HUGE_DEGREE"); /* tuning experiments only */
+  if (hd && atoi(hd) > 0) c->huge_degree = (uint32_t)atoi(hd) < HUGE_DEGREE_MIN ? HUGE_DEGREE_MIN : (uint32_t)atoi(hd);
+  const char *tr = getenv("DS_GPU_TRACE"); /* performance work: per-round trace file */
+  if (tr && tr[0]) {
+    snprintf(c->trace_path, sizeof c->trace_path, "%s", tr);
+    c->trace.cap = TRACE_ROUNDS;
+    DS_CUDA_TRY(cudaMalloc(&c->trace.t, 4 * sizeof(unsigned long long) * TRACE_ROUNDS));
+  }
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_start));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_stop));
@@ -174,7 +187,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * 2 * (m / HUGE_DEGREE + 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * 2 * (m / c->huge_degree + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;
 }
@@ -208,6 +221,30 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 2 * sizeof(unsigned long long), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 4 * sizeof(unsigned long long), ctx->stream));
+  return DS_OK;
+}
+
+ds_status ds_gpu_trace_write(ds_gpu_ctx *ctx, const char *algo, uint32_t source, uint32_t rounds,
+                             float ms, ds_error *err) {
+  if (!ctx->trace.t) return DS_OK;
+  const uint32_t recs = rounds < TRACE_ROUNDS ? rounds + 1 : TRACE_ROUNDS;
+  unsigned long long *h = (unsigned long long *)malloc(4 * sizeof(unsigned long long) * recs);
+  if (!h) return ds_error_set(err, DS_ERR_NOMEM, "trace: out of host memory");
+  cudaError_t e = cudaMemcpy(h, ctx->trace.t, 4 * sizeof(unsigned long long) * recs, cudaMemcpyDeviceToHost);
+  FILE *f = e == cudaSuccess ? fopen(ctx->trace_path, "a") : NULL;
+  if (!f) {
+    free(h);
+    return e != cudaSuccess ? ds_error_set(err, DS_ERR_DEVICE, "trace: %s", cudaGetErrorString(e))
+                            : ds_error_set(err, DS_ERR_IO, "%s: cannot open the trace file", ctx->trace_path);
+  }
+  fprintf(f, "# %s source %u rounds %u ms %.3f\n# round frontier solo huge_vertices huge_arcs us\n", algo,
+          source, rounds, ms);
+  for (uint32_t r = 0; r + 1 < recs; ++r)
+    fprintf(f, "%u %llu %llu %llu %llu %.2f\n", r, h[4 * r + 1], h[4 * r + 2],
+            h[4 * r + 3] >> HUGE_COUNT_SHIFT, h[4 * r + 3] & HUGE_ARCS_MASK,
+            (h[4 * (r + 1)] - h[4 * r]) / 1e3);
+  fclose(f);
+  free(h);
   return DS_OK;
 }
 

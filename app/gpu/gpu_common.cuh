@@ -105,6 +105,35 @@ struct dev_counters {
   unsigned long long edges_relaxed;
 };
 
+/* Per-round trace of the persistent Near-Far / Bellman-Ford kernel, for
+ * performance work (env DS_GPU_TRACE=FILE; context.cu writes it out). Record r:
+ * the %globaltimer (ns) at the round's start, its frontier size, whether it ran
+ * solo, and its huge-list word; record `rounds` holds the end time. Written by
+ * the thread that starts the round; t == NULL: off. */
+struct round_trace {
+  unsigned long long *t;
+  uint32_t cap; /* records */
+  static __device__ __forceinline__ unsigned long long now() {
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    return ns;
+  }
+  __device__ __forceinline__ void begin(uint32_t r, uint32_t nin, bool solo) const {
+    if (t && r < cap) {
+      t[4ull * r] = now();
+      t[4ull * r + 1] = nin;
+      t[4ull * r + 2] = solo;
+      t[4ull * r + 3] = 0;
+    }
+  }
+  __device__ __forceinline__ void huge(uint32_t r, unsigned long long word) const {
+    if (t && r < cap) t[4ull * r + 3] = word;
+  }
+  __device__ __forceinline__ void end(uint32_t rounds) const {
+    if (t && rounds < cap) t[4ull * rounds] = now();
+  }
+};
+
 } // namespace dsgpu
 
 /* The context (opaque in C). */
@@ -113,7 +142,10 @@ struct ds_gpu_ctx {
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
   uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
-  int dyn_tiles;     /* frontier tiles dealt to blocks by an atomic counter */
+  int dyn_tiles;     /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
+  uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
+  dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
+  char trace_path[512];
   uint32_t n;
   uint64_t m;
   ds_weight_type wt;
@@ -128,7 +160,7 @@ struct ds_gpu_ctx {
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
   unsigned long long *d_huge_word; /* four words: huge-list words, tile counters (rounds alternate) */
-  void *d_huge;                     /* huge_entry[arcs / HUGE_DEGREE + 1] */
+  void *d_huge;                     /* huge_entry[2 * (arcs / huge_degree + 1)] */
 };
 
 /* CUDA error handling: every call checked, a message naming the call. */
@@ -171,6 +203,11 @@ ds_status ds_sort_run(ds_gpu_ctx *ctx, uint32_t source, double delta, uint32_t b
 
 /* Resets dist/done/stamps for a new search from `source` (context.cu). */
 ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err);
+
+/* Appends the per-round trace of the search just run to ctx->trace_path, if
+ * tracing is on (context.cu). */
+ds_status ds_gpu_trace_write(ds_gpu_ctx *ctx, const char *algo, uint32_t source, uint32_t rounds,
+                             float ms, ds_error *err);
 
 template <typename W> inline dsgpu::dev_graph<W> ds_dev_graph(const ds_gpu_ctx *ctx) {
   dsgpu::dev_graph<W> g;

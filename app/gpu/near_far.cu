@@ -19,6 +19,12 @@
  * (stamp), the far pile per round (stamp2) and at every split, so the near
  * queue never exceeds n and the far pile, compacted when within n of its
  * capacity 2n + FAR_SLACK, never overflows.
+ *
+ * Every block takes the same decisions from counters that nothing changes
+ * while they are read: after round r's barrier, block 0 may already push in
+ * round r + 1, so counts are kept per round in rotating slots (ncnt for the
+ * near queue, fr for the far pile, whose size each block adds up itself from
+ * a base), and a slot is cleared only two rounds later.
  * Bellman-Ford on frontiers is this engine with S = infinity (bellman_ford.cu).
  */
 #include <cooperative_groups.h>
@@ -31,13 +37,14 @@ namespace dsgpu {
 constexpr uint32_t FAR_SLACK = 1024;
 
 struct nf_ctl {
-  uint32_t ncnt[3]; /* near queue counts, rotating: in, out, next out */
-  uint32_t fcnt[2]; /* far pile counts, ping-pong */
-  uint32_t gmin;    /* smallest live far distance (bits) */
+  uint32_t ncnt[3];   /* near queue counts, rotating: in, out, next out */
+  uint32_t fr[3];     /* far pushes of round r in fr[r % 3] (rotating), from the pile's base */
+  uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
   uint32_t phases;
-  uint32_t solo_r;  /* last round of a stretch of solo rounds */
-  uint32_t arrived; /* blocks that have read the counters before a solo stretch */
+  uint32_t solo_r;    /* last round of a stretch of solo rounds */
+  uint32_t solo_base; /* the far pile's base in that round */
+  uint32_t arrived;   /* blocks that have read the counters before a solo stretch */
 };
 
 template <typename W> struct nf_args {
@@ -53,38 +60,36 @@ template <typename W> struct nf_args {
   int infinite; /* Bellman-Ford: one infinite bucket */
   uint32_t far_cap;
   uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
-  int dyn_tiles;     /* deal tiles to blocks dynamically (relax_frontier) */
-};
-
-template <typename W> struct nf_sink {
-  uint32_t *near_q, *near_cnt, *far_q, *far_cnt, *stamp, *stamp2;
-  uint32_t stamp_value;
-  typename weight_traits<W>::acc_t split;
-  __device__ __forceinline__ void push(uint32_t v, uint32_t nd) {
-    if (weight_traits<W>::below(nd, split)) queue_push_once(near_q, near_cnt, stamp, stamp_value, v);
-    else queue_push_once(far_q, far_cnt, stamp2, stamp_value, v);
-  }
+  int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
+  uint32_t huge_degree;
+  round_trace trace;
 };
 
 /* Round r: relax the near frontier; improved vertices go to the next near
- * frontier or the far pile fp. solo: block 0 alone (see relax_round). */
+ * frontier or the far pile fp (from its base fbase). solo: block 0 alone (see
+ * relax_round). */
 template <typename W>
-__device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp,
+__device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
                                          typename weight_traits<W>::acc_t S, relax_smem &sm,
                                          unsigned long long &edges, bool solo) {
   volatile nf_ctl *ctl = a.ctl;
   const bool first = (solo || blockIdx.x == 0) && threadIdx.x == 0;
   const uint32_t nin = ctl->ncnt[r % 3];
   if (first) {
+    a.trace.begin(r, nin, solo);
     ctl->ncnt[(r + 2) % 3] = 0;
+    ctl->fr[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  nf_sink<W> sink{a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.far[fp], &a.ctl->fcnt[fp],
-                  a.vs.stamp, a.vs.stamp2, 2 * r + 1, S};
-  if (a.infinite) sink.split = weight_traits<W>::acc_max();
-  const huge_list hl{a.huge_word + (r & 1), a.huge, a.dyn_tiles ? a.huge_word + 2 + (r & 1) : NULL};
+  split_sink<W> sink{{a.near[(r + 1) & 1], a.far[fp] + fbase},
+                     {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
+                     {a.vs.stamp, a.vs.stamp2},
+                     2 * r + 1,
+                     a.infinite ? weight_traits<W>::acc_max() : S};
+  const huge_list hl{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
   relax_round<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges, solo);
+  if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
 }
 
 template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
@@ -98,37 +103,43 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   const uint64_t gsize = (uint64_t)gridDim.x * blockDim.x;
   unsigned long long edges = 0;
   acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
-  uint32_t fp = 0, r = 0, phases = 0;
+  uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
-    nf_round<W>(a, r, fp, S, sm, edges, false);
+    nf_round<W>(a, r, fp, fbase, S, sm, edges, false);
     // 2. small frontiers: block 0 runs rounds alone while the frontier stays
     //    small and no phase change or compaction is due; then all blocks go on
     //    from its last round
     uint32_t nout = ctl->ncnt[(r + 1) % 3];
-    uint32_t nfar = ctl->fcnt[fp];
+    uint32_t nfar = fbase + ctl->fr[r % 3];
     if (nout > 0 && nout <= a.solo_max && (uint64_t)nfar + a.g.n <= a.far_cap) {
       // block 0 changes the counters only after every block has read them
       solo_arrive(&a.ctl->arrived);
       if (blockIdx.x == 0) {
         for (;;) {
           ++r;
-          nf_round<W>(a, r, fp, S, sm, edges, true);
+          fbase = nfar;
+          nf_round<W>(a, r, fp, fbase, S, sm, edges, true);
           nout = ctl->ncnt[(r + 1) % 3];
-          nfar = ctl->fcnt[fp];
+          nfar = fbase + ctl->fr[r % 3];
           if (nout == 0 || nout > a.solo_max || (uint64_t)nfar + a.g.n > a.far_cap) break;
         }
-        if (threadIdx.x == 0) ctl->solo_r = r;
+        if (threadIdx.x == 0) {
+          ctl->solo_r = r;
+          ctl->solo_base = fbase;
+        }
       }
       grid.sync();
       r = ctl->solo_r;
+      fbase = ctl->solo_base;
       nout = ctl->ncnt[(r + 1) % 3];
-      nfar = ctl->fcnt[fp];
+      nfar = fbase + ctl->fr[r % 3];
     }
     // 3. every block takes the same decision from the same counters
     if (nout == 0 && nfar == 0) break;
     const bool phase = nout == 0;
     const bool compact = !phase && (uint64_t)nfar + a.g.n > a.far_cap;
+    fbase = nfar;
     if (!phase && !compact) continue;
     acc_t S_new = S;
     if (phase) {
@@ -145,27 +156,28 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
       while (!T::below(gmin, S_new)) S_new += a.delta; /* float rounding */
       ++phases;
     }
-    // 5. split the far pile: stale entries dropped, [S, S_new) to near
+    // 5. split the far pile: stale entries dropped, [S, S_new) to near, the
+    //    rest to the other pile, counted in the slot of round r + 1 (cleared
+    //    at the start of round r), whose pushes follow them there
     uint32_t *src = a.far[fp], *dst = a.far[fp ^ 1];
     for (uint64_t i = gtid; i < nfar; i += gsize) {
       uint32_t v = src[i];
       uint32_t d = dist_of(a.vs.dist[v]);
       if (T::below(d, S)) continue;
       if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.vs.stamp, 2 * r + 2, v);
-      else queue_push_once(dst, &a.ctl->fcnt[fp ^ 1], a.vs.stamp2, 2 * r + 2, v);
+      else queue_push_once(dst, &a.ctl->fr[(r + 1) % 3], a.vs.stamp2, 2 * r + 2, v);
     }
     grid.sync();
-    if (first) {
-      ctl->fcnt[fp] = 0;
-      ctl->gmin = T::INF_BITS;
-    }
+    if (first) ctl->gmin = T::INF_BITS;
     fp ^= 1;
+    fbase = 0;
     S = S_new;
   }
   if (edges) atomicAdd(&a.ctr->edges_relaxed, edges);
   if (first) {
     ctl->rounds = r + 1;
     ctl->phases = phases;
+    a.trace.end(r + 1);
   }
 }
 
@@ -207,6 +219,8 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.solo_max = ctx->solo_max;
   a.dyn_tiles = ctx->dyn_tiles;
+  a.huge_degree = ctx->huge_degree;
+  a.trace = ctx->trace;
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
   h.gmin = T::INF_BITS;
@@ -241,6 +255,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
   res->time_ms = ms;
   res->rounds = h.rounds;
+  st = ds_gpu_trace_write(ctx, infinite ? "bellman-ford" : "near-far", source, h.rounds, ms, err);
 done:
   cudaFree(buf);
   cudaFree(ctl);

@@ -23,7 +23,8 @@
  *
  * An arc (u, v, w) improves v when dist(u) + w < dist(v); the 64-bit atomicMin
  * of (distance, predecessor) decides, and the thread that lowered the distance
- * hands v to the Sink (a __device__ push(v, new_dist)), which queues it.
+ * hands v to the split_sink, which queues it (near or far by its new
+ * distance; one atomic per warp, queue and ILP batch: warp_push).
  */
 #ifndef DS_GPU_RELAX_CUH
 #define DS_GPU_RELAX_CUH
@@ -52,19 +53,70 @@ __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint
   if (atomicExch(&stamp[v], stamp_value) != stamp_value) queue_push(q, cnt, v);
 }
 
-/* Last stage of relaxing an arc src -> v: cur is v's distance read earlier,
- * nd the distance through src. The 64-bit atomicMin of (distance,
- * predecessor) decides; the thread that lowered the distance hands v on. */
-template <typename Sink>
-__device__ __forceinline__ void relax_commit(const dev_vertex_state &vs, uint32_t src, uint32_t v,
-                                             uint32_t nd, uint32_t cur, Sink &sink) {
-  if (nd < cur) {
-    const unsigned long long old = atomicMin(&vs.dist[v], (unsigned long long)pack(nd, src));
-    if (nd < dist_of(old)) sink.push(v, nd);
+/* Where a relaxation round sends the vertices it improved: queue 0 if the new
+ * distance is below `split`, else queue 1 (Near-Far: near / far pile; the
+ * bucket engine: this bucket's next frontier / the spill). Each queue is
+ * deduplicated per round by its own stamp array. */
+template <typename W> struct split_sink {
+  uint32_t *q[2];     /* where entries go (already offset by the pile's base) */
+  uint32_t *cnt[2];   /* append counters, relative to q */
+  uint32_t *stamp[2];
+  uint32_t stamp_value;
+  typename weight_traits<W>::acc_t split;
+  /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
+  __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
+    const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
+    return atomicExch(&stamp[k][v], stamp_value) != stamp_value ? k : -1;
+  }
+};
+
+/* The pushes of N relaxation steps of a whole warp (every lane calls it, full
+ * mask), k[j] the queue of v[j] or -1: one atomicAdd per warp and queue for
+ * all N steps. Pushes per round are counted on two global words; with one
+ * atomic per coalesced group and step, the same-address atomics on those
+ * words serialized the large Kronecker rounds. */
+template <int N, typename W>
+__device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t (&v)[N],
+                                          const int (&k)[N]) {
+  const uint32_t lane = threadIdx.x % WARP_SIZE;
+  const uint32_t lt = (1u << lane) - 1;
+#pragma unroll
+  for (int q = 0; q < 2; ++q) {
+    uint32_t off[N], total = 0;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const uint32_t b = __ballot_sync(0xffffffffu, k[j] == q);
+      off[j] = total + __popc(b & lt);
+      total += __popc(b);
+    }
+    if (total == 0) continue;
+    uint32_t base = 0;
+    if (lane == 0) base = atomicAdd(s.cnt[q], total);
+    base = __shfl_sync(0xffffffffu, base, 0);
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if (k[j] == q) s.q[q][base + off[j]] = v[j];
   }
 }
 
-constexpr uint64_t HUGE_DEGREE = 2048;
+/* Last stage of relaxing an arc src -> v: cur is v's distance read earlier,
+ * nd the distance through src. The 64-bit atomicMin of (distance,
+ * predecessor) decides; returns the queue the thread that lowered the
+ * distance hands v to (split_sink::claim), or -1. */
+template <typename W>
+__device__ __forceinline__ int relax_commit(const dev_vertex_state &vs, uint32_t src, uint32_t v,
+                                            uint32_t nd, uint32_t cur, const split_sink<W> &sink) {
+  if (nd < cur) {
+    const unsigned long long old = atomicMin(&vs.dist[v], (unsigned long long)pack(nd, src));
+    if (nd < dist_of(old)) return sink.claim(v, nd);
+  }
+  return -1;
+}
+
+/* Vertices of at least this degree go to the huge list (default; env
+ * DS_GPU_HUGE_DEGREE for experiments, at least HUGE_DEGREE_MIN). */
+constexpr uint32_t HUGE_DEGREE = 2048;
+constexpr uint32_t HUGE_DEGREE_MIN = 256;
 constexpr int RELAX_ILP = 4; /* arcs per thread per step of the tile loop */
 constexpr int HUGE_CHUNK_STEPS = 8; /* arcs per lane per warp chunk of the huge list */
 constexpr int HUGE_COUNT_SHIFT = 44; /* huge-list word: entries << 44 | arcs */
@@ -80,11 +132,24 @@ struct huge_entry {
  * offsets are increasing in slot order (binary-searchable). */
 struct huge_list {
   unsigned long long *word;
-  huge_entry *e; /* capacity: arcs / HUGE_DEGREE + 1 */
+  huge_entry *e; /* capacity: arcs / degree + 1 */
   /* the round's tile counter (zeroed before the round): tiles are dealt to
-     blocks dynamically; NULL: statically, block b taking tiles b, b + parts, ... */
+     blocks dynamically; NULL: statically, block b taking tiles b, b + parts, ...
+     (relax_round sets it from tile_mode) */
   unsigned long long *tiles;
+  uint32_t degree; /* vertices of at least this degree are listed */
+  int tile_mode;   /* ds_gpu_ctx::dyn_tiles (tile_counter) */
 };
+
+/* How a round's tiles are dealt (ds_gpu_ctx::dyn_tiles): 0 statically, 1 by
+ * an atomic counter, 2 by the counter only when the round has more than two
+ * tiles per block (road rounds of a tile or two lose the counter's latency).
+ * Every block sees the same count, so every block makes the same choice. */
+__device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t count, uint32_t parts,
+                                                            unsigned long long *counter) {
+  if (mode == 1 || (mode == 2 && count > 2ull * parts * RELAX_BLOCK)) return counter;
+  return NULL;
+}
 
 struct relax_smem {
   typedef cub::BlockScan<uint32_t, RELAX_BLOCK> scan_t;
@@ -100,9 +165,9 @@ struct relax_smem {
  * the whole grid (part = blockIdx.x, parts = gridDim.x), or one block alone
  * (part 0 of 1: the solo rounds of small frontiers, see near_far.cu).
  * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
-template <typename W, typename Sink>
+template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
-                               const uint32_t *frontier, uint32_t count, Sink &sink,
+                               const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
                                uint32_t part, uint32_t parts) {
   const uint32_t tid = threadIdx.x;
@@ -129,9 +194,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         beg = rb;
         deg = re - rb;
         edges += deg;
-        if (deg >= HUGE_DEGREE) {
+        if (deg >= hl.degree) {
           /* each vertex is expanded at most once per round (frontiers are
-             deduplicated), so arcs / HUGE_DEGREE + 1 entries suffice */
+             deduplicated), so arcs / degree + 1 entries suffice */
           unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
           hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
           deg = 0;
@@ -155,8 +220,12 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
        together: a round is a chain of dependent L2 accesses, and one arc at a
        time left the memory system mostly idle (ncu, kron20: 19 % of L2
        throughput, 25 % occupancy) */
-    for (uint32_t e0 = tid; e0 < total; e0 += RELAX_BLOCK * RELAX_ILP) {
-      uint32_t v[RELAX_ILP], nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
+    /* the loop runs while any lane of the warp has an arc (e0 - lane is the
+       warp's first): warp_push needs every lane */
+    const uint32_t lane = tid % WARP_SIZE;
+    for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * RELAX_ILP) {
+      uint32_t v[RELAX_ILP] = {}, nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
+      int k[RELAX_ILP];
       uint32_t lo = 0;
 #pragma unroll
       for (int j = 0; j < RELAX_ILP; ++j) {
@@ -181,9 +250,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (e0 + (uint32_t)j * RELAX_BLOCK < total)
           cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
 #pragma unroll
-      for (int j = 0; j < RELAX_ILP; ++j) {
-        if (e0 + (uint32_t)j * RELAX_BLOCK < total) relax_commit(vs, src[j], v[j], nd[j], cur[j], sink);
-      }
+      for (int j = 0; j < RELAX_ILP; ++j)
+        k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink) : -1;
+      warp_push<RELAX_ILP, W>(sink, v, k);
     }
     __syncthreads();
     tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * RELAX_BLOCK;
@@ -192,39 +261,47 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
 
 /* Expands the huge list (word = its value read after a barrier) with every
  * thread of `parts` blocks (as relax_frontier). Arcs go out in warp chunks of
- * WARP_SIZE * HUGE_CHUNK_STEPS; one binary search per chunk finds the entry of
- * its first arc, and each lane steps over entry boundaries as it goes (entries
- * hold >= HUGE_DEGREE arcs, so at most one step per chunk). */
-template <typename W, typename Sink>
+ * WARP_SIZE * HUGE_CHUNK_STEPS, each warp taking a contiguous range of chunks:
+ * one binary search (in global memory) per warp finds the entry of its first
+ * arc, and each lane steps over entry boundaries as it goes (entries hold at
+ * least HUGE_DEGREE_MIN = one chunk's arcs, so at most one step per chunk). */
+template <typename W>
 __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const huge_list &hl,
-                           unsigned long long word, Sink &sink, uint32_t part, uint32_t parts) {
+                           unsigned long long word, const split_sink<W> &sink, uint32_t part,
+                           uint32_t parts) {
   const uint32_t count = (uint32_t)(word >> HUGE_COUNT_SHIFT);
   const uint64_t total = word & HUGE_ARCS_MASK;
   const uint32_t lane = threadIdx.x % WARP_SIZE;
   const uint64_t warp = ((uint64_t)part * blockDim.x + threadIdx.x) / WARP_SIZE;
   const uint64_t warps = (uint64_t)parts * blockDim.x / WARP_SIZE;
   const uint64_t chunk = (uint64_t)WARP_SIZE * HUGE_CHUNK_STEPS;
-  for (uint64_t c0 = warp * chunk; c0 < total; c0 += warps * chunk) {
-    uint32_t idx = 0;
-    if (lane == 0) {
-      uint32_t lo = 0, hi = count - 1; /* last entry with off <= c0 */
-      while (lo < hi) {
-        uint32_t mid = (lo + hi + 1) / 2;
-        if (hl.e[mid].off <= c0) lo = mid;
-        else hi = mid - 1;
-      }
-      idx = lo;
+  const uint64_t chunks = (total + chunk - 1) / chunk;
+  const uint64_t per_warp = (chunks + warps - 1) / warps;
+  const uint64_t c_end = min(total, (warp + 1) * per_warp * chunk);
+  uint64_t c0 = warp * per_warp * chunk;
+  if (c0 >= c_end) return;
+  uint32_t idx = 0;
+  if (lane == 0) {
+    uint32_t lo = 0, hi = count - 1; /* last entry with off <= c0 */
+    while (lo < hi) {
+      uint32_t mid = (lo + hi + 1) / 2;
+      if (hl.e[mid].off <= c0) lo = mid;
+      else hi = mid - 1;
     }
-    idx = __shfl_sync(0xffffffffu, idx, 0);
+    idx = lo;
+  }
+  idx = __shfl_sync(0xffffffffu, idx, 0);
+  for (; c0 < c_end; c0 += chunk) {
     /* staged as in relax_frontier: arc loads, distance loads, atomics */
-    uint32_t v[HUGE_CHUNK_STEPS], nd[HUGE_CHUNK_STEPS], src[HUGE_CHUNK_STEPS], cur[HUGE_CHUNK_STEPS];
+    uint32_t v[HUGE_CHUNK_STEPS] = {}, nd[HUGE_CHUNK_STEPS], src[HUGE_CHUNK_STEPS], cur[HUGE_CHUNK_STEPS];
+    int k[HUGE_CHUNK_STEPS];
 #pragma unroll
     for (int s = 0; s < HUGE_CHUNK_STEPS; ++s) {
-      const uint64_t k = c0 + (uint64_t)s * WARP_SIZE + lane;
-      if (k < total) {
-        while (idx + 1 < count && hl.e[idx + 1].off <= k) ++idx;
+      const uint64_t a = c0 + (uint64_t)s * WARP_SIZE + lane;
+      if (a < c_end) {
+        while (idx + 1 < count && hl.e[idx + 1].off <= a) ++idx;
         const huge_entry h = hl.e[idx];
-        const uint64_t arc = h.beg + (k - h.off);
+        const uint64_t arc = h.beg + (a - h.off);
         src[s] = h.u;
         v[s] = g.col[arc];
         nd[s] = weight_traits<W>::add(h.du, g.w[arc]);
@@ -232,25 +309,26 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
     }
 #pragma unroll
     for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
-      if (c0 + (uint64_t)s * WARP_SIZE + lane < total)
+      if (c0 + (uint64_t)s * WARP_SIZE + lane < c_end)
         cur[s] = dist_of(*(volatile unsigned long long *)&vs.dist[v[s]]);
 #pragma unroll
-    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s) {
-      if (c0 + (uint64_t)s * WARP_SIZE + lane < total) relax_commit(vs, src[s], v[s], nd[s], cur[s], sink);
-    }
+    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
+      k[s] = c0 + (uint64_t)s * WARP_SIZE + lane < c_end ? relax_commit<W>(vs, src[s], v[s], nd[s], cur[s], sink) : -1;
+    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, k);
   }
 }
 
 /* One relaxation round: the frontier, a barrier, the huge list if it is not
  * empty, a barrier. solo: block 0 alone (block barriers; the other blocks wait
  * at a grid barrier meanwhile), else the whole cooperative grid. */
-template <typename W, typename Sink>
+template <typename W>
 __device__ void relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
-                            const uint32_t *frontier, uint32_t count, Sink &sink, relax_smem &sm,
+                            const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
+                            relax_smem &sm,
                             const huge_list &hl, unsigned long long &edges, bool solo) {
   const uint32_t part = solo ? 0 : blockIdx.x, parts = solo ? 1 : gridDim.x;
   huge_list h = hl;
-  if (solo) h.tiles = NULL;
+  h.tiles = solo ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, part, parts);
   if (solo) __syncthreads();
   else cg::this_grid().sync();
