@@ -59,6 +59,7 @@ template <typename W> struct bk_state {
   uint32_t qc[3];        /* frontier counts inside a phase, rotating */
   uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
   uint32_t solo_base;    /* the spill's base in the last round of a solo stretch */
+  uint32_t solo_huge;    /* that round left its huge list to the grid */
   uint32_t f_src;        /* frontier in 0: the log at f_start, 1: fbuf */
   uint64_t f_start;
   uint32_t gmin;         /* smallest pending distance (bits), for a rebuild */
@@ -119,12 +120,28 @@ template <typename W> struct bk_phase_args {
   uint32_t huge_degree;
 };
 
-/* Round r of a phase: relax `in`; improved vertices still in bucket c go to
- * q[r & 1], the others to the spill from `base` on, counted in sc[r % 3]
- * (rotating like qc: block 0 may push in round r + 1 while the others still
- * read round r's counts). solo: block 0 alone (see relax_round). */
+/* Where round r of a phase sends improved vertices: still in bucket c (below
+ * hi), the next frontier q[r & 1]; else the spill from `base` on, counted in
+ * sc[r % 3] (rotating like qc: block 0 may push in round r + 1 while the
+ * others still read round r's counts). */
 template <typename W>
-__device__ __forceinline__ void bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
+__device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint32_t r, uint32_t base,
+                                                 uint32_t stamp, typename weight_traits<W>::acc_t hi) {
+  return split_sink<W>{{a.b.q[r & 1], a.b.spill + base},
+                       {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
+                       {a.vs.stamp, a.vs.stamp2},
+                       stamp,
+                       hi};
+}
+
+template <typename W> __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r) {
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
+}
+
+/* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
+ * solo: block 0 alone (see relax_round, whose result it returns). */
+template <typename W>
+__device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
                                          unsigned long long &edges, bool solo) {
@@ -135,18 +152,12 @@ __device__ __forceinline__ void bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  const split_sink<W> sink{{a.b.q[r & 1], a.b.spill + base},
-                           {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
-                           {a.vs.stamp, a.vs.stamp2},
-                           stamp,
-                           hi};
-  const huge_list hl{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
-  relax_round<W>(a.g, a.vs, in, nin, sink, sm, hl, edges, solo);
+  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r), edges, solo);
 }
 
 /* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
  * most solo_max vertices are relaxed by block 0 alone (as in near_far.cu). */
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_MIN_BLOCKS) bk_phase_kernel(bk_phase_args<W> a) {
   using T = weight_traits<W>;
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
@@ -166,10 +177,12 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
     if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
       solo_arrive(&a.b.st->arrived); /* block 0 changes the counters after all have read them */
       if (blockIdx.x == 0) {
+        bool handed = false;
         for (;;) {
           ++r;
           base = spilled;
-          bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true);
+          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true);
+          if (handed) break;
           nout = st->qc[r % 3];
           spilled = base + st->sc[r % 3];
           if (nout == 0 || nout > a.solo_max || spilled > a.spill_limit) break;
@@ -177,11 +190,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
         if (threadIdx.x == 0) {
           st->solo_r = r;
           st->solo_base = base;
+          st->solo_huge = handed;
         }
       }
       grid.sync();
       r = st->solo_r;
       base = st->solo_base;
+      if (st->solo_huge) relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }

@@ -155,6 +155,10 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->huge_degree = HUGE_DEGREE;
   const char *hd = getenv("DS_GPU_HUGE_DEGREE"); /* tuning experiments only */
   if (hd && atoi(hd) > 0) c->huge_degree = (uint32_t)atoi(hd) < HUGE_DEGREE_MIN ? HUGE_DEGREE_MIN : (uint32_t)atoi(hd);
+  /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
+     arcs / degree + 1 of them (every vertex listed once per round) */
+  if (m / c->huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
+    c->huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
   const char *tr = getenv("DS_GPU_TRACE"); /* performance work: per-round trace file */
   if (tr && tr[0]) {
     snprintf(c->trace_path, sizeof c->trace_path, "%s", tr);
@@ -187,7 +191,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * 2 * (m / c->huge_degree + 1)));
+  /* a grid round lists at most arcs / degree + 1 vertices, a solo round at
+     most its frontier (relax_round: SOLO_HUGE_DEGREE) */
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / c->huge_degree + 1) + c->solo_max + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;
 }

@@ -44,6 +44,7 @@ struct nf_ctl {
   uint32_t phases;
   uint32_t solo_r;    /* last round of a stretch of solo rounds */
   uint32_t solo_base; /* the far pile's base in that round */
+  uint32_t solo_huge; /* that round left its huge list to the grid */
   uint32_t arrived;   /* blocks that have read the counters before a solo stretch */
 };
 
@@ -65,11 +66,27 @@ template <typename W> struct nf_args {
   round_trace trace;
 };
 
+/* Where round r sends improved vertices: the next near frontier, or the far
+ * pile fp from its base fbase on. */
+template <typename W>
+__device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
+                                                 typename weight_traits<W>::acc_t S) {
+  return split_sink<W>{{a.near[(r + 1) & 1], a.far[fp] + fbase},
+                       {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
+                       {a.vs.stamp, a.vs.stamp2},
+                       2 * r + 1,
+                       a.infinite ? weight_traits<W>::acc_max() : S};
+}
+
+template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
+}
+
 /* Round r: relax the near frontier; improved vertices go to the next near
  * frontier or the far pile fp (from its base fbase). solo: block 0 alone (see
- * relax_round). */
+ * relax_round, whose result it returns). */
 template <typename W>
-__device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
+__device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
                                          typename weight_traits<W>::acc_t S, relax_smem &sm,
                                          unsigned long long &edges, bool solo) {
   volatile nf_ctl *ctl = a.ctl;
@@ -82,17 +99,14 @@ __device__ __forceinline__ void nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  split_sink<W> sink{{a.near[(r + 1) & 1], a.far[fp] + fbase},
-                     {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
-                     {a.vs.stamp, a.vs.stamp2},
-                     2 * r + 1,
-                     a.infinite ? weight_traits<W>::acc_max() : S};
-  const huge_list hl{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
-  relax_round<W>(a.g, a.vs, a.near[r & 1], nin, sink, sm, hl, edges, solo);
+  const huge_list hl = nf_huge(a, r);
+  const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
+                                     hl, edges, solo);
   if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
+  return handed;
 }
 
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_MIN_BLOCKS) near_far_kernel(nf_args<W> a) {
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
   __shared__ relax_smem sm;
@@ -116,10 +130,12 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
       // block 0 changes the counters only after every block has read them
       solo_arrive(&a.ctl->arrived);
       if (blockIdx.x == 0) {
+        bool handed = false;
         for (;;) {
           ++r;
           fbase = nfar;
-          nf_round<W>(a, r, fp, fbase, S, sm, edges, true);
+          handed = nf_round<W>(a, r, fp, fbase, S, sm, edges, true);
+          if (handed) break;
           nout = ctl->ncnt[(r + 1) % 3];
           nfar = fbase + ctl->fr[r % 3];
           if (nout == 0 || nout > a.solo_max || (uint64_t)nfar + a.g.n > a.far_cap) break;
@@ -127,11 +143,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
         if (threadIdx.x == 0) {
           ctl->solo_r = r;
           ctl->solo_base = fbase;
+          ctl->solo_huge = handed;
         }
       }
       grid.sync();
       r = ctl->solo_r;
       fbase = ctl->solo_base;
+      if (ctl->solo_huge) relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }

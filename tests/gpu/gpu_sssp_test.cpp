@@ -265,6 +265,10 @@ int main(int argc, char **argv) {
     run_graph(g, quick ? few : all, {0, 3});
   }
   if (quick) {
+    // from a leaf, the hub is a frontier of two: a solo round whose 2e4 arcs
+    // go to the whole grid (relax_round's hand-over)
+    Graph s = star(20000);
+    run_graph(s, few, {5});
     Graph g = rmat("kron-s12", 12, 16, 0.57, 0.19, 0.19, 1, 255, false, 3);
     run_graph(g, few, {1});
     Graph h = grid("grid-40x40", 40, 40, 1, 255, 9);

@@ -204,7 +204,7 @@ inline Graph star(uint32_t leaves) {
   std::vector<Edge> e;
   for (uint32_t i = 1; i <= leaves; ++i) e.push_back({0, i, (uint32_t)(1 + rng() % 1000)});
   for (uint32_t i = 1; i + 1 <= leaves; i += 2) e.push_back({i, i + 1, (uint32_t)(rng() % 3)});
-  return build("star-2e5", leaves + 1, e, true, false);
+  return build("star-" + std::to_string(leaves), leaves + 1, e, true, false);
 }
 
 // Two components plus isolated vertices; directed arcs so that some vertices
