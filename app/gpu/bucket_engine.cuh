@@ -134,8 +134,11 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
                        hi};
 }
 
-template <typename W> __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
+/* unique: the frontier holds each vertex once (round r > 0: deduplicated per
+ * round; round 0: if gathered; a single piece of the log may repeat one) */
+template <typename W>
+__device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, unique};
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
@@ -144,7 +147,7 @@ template <typename W>
 __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
-                                         unsigned long long &edges, bool solo) {
+                                         unsigned long long &edges, bool solo, bool unique) {
   volatile bk_state<W> *st = a.b.st;
   if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
@@ -152,12 +155,13 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r), edges, solo);
+  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r, unique),
+                        edges, solo);
 }
 
 /* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
  * most solo_max vertices are relaxed by block 0 alone (as in near_far.cu). */
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_MIN_BLOCKS) bk_phase_kernel(bk_phase_args<W> a) {
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
   using T = weight_traits<W>;
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
@@ -166,12 +170,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
   const uint32_t c = st->c;
   const typename T::acc_t hi = st->base0 + a.delta * (typename T::acc_t)(c + 1);
   const uint32_t stamp0 = st->stamp_next;
-  const uint32_t *in = st->f_src ? a.b.fbuf : a.b.log + st->f_start;
+  const bool gathered = st->f_src != 0;
+  const uint32_t *in = gathered ? a.b.fbuf : a.b.log + st->f_start;
   uint32_t nin = st->f_count;
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   for (;; ++r) {
-    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false);
+    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false, r > 0 || gathered);
     uint32_t nout = st->qc[r % 3];
     uint32_t spilled = base + st->sc[r % 3];
     if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
@@ -181,7 +186,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
         for (;;) {
           ++r;
           base = spilled;
-          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true);
+          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true, true);
           if (handed) break;
           nout = st->qc[r % 3];
           spilled = base + st->sc[r % 3];
@@ -196,7 +201,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
       grid.sync();
       r = st->solo_r;
       base = st->solo_base;
-      if (st->solo_huge) relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r));
+      if (st->solo_huge) relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }

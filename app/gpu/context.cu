@@ -30,13 +30,13 @@ constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
  * none on the road networks and neutral on Kronecker; 1024 and more are
  * slower everywhere (one block walks several tiles in series). */
 constexpr uint32_t SOLO_MAX_FRONTIER = 256;
-/* Tiles of a round's frontier are dealt to blocks by an atomic counter when
- * the round has more than two tiles per block (2), rather than always (1) or
- * never (0): on power-law graphs one tile's arcs vary by orders of magnitude,
+/* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
+ * rather than statically (0) or only when a round has more than two tiles per
+ * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
  * and a static deal leaves blocks waiting at the grid barrier for the
- * unluckiest one; road rounds of a tile or two only pay the counter's latency
- * (bench/NOTES-sssp.md, step 10). */
-constexpr int DYNAMIC_TILES = 2;
+ * unluckiest one; on road graphs the counter is also 4-7 % faster (the blocks
+ * that leave the barrier first take the work): bench/NOTES-sssp.md, step 12. */
+constexpr int DYNAMIC_TILES = 1;
 constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {

@@ -21,10 +21,6 @@ namespace dsgpu {
 
 constexpr int WARP_SIZE = 32;
 constexpr int RELAX_BLOCK = 256;   /* threads per block of the relaxation */
-/* Resident blocks per SM the persistent kernels are compiled for (at most
- * 64 registers a thread). At 2 (122 registers) a block waiting at a grid
- * barrier left its SM half idle (ncu, kron20: 30 % of warp samples there). */
-constexpr int PERSISTENT_MIN_BLOCKS = 4;
 constexpr uint32_t NO_PRED = DS_NO_PRED;
 constexpr uint32_t MAX_BUCKETS = 256;
 

@@ -79,19 +79,21 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
 }
 
 template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles};
+  /* near frontiers are unique: deduplicated per round, and a split drops a
+     vertex that round r queued as near (its distance is below S) */
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, true};
 }
 
-/* Round r: relax the near frontier; improved vertices go to the next near
- * frontier or the far pile fp (from its base fbase). solo: block 0 alone (see
+/* Round r: relax the near frontier (nin vertices, the count every block read
+ * after the last barrier); improved vertices go to the next near frontier or
+ * the far pile fp (from its base fbase). solo: block 0 alone (see
  * relax_round, whose result it returns). */
 template <typename W>
-__device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
-                                         typename weight_traits<W>::acc_t S, relax_smem &sm,
-                                         unsigned long long &edges, bool solo) {
+__device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
+                                         uint32_t fbase, typename weight_traits<W>::acc_t S,
+                                         relax_smem &sm, unsigned long long &edges, bool solo) {
   volatile nf_ctl *ctl = a.ctl;
   const bool first = (solo || blockIdx.x == 0) && threadIdx.x == 0;
-  const uint32_t nin = ctl->ncnt[r % 3];
   if (first) {
     a.trace.begin(r, nin, solo);
     ctl->ncnt[(r + 2) % 3] = 0;
@@ -106,7 +108,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   return handed;
 }
 
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_MIN_BLOCKS) near_far_kernel(nf_args<W> a) {
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
   __shared__ relax_smem sm;
@@ -118,9 +120,10 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
   unsigned long long edges = 0;
   acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
   uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
+  uint32_t nin = ctl->ncnt[0];
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
-    nf_round<W>(a, r, fp, fbase, S, sm, edges, false);
+    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, false);
     // 2. small frontiers: block 0 runs rounds alone while the frontier stays
     //    small and no phase change or compaction is due; then all blocks go on
     //    from its last round
@@ -134,7 +137,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
         for (;;) {
           ++r;
           fbase = nfar;
-          handed = nf_round<W>(a, r, fp, fbase, S, sm, edges, true);
+          handed = nf_round<W>(a, r, nout, fp, fbase, S, sm, edges, true);
           if (handed) break;
           nout = ctl->ncnt[(r + 1) % 3];
           nfar = fbase + ctl->fr[r % 3];
@@ -158,6 +161,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
     const bool phase = nout == 0;
     const bool compact = !phase && (uint64_t)nfar + a.g.n > a.far_cap;
     fbase = nfar;
+    nin = nout;
     if (!phase && !compact) continue;
     acc_t S_new = S;
     if (phase) {
@@ -186,6 +190,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK, PERSISTENT_
       else queue_push_once(dst, &a.ctl->fr[(r + 1) % 3], a.vs.stamp2, 2 * r + 2, v);
     }
     grid.sync();
+    nin = ctl->ncnt[(r + 1) % 3]; /* with the split's near pushes */
     if (first) ctl->gmin = T::INF_BITS;
     fp ^= 1;
     fbase = 0;
