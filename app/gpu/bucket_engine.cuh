@@ -147,7 +147,8 @@ template <typename W>
 __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
-                                         unsigned long long &edges, bool solo, bool unique) {
+                                         unsigned long long &edges, bool solo, bool unique,
+                                         uint32_t (&counts)[2]) {
   volatile bk_state<W> *st = a.b.st;
   if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
@@ -156,7 +157,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r, unique),
-                        edges, solo);
+                        edges, solo, counts);
 }
 
 /* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
@@ -176,9 +177,10 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   for (;; ++r) {
-    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false, r > 0 || gathered);
-    uint32_t nout = st->qc[r % 3];
-    uint32_t spilled = base + st->sc[r % 3];
+    uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
+    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false, r > 0 || gathered, counts);
+    uint32_t nout = counts[0];
+    uint32_t spilled = base + counts[1];
     if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
       solo_arrive(&a.b.st->arrived); /* block 0 changes the counters after all have read them */
       if (blockIdx.x == 0) {
@@ -186,10 +188,11 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
         for (;;) {
           ++r;
           base = spilled;
-          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true, true);
+          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true, true,
+                               counts);
           if (handed) break;
-          nout = st->qc[r % 3];
-          spilled = base + st->sc[r % 3];
+          nout = counts[0];
+          spilled = base + counts[1];
           if (nout == 0 || nout > a.solo_max || spilled > a.spill_limit) break;
         }
         if (threadIdx.x == 0) {

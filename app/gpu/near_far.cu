@@ -87,11 +87,13 @@ template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args
 /* Round r: relax the near frontier (nin vertices, the count every block read
  * after the last barrier); improved vertices go to the next near frontier or
  * the far pile fp (from its base fbase). solo: block 0 alone (see
- * relax_round, whose result it returns). */
+ * relax_round, whose result it returns). counts: the next frontier's size
+ * and the round's far pushes. */
 template <typename W>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
-                                         relax_smem &sm, unsigned long long &edges, bool solo) {
+                                         relax_smem &sm, unsigned long long &edges, bool solo,
+                                         uint32_t (&counts)[2]) {
   volatile nf_ctl *ctl = a.ctl;
   const bool first = (solo || blockIdx.x == 0) && threadIdx.x == 0;
   if (first) {
@@ -103,7 +105,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   }
   const huge_list hl = nf_huge(a, r);
   const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
-                                     hl, edges, solo);
+                                     hl, edges, solo, counts);
   if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
   return handed;
 }
@@ -123,12 +125,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   uint32_t nin = ctl->ncnt[0];
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
-    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, false);
+    uint32_t counts[2];
+    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, false, counts);
     // 2. small frontiers: block 0 runs rounds alone while the frontier stays
     //    small and no phase change or compaction is due; then all blocks go on
     //    from its last round
-    uint32_t nout = ctl->ncnt[(r + 1) % 3];
-    uint32_t nfar = fbase + ctl->fr[r % 3];
+    uint32_t nout = counts[0];
+    uint32_t nfar = fbase + counts[1];
     if (nout > 0 && nout <= a.solo_max && (uint64_t)nfar + a.g.n <= a.far_cap) {
       // block 0 changes the counters only after every block has read them
       solo_arrive(&a.ctl->arrived);
@@ -137,10 +140,10 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
         for (;;) {
           ++r;
           fbase = nfar;
-          handed = nf_round<W>(a, r, nout, fp, fbase, S, sm, edges, true);
+          handed = nf_round<W>(a, r, nout, fp, fbase, S, sm, edges, true, counts);
           if (handed) break;
-          nout = ctl->ncnt[(r + 1) % 3];
-          nfar = fbase + ctl->fr[r % 3];
+          nout = counts[0];
+          nfar = fbase + counts[1];
           if (nout == 0 || nout > a.solo_max || (uint64_t)nfar + a.g.n > a.far_cap) break;
         }
         if (threadIdx.x == 0) {

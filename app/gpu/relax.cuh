@@ -348,11 +348,15 @@ constexpr uint64_t SOLO_HUGE_ARCS = 16 * RELAX_BLOCK;
  * empty, a barrier. solo: block 0 alone (block barriers; the other blocks wait
  * at a grid barrier meanwhile), else the whole cooperative grid. Returns true
  * if a solo round left its huge list to the grid: the caller ends the solo
- * stretch and every block then calls relax_huge_grid for this round. */
+ * stretch and every block then calls relax_huge_grid for this round.
+ * Otherwise counts[] holds the sink's two counters as the round left them,
+ * loaded together with the huge-list word after the barrier (one dependent
+ * round trip instead of two before the caller's decision). */
 template <typename W>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
-                            relax_smem &sm, const huge_list &hl, unsigned long long &edges, bool solo) {
+                            relax_smem &sm, const huge_list &hl, unsigned long long &edges, bool solo,
+                            uint32_t (&counts)[2]) {
   const uint32_t part = solo ? 0 : blockIdx.x, parts = solo ? 1 : gridDim.x;
   huge_list h = hl;
   h.tiles = solo ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
@@ -361,11 +365,15 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   if (solo) __syncthreads();
   else cg::this_grid().sync();
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
+  counts[0] = *(volatile uint32_t *)sink.cnt[0];
+  counts[1] = *(volatile uint32_t *)sink.cnt[1];
   if (!hw) return false;
   if (solo && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS) return true;
   relax_huge<W>(g, vs, hl, hw, sink, part, parts);
   if (solo) __syncthreads();
   else cg::this_grid().sync();
+  counts[0] = *(volatile uint32_t *)sink.cnt[0];
+  counts[1] = *(volatile uint32_t *)sink.cnt[1];
   return false;
 }
 
