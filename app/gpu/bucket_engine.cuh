@@ -118,7 +118,6 @@ template <typename W> struct bk_phase_args {
   uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
   int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
-  unsigned *bar;        /* grid_sync */
 };
 
 /* Where round r of a phase sends improved vertices: still in bucket c (below
@@ -139,7 +138,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
  * round; round 0: if gathered; a single piece of the log may repeat one) */
 template <typename W>
 __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, unique, a.bar};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, unique};
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
@@ -166,6 +165,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
 template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
   using T = weight_traits<W>;
   __shared__ relax_smem sm;
+  cg::grid_group grid = cg::this_grid();
   volatile bk_state<W> *st = a.b.st;
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   const uint32_t c = st->c;
@@ -201,7 +201,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
           st->solo_huge = handed;
         }
       }
-      grid_sync(a.bar);
+      grid.sync();
       r = st->solo_r;
       base = st->solo_base;
       if (st->solo_huge) relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
@@ -446,7 +446,6 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.solo_max = ctx->solo_max;
   pa.dyn_tiles = ctx->dyn_tiles;
   pa.huge_degree = ctx->huge_degree;
-  pa.bar = ctx->d_bar;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;

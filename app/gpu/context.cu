@@ -119,7 +119,6 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   cudaFree(ctx->d_huge_word);
   cudaFree(ctx->d_huge);
   cudaFree(ctx->trace.t);
-  cudaFree(ctx->d_bar);
   if (ctx->stream) cudaStreamDestroy(ctx->stream);
   if (ctx->ev_start) cudaEventDestroy(ctx->ev_start);
   if (ctx->ev_stop) cudaEventDestroy(ctx->ev_stop);
@@ -160,9 +159,6 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
      arcs / degree + 1 of them (every vertex listed once per round) */
   if (m / c->huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
     c->huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
-  const char *ob = getenv("DS_GPU_OWN_BARRIER"); /* experiment: grid_sync's own barrier */
-  if (ob && ob[0] == '1') DS_CUDA_TRY(cudaMalloc(&c->d_bar, 2 * sizeof(unsigned)));
-  if (c->d_bar) DS_CUDA_TRY(cudaMemset(c->d_bar, 0, 2 * sizeof(unsigned)));
   const char *tr = getenv("DS_GPU_TRACE"); /* performance work: per-round trace file */
   if (tr && tr[0]) {
     snprintf(c->trace_path, sizeof c->trace_path, "%s", tr);

@@ -12,7 +12,6 @@
 #ifndef DS_GPU_COMMON_CUH
 #define DS_GPU_COMMON_CUH
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -101,34 +100,6 @@ struct dev_vertex_state {
   uint32_t *stamp2;         /* second stamp (Near-Far's far pile) */
 };
 
-/* Grid-wide barrier of the cooperative kernels. bar == NULL: the cooperative
- * groups one; else an own barrier on two words (arrivals, generation) at GPU
- * scope: thread 0 of each block arrives with an acq_rel atomic, the last one
- * resets the count and releases the next generation, the others poll it with
- * relaxed loads and acquire once (the cooperative groups barrier polls with
- * system-scope strong loads). Env DS_GPU_OWN_BARRIER=1 (experiment). */
-__device__ __forceinline__ void grid_sync(unsigned *bar) {
-  if (!bar) {
-    cooperative_groups::this_grid().sync();
-    return;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned gen, old;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(gen) : "l"(bar + 1) : "memory");
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(bar) : "memory");
-    if (old == gridDim.x - 1) {
-      asm volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(bar) : "memory");
-      asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(bar + 1), "r"(gen + 1) : "memory");
-    } else {
-      unsigned now = gen;
-      while (now == gen) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(bar + 1) : "memory");
-      asm volatile("fence.acq_rel.gpu;" ::: "memory");
-    }
-  }
-  __syncthreads();
-}
-
 /* Counters the search accumulates on the device. */
 struct dev_counters {
   unsigned long long edges_relaxed;
@@ -173,7 +144,6 @@ struct ds_gpu_ctx {
   uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
   int dyn_tiles;     /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
-  unsigned *d_bar;      /* own grid barrier's words (grid_sync), NULL: cooperative groups' */
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
   char trace_path[512];
   uint32_t n;

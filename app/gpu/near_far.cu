@@ -64,7 +64,6 @@ template <typename W> struct nf_args {
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
   round_trace trace;
-  unsigned *bar; /* grid_sync */
 };
 
 /* Where round r sends improved vertices: the next near frontier, or the far
@@ -82,7 +81,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
 template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, true, a.bar};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, true};
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
@@ -115,6 +114,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
   __shared__ relax_smem sm;
+  cg::grid_group grid = cg::this_grid();
   volatile nf_ctl *ctl = a.ctl;
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   const uint64_t gtid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -152,7 +152,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
           ctl->solo_huge = handed;
         }
       }
-      grid_sync(a.bar);
+      grid.sync();
       r = ctl->solo_r;
       fbase = ctl->solo_base;
       if (ctl->solo_huge) relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
@@ -173,7 +173,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
         uint32_t d = dist_of(a.vs.dist[a.far[fp][i]]);
         if (!T::below(d, S)) atomicMin(&a.ctl->gmin, d);
       }
-      grid_sync(a.bar);
+      grid.sync();
       const uint32_t gmin = ctl->gmin;
       if (gmin == T::INF_BITS) break;
       acc_t k = (acc_t)T::bucket(gmin, S, a.delta);
@@ -192,7 +192,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
       if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.vs.stamp, 2 * r + 2, v);
       else queue_push_once(dst, &a.ctl->fr[(r + 1) % 3], a.vs.stamp2, 2 * r + 2, v);
     }
-    grid_sync(a.bar);
+    grid.sync();
     nin = ctl->ncnt[(r + 1) % 3]; /* with the split's near pushes */
     if (first) ctl->gmin = T::INF_BITS;
     fp ^= 1;
@@ -247,7 +247,6 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.dyn_tiles = ctx->dyn_tiles;
   a.huge_degree = ctx->huge_degree;
   a.trace = ctx->trace;
-  a.bar = ctx->d_bar;
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
   h.gmin = T::INF_BITS;

@@ -146,7 +146,6 @@ struct huge_list {
   /* the frontier holds each vertex at most once: the `done` test can be a
      plain load and store instead of an atomic exchange (relax_frontier) */
   bool unique;
-  unsigned *bar; /* grid_sync's barrier */
 };
 
 /* How a round's tiles are dealt (ds_gpu_ctx::dyn_tiles): 0 statically, 1 by
@@ -364,7 +363,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   if (solo && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
   relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, part, parts);
   if (solo) __syncthreads();
-  else grid_sync(hl.bar);
+  else cg::this_grid().sync();
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
   counts[0] = *(volatile uint32_t *)sink.cnt[0];
   counts[1] = *(volatile uint32_t *)sink.cnt[1];
@@ -372,7 +371,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   if (solo && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS) return true;
   relax_huge<W>(g, vs, hl, hw, sink, part, parts);
   if (solo) __syncthreads();
-  else grid_sync(hl.bar);
+  else cg::this_grid().sync();
   counts[0] = *(volatile uint32_t *)sink.cnt[0];
   counts[1] = *(volatile uint32_t *)sink.cnt[1];
   return false;
@@ -385,7 +384,7 @@ __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &v
                                 const split_sink<W> &sink, const huge_list &hl) {
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
   relax_huge<W>(g, vs, hl, hw, sink, blockIdx.x, gridDim.x);
-  grid_sync(hl.bar);
+  cg::this_grid().sync();
 }
 
 /* Before a stretch of solo rounds: every block, once it has read the shared
