@@ -4,8 +4,8 @@
 #   bench/sssp/knob_sweep.sh BUILD_DIR WORK_DIR OUT_DIR "CONFIGS" "GRAPHS" [ALGOS]
 #     CONFIGS  ';'-separated sets of NAME=VALUE settings ("" = the defaults), e.g.
 #              "DS_GPU_SOLO_MAX=0;DS_GPU_SOLO_MAX=256 DS_GPU_DYNAMIC_TILES=1"
-#     GRAPHS   names of run.sh's graph set: kron20 kron22 rmat-thesis grid-1000
-#              geo-1M NY BAY COL (generated into WORK_DIR with run.sh's seeds)
+#     GRAPHS   names of the suite's graph set (graphs.sh): kron20 kron22 rmat-thesis
+#              grid-1000 geo-1M NY BAY COL (generated into WORK_DIR)
 #     ALGOS    sssp --algo list (default near-far,multisplit,sort,bellman-ford)
 #   TRACE=1 also writes the per-round trace of near-far / bellman-ford
 #   (DS_GPU_TRACE) to OUT_DIR/trace-GRAPH-CONFIGINDEX.txt.
@@ -15,29 +15,14 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1 work=$2 out=$3 configs=$4 graphs=$5 algos=${6:-near-far,multisplit,sort,bellman-ford}
 mkdir -p "$work" "$out"
-gen() { # name, graphgen arguments...
-  local name=$1; shift
-  [ -f "$work/$name.mtx" ] || "$build/graph/gen/graphgen" "$@" --quiet -o "$work/$name.mtx"
-}
-graph_file() { # name -> path (generated on first use), extra sssp options after a tab
-  case "$1" in
-    kron20) gen kron20 kron --scale 20 --edge-factor 16 --weights 1:255 --seed 20; echo "$work/kron20.mtx" ;;
-    kron22) gen kron22 kron --scale 22 --edge-factor 16 --weights 1:255 --seed 22; echo "$work/kron22.mtx" ;;
-    rmat-thesis) gen rmat-thesis rmat --n 800000 --m 4800000 --a 0.5 --b 0.1 --c 0.1 --weights 0:1000 --seed 30 --undirected
-                 echo "$work/rmat-thesis.mtx" ;;
-    grid-1000) gen grid-1000 grid --rows 1000 --cols 1000 --weights 1:255 --seed 40; echo "$work/grid-1000.mtx" ;;
-    geo-1M) gen geo-1M geo --n 1000000 --degree 8 --geo-weights random --weights 1:255 --seed 50; echo "$work/geo-1M.mtx" ;;
-    NY|BAY|COL) printf '%s\t--weights 1:255\n' "$root/datasets/$1.mtx.gz" ;;
-    *) echo "unknown graph $1" >&2; return 1 ;;
-  esac
-}
+# shellcheck source=graphs.sh
+. "$root/bench/sssp/graphs.sh"
 status=0
 IFS=';' read -r -a cfgs <<< "$configs"
 [ ${#cfgs[@]} -eq 0 ] && cfgs=("")
 for g in $graphs; do
-  spec=$(graph_file "$g") || { status=1; continue; }
-  file=${spec%%$'\t'*} extra=""
-  [ "$spec" != "$file" ] && extra=${spec#*$'\t'}
+  spec=$(suite_graph "$g" "$build/graph/gen/graphgen" "$work" "$root") || { status=1; continue; }
+  file=${spec%%$'\t'*} extra=${spec#*$'\t'}
   for i in "${!cfgs[@]}"; do
     cfg=${cfgs[$i]}
     trace=()
