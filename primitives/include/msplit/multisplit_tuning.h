@@ -15,9 +15,14 @@ constexpr uint32_t MAX_FAST_BUCKETS = 256;
 // rounds with running counts in registers (the paper's Alg. 2 and 3); above it from one
 // __match_any_sync and counters in shared memory. Histograms always use ballots.
 constexpr uint32_t BALLOT_MAX_BUCKETS = 32;
-// Resident blocks per SM the tile kernel is compiled for (caps its registers).
+// Resident blocks per SM the three-pass tile kernel is compiled for (caps its registers).
 constexpr int MIN_BLOCKS_PER_SM = 3;
-// Predecessor tiles each look-back lane inspects per round trip (see lookback_tile).
+// Resident blocks per SM the one-pass sweep is compiled for (4: at most 64 registers), so that
+// other tiles' work hides a tile's look-back.
+constexpr int ONESWEEP_BLOCKS_PER_SM = 4;
+// The same for key-value pairs (3: 85 registers; at 64 the values spill).
+constexpr int ONESWEEP_PAIRS_BLOCKS_PER_SM = 3;
+// Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
 constexpr int LOOKBACK_ITEMS = 4;
 // Histogram kernel of the one-pass variant: resident blocks per SM of its grid-stride loop.
 constexpr int HISTOGRAM_BLOCKS_PER_SM = 8;

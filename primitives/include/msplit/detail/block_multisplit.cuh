@@ -114,31 +114,25 @@ constexpr uint32_t LOOKBACK_COUNT_MASK = (1u << 30) - 1;
 // Largest number of elements in one portion (counts must fit LOOKBACK_COUNT_MASK).
 constexpr size_t LOOKBACK_MAX_PORTION = LOOKBACK_COUNT_MASK;
 
-// Look-back of a whole tile, called by every thread of the block (a block-uniform call).
-// tile_count[b] (shared) is this tile's count of bucket b; exclusive[b] (shared) receives the
-// number of elements of bucket b in the portion's earlier tiles. A group of G lanes (G * m <=
-// BLOCK_THREADS, G a power of two <= 32) serves each bucket and inspects G * LB_ITEMS
-// predecessors per round trip, so a look-back rarely costs more than one L2 latency even when
-// the nearest inclusive prefix is many tiles back (a thread walking one tile at a time does not
-// keep up). Loops that contain shuffles are kept warp-uniform with __any_sync.
-template <int BLOCK_THREADS, int LB_ITEMS>
-__device__ __forceinline__ void lookback_tile(uint32_t *status, size_t tile, uint32_t m, const uint32_t *tile_count,
-                                              uint32_t *exclusive) {
-  using ref = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>;
+// Lanes per bucket of a tile's look-back: the largest power of two G <= 32 with G * m <=
+// BLOCK_THREADS. Thread t serves bucket t / G as lane t % G of the bucket's group.
+template <int BLOCK_THREADS>
+__device__ __forceinline__ unsigned lookback_group(uint32_t m) {
   unsigned G = WARP_SIZE;
   while (G > 1 && G * m > unsigned(BLOCK_THREADS)) G >>= 1;
-  const unsigned tid = threadIdx.x, j = tid % G;
-  const uint32_t b = tid / G;
-  const bool active = b < m;
-  // 1. publish this tile's counts (inclusive already for the portion's first tile)
-  if (active && j == 0)
-    ref(status[tile * m + b])
-        .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | tile_count[b], cuda::memory_order_relaxed);
-  if (tile == 0) {
-    if (active && j == 0) exclusive[b] = 0;
-    return;
-  }
-  // 2. walk back in windows of G * LB_ITEMS tiles: item i of lane j is at distance base + i*G + j + 1
+  return G;
+}
+
+// Walks back from `tile` (> 0) of the portion for bucket b, as lane j of the bucket's group of G
+// lanes, and returns in every lane of the group the count of bucket b in the portion's earlier
+// tiles. Called by whole warps: lanes with no bucket pass active = false. Each round trip
+// inspects G * LB_ITEMS predecessors (item i of lane j is at distance base + i * G + j + 1), so
+// a look-back rarely costs more than one L2 latency even when the nearest inclusive prefix is
+// many tiles back. Loops that contain shuffles are kept warp-uniform with __any_sync.
+template <int LB_ITEMS>
+__device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile, uint32_t m, uint32_t b,
+                                                  unsigned j, unsigned G, bool active) {
+  using ref = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>;
   constexpr uint32_t NONE = 0xFFFFFFFFu;
   uint32_t sum = 0;
   size_t base = 0;
@@ -180,11 +174,7 @@ __device__ __forceinline__ void lookback_tile(uint32_t *status, size_t tile, uin
         base += size_t(G) * LB_ITEMS;
     }
   }
-  // 3. publish the inclusive prefix
-  if (active && j == 0) {
-    ref(status[tile * m + b]).store(LOOKBACK_FLAG_PREFIX | (sum + tile_count[b]), cuda::memory_order_relaxed);
-    exclusive[b] = sum;
-  }
+  return sum;
 }
 
 }  // namespace detail

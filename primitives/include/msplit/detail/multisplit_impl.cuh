@@ -154,6 +154,36 @@ inline msplit_status launch_tile_kernel(const tile_args<Key, Value, Op> &a, size
   return MSPLIT_SUCCESS;
 }
 
+template <int BITS, typename Key, typename Value, typename Op>
+inline msplit_status launch_onesweep_bits(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
+  constexpr int BT = tuning::BLOCK_THREADS;
+  constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
+  constexpr size_t ELEM = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+  const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, true, false, true);
+  auto kernel = multisplit_onesweep_kernel<BITS, BT, ITEMS, Key, Value, Op>;
+  MSPLIT_TRY(prepare_kernel(kernel, lay.total));
+  kernel<<<unsigned(grid), BT, lay.total, stream>>>(a);
+  MSPLIT_LAUNCH_CHECK();
+  return MSPLIT_SUCCESS;
+}
+
+// The sweep is compiled once per bucket width ceil(log2 m) = 1..8 (m = 1 runs as m = 2's width).
+template <typename Key, typename Value, typename Op>
+inline msplit_status launch_onesweep(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
+  switch (ceil_log2(a.m)) {
+    case 0:
+    case 1: return launch_onesweep_bits<1>(a, grid, stream);
+    case 2: return launch_onesweep_bits<2>(a, grid, stream);
+    case 3: return launch_onesweep_bits<3>(a, grid, stream);
+    case 4: return launch_onesweep_bits<4>(a, grid, stream);
+    case 5: return launch_onesweep_bits<5>(a, grid, stream);
+    case 6: return launch_onesweep_bits<6>(a, grid, stream);
+    case 7: return launch_onesweep_bits<7>(a, grid, stream);
+    case 8: return launch_onesweep_bits<8>(a, grid, stream);
+    default: return set_error(MSPLIT_ERROR_INTERNAL, "multisplit: one-pass sweep with m = %u > 256", a.m);
+  }
+}
+
 template <typename Key, typename Value, typename Op>
 msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *keys_in, Key *keys_out,
                                   const Value *values_in, Value *values_out, size_t n, uint32_t m, Op op,
@@ -225,7 +255,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
       constexpr int HIST_ITEMS = tuning::items_per_thread<sizeof(Key), 0>::value;
       auto hkernel = multisplit_histogram_kernel<BT, HIST_ITEMS, Key, Op>;
-      const size_t hsmem = align_up(stage_bytes, 16) + size_t(m) * sizeof(uint32_t);
+      const size_t hsmem = histogram_smem_bytes(m, stage_bytes);
       MSPLIT_TRY(prepare_kernel(hkernel, hsmem));
       for (size_t p = 0; p < plan.portions; ++p) {
         histogram_args<Key, Op> h{keys_in, p * portion_elems, 0, m, pm, op, stage, stage_bytes, hist + p * m};
@@ -245,7 +275,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
                                     stage, stage_bytes, nullptr, nullptr, 0, status, counters + p, base + p * m};
         a.end = a.begin + portion_elems < n ? a.begin + portion_elems : n;
         const size_t grid = (a.end - a.begin + TILE - 1) / TILE;
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::ONESWEEP, subproblem::BLOCK, true>(a, grid, stream)));
+        MSPLIT_TRY(launch_onesweep(a, grid, stream));
       }
       return MSPLIT_SUCCESS;
     }

@@ -1,5 +1,6 @@
 // Multisplit kernels (the "agent" level): one tile kernel body whose compile-time parameters give
-// the paper's three variants and the one-pass variant, plus the small kernels around them.
+// the paper's three variants, the one-pass variant's histogram and sweep kernels, and the small
+// kernels around them.
 //
 //   variant   passes                                           subproblem  reorder
 //   DIRECT    prescan, scan of H (CUB), postscan                warp        no
@@ -24,7 +25,7 @@
 namespace msplit {
 namespace detail {
 
-enum class pass_kind { PRESCAN, POSTSCAN, ONESWEEP };
+enum class pass_kind { PRESCAN, POSTSCAN };
 enum class subproblem { WARP, BLOCK };
 
 template <typename Key, typename Value, typename Op>
@@ -49,6 +50,20 @@ struct tile_args {
   const size_t *base;     // m: first output index of each bucket for this portion
 };
 
+// Writes a region reordered in shared memory: element i (< valid) of `ex`, whose bucket is
+// ex_bucket[i], goes to dest[bucket] + i (dest: the global start of the bucket's run minus its
+// start in the region). Thread `me` of STRIDE writes elements me, me + STRIDE, ...: consecutive
+// threads write consecutive places of a run.
+template <int STRIDE, int READS, typename T>
+__device__ __forceinline__ void write_runs(T *out, const T *ex, const uint8_t *ex_bucket, const size_t *dest,
+                                           uint32_t me, uint32_t valid) {
+#pragma unroll
+  for (int k = 0; k < READS; ++k) {
+    const uint32_t i = k * STRIDE + me;
+    if (i < valid) out[dest[ex_bucket[i]] + i] = ex[i];
+  }
+}
+
 template <pass_kind PASS, subproblem SUB, bool REORDER, int BLOCK_THREADS, int ITEMS, typename Key,
           typename Value, typename Op>
 __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
@@ -60,7 +75,6 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
   constexpr size_t ELEM_BYTES = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
   static_assert(BLOCK_THREADS % WARP_SIZE == 0, "whole warps");
   static_assert(SUB == subproblem::WARP || REORDER, "block subproblems always reorder");
-  static_assert(PASS != pass_kind::ONESWEEP || SUB == subproblem::BLOCK, "one sweep is block level");
 
   extern __shared__ __align__(16) unsigned char smem[];
   const uint32_t m = a.m;
@@ -69,21 +83,15 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
   uint32_t *counts = reinterpret_cast<uint32_t *>(smem + lay.counts_off);
   size_t *dest = reinterpret_cast<size_t *>(smem + lay.dest_off);
   uint32_t *bucket_start = reinterpret_cast<uint32_t *>(smem + lay.scan_off);
-  uint32_t *tile_counts = bucket_start + m;  // then: elements of each bucket in earlier tiles
   unsigned long long *warp_sums =
       reinterpret_cast<unsigned long long *>(smem + align_up(lay.scan_off + 2 * m * sizeof(uint32_t), 16));
-  uint32_t *tile_slot = reinterpret_cast<uint32_t *>(warp_sums + 32);
   const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
 
   // 1. stage the functor, clear the warp histograms, take a tile
   const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
   for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
-  size_t tile = blockIdx.x;
-  if constexpr (PASS == pass_kind::ONESWEEP) {
-    if (tid == 0) *tile_slot = atomicAdd(a.tile_counter, 1u);
-  }
+  const size_t tile = blockIdx.x;
   __syncthreads();
-  if constexpr (PASS == pass_kind::ONESWEEP) tile = *tile_slot;
   const size_t tile_begin = a.begin + tile * TILE;
   const uint32_t tile_valid = uint32_t(a.end - tile_begin < TILE ? a.end - tile_begin : TILE);
   const bool full = tile_valid == TILE;
@@ -163,14 +171,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
       const uint32_t start = uint32_t(block_exclusive_scan<BLOCK_THREADS>((unsigned long long)tile_count, warp_sums));
       if (tid < m) {
         bucket_start[tid] = start;
-        tile_counts[tid] = tile_count;
         if constexpr (PASS == pass_kind::POSTSCAN) dest[tid] = size_t(a.G[tid * a.L + tile]) - start;
-      }
-      if constexpr (PASS == pass_kind::ONESWEEP) {
-        __syncthreads();
-        lookback_tile<BLOCK_THREADS, tuning::LOOKBACK_ITEMS>(a.status, tile, m, tile_counts, tile_counts);
-        __syncthreads();
-        if (tid < m) dest[tid] = a.base[tid] + tile_counts[tid] - bucket_start[tid];
       }
       __syncthreads();
     }
@@ -223,11 +224,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
         }
       }
       region_sync();
-#pragma unroll
-      for (int k = 0; k < READS; ++k) {
-        const uint32_t i = k * STRIDE + me;
-        if (i < region_valid) a.keys_out[my_dest[ex_bucket[i]] + i] = ex_keys[i];
-      }
+      write_runs<STRIDE, READS>(a.keys_out, ex_keys, ex_bucket, my_dest, me, region_valid);
       if constexpr (HAS_VALUES) {
         Value *ex_vals = reinterpret_cast<Value *>(smem + lay.exchange_off + size_t(region) * ELEM_BYTES);
         region_sync();
@@ -235,11 +232,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
         for (int k = 0; k < ITEMS; ++k)
           if (full || warp_first + k * WARP_SIZE + lane < tile_valid) ex_vals[br[k] & 0xFFFFu] = vals[k];
         region_sync();
-#pragma unroll
-        for (int k = 0; k < READS; ++k) {
-          const uint32_t i = k * STRIDE + me;
-          if (i < region_valid) a.values_out[my_dest[ex_bucket[i]] + i] = ex_vals[i];
-        }
+        write_runs<STRIDE, READS>(a.values_out, ex_vals, ex_bucket, my_dest, me, region_valid);
       }
     }
   }
@@ -258,6 +251,15 @@ struct histogram_args {
   uint32_t *hist;  // m counters, zeroed
 };
 
+// Shared memory of the histogram kernel.
+inline size_t histogram_smem_bytes(uint32_t m, size_t stage_bytes) {
+  return align_up(stage_bytes, 16) + size_t(m) * WARP_SIZE * sizeof(uint32_t);
+}
+
+// Every lane counts into its own column of an m x 32 table in shared memory (counts[b * 32 +
+// lane]), so the 32 atomics of a warp instruction always fall into 32 different banks whatever
+// the distribution: one shared atomic per key, no votes. (Warp-aggregated counting by ballots or
+// __match_any_sync cost 3-7x the bandwidth bound in ncu, bench/NOTES-multisplit.md run 6.)
 template <int BLOCK_THREADS, int ITEMS, typename Key, typename Op>
 __global__ void __launch_bounds__(BLOCK_THREADS) multisplit_histogram_kernel(histogram_args<Key, Op> a) {
   constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
@@ -265,13 +267,12 @@ __global__ void __launch_bounds__(BLOCK_THREADS) multisplit_histogram_kernel(his
   const size_t counts_off = align_up(a.stage ? a.stage_bytes : 0, 16);
   uint32_t *counts = reinterpret_cast<uint32_t *>(smem + counts_off);
   const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
+  const uint32_t m = a.m;
   const Op op = stage_op(a.op, a.stage, smem, tid, BLOCK_THREADS);
-  for (uint32_t i = tid; i < a.m; i += BLOCK_THREADS) counts[i] = 0;
+  for (uint32_t i = tid; i < m * WARP_SIZE; i += BLOCK_THREADS) counts[i] = 0;
   __syncthreads();
 
-  // m <= 32: ballot histogram (seed 000, Alg. 2), lane l counts bucket l in a register;
-  // m > 32: warp-aggregated shared atomics (__match_any_sync peers)
-  uint32_t owned = 0;
+  uint32_t *column = counts + lane;
   const size_t tiles = (a.end - a.begin + TILE - 1) / TILE;
   for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const size_t tile_begin = a.begin + tile * TILE;
@@ -285,19 +286,17 @@ __global__ void __launch_bounds__(BLOCK_THREADS) multisplit_histogram_kernel(his
       if (full || idx < tile_valid) keys[k] = a.keys_in[tile_begin + idx];
     }
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const bool valid = full || warp_first + k * WARP_SIZE + lane < tile_valid;
-      const uint32_t b = valid ? clamped_bucket(op, keys[k], a.m) : 0;
-      if (!a.pm.use_match)
-        warp_ballot_count_step(b, valid, a.pm.ballot_rounds, owned);
-      else
-        warp_count_step(b, valid, full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid), a.pm, counts);
-    }
+    for (int k = 0; k < ITEMS; ++k)
+      if (full || warp_first + k * WARP_SIZE + lane < tile_valid)
+        atomicAdd(&column[clamped_bucket(op, keys[k], m) * WARP_SIZE], 1u);
   }
-  if (!a.pm.use_match && lane < a.m && owned) atomicAdd(&counts[lane], owned);
   __syncthreads();
-  for (uint32_t b = tid; b < a.m; b += BLOCK_THREADS)
-    if (counts[b]) atomicAdd(&a.hist[b], counts[b]);
+  // thread b adds up row b, starting at a different bank than its neighbours
+  for (uint32_t b = tid; b < m; b += BLOCK_THREADS) {
+    uint32_t sum = 0;
+    for (uint32_t l = 0; l < WARP_SIZE; ++l) sum += counts[b * WARP_SIZE + ((l + b) % WARP_SIZE)];
+    if (sum) atomicAdd(&a.hist[b], sum);
+  }
 }
 
 // ---- one-pass, pass 2: bucket starts (and offsets) from the portions' totals ------------------
@@ -321,6 +320,154 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
     if (offsets) offsets[b] = start;
   }
   if (offsets && b == 0) offsets[m] = n;
+}
+
+// ---- one-pass, pass 3: the sweep --------------------------------------------------------------
+// One block per tile, tiles in the order blocks take them from an atomic counter. BITS =
+// ceil(log2 m) (1..8) is a template parameter (see warp_rank_bits). A tile's life:
+//   1. load warp-striped; rank in the warp (ranks and warp histograms)
+//   2. per bucket: warp offsets and the tile count, which is published at once (aggregate)
+//   3. block scan of the tile counts: where each bucket's run starts inside the tile
+//   4. every thread writes its keys into shared memory in bucket order, while the bucket
+//      threads walk back for the tile's global offsets (the walk overlaps the reordering)
+//   5. threads write consecutive shared elements to their global places (coalesced runs)
+// Five barriers per tile for keys (two more for values); no barrier waits on a look-back that
+// the block could have overlapped.
+template <int BITS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
+__global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value> ? tuning::ONESWEEP_BLOCKS_PER_SM
+                                                                                  : tuning::ONESWEEP_PAIRS_BLOCKS_PER_SM)
+    multisplit_onesweep_kernel(tile_args<Key, Value, Op> a) {
+  constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
+  constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
+  constexpr uint32_t WARP_TILE = WARP_SIZE * ITEMS;
+  constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
+  constexpr size_t ELEM_BYTES = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
+  static_assert(BITS >= 1 && BITS <= 8, "m <= 256");
+  static_assert(TILE <= 0xFFFF, "positions are packed into 16 bits");
+
+  extern __shared__ __align__(16) unsigned char smem[];
+  const uint32_t m = a.m;
+  const tile_layout lay =
+      make_tile_layout<BLOCK_THREADS, ITEMS>(m, a.stage ? a.stage_bytes : 0, ELEM_BYTES, true, false, true);
+  uint32_t *counts = reinterpret_cast<uint32_t *>(smem + lay.counts_off);  // WARPS x m
+  size_t *dest = reinterpret_cast<size_t *>(smem + lay.dest_off);          // m
+  uint32_t *bucket_start = reinterpret_cast<uint32_t *>(smem + lay.scan_off);
+  uint32_t *tile_counts = bucket_start + m;
+  uint32_t *warp_sums = reinterpret_cast<uint32_t *>(smem + align_up(lay.scan_off + 2 * m * sizeof(uint32_t), 16));
+  uint32_t *tile_slot = warp_sums + WARP_SIZE;
+  Key *ex_keys = reinterpret_cast<Key *>(smem + lay.exchange_off);
+  uint8_t *ex_bucket = smem + lay.bucket_off;
+  const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
+
+  // take a tile; clear the shared counters (BITS > 5 counts in shared memory)
+  const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
+  if constexpr (BITS > 5)
+    for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
+  if (tid == 0) *tile_slot = atomicAdd(a.tile_counter, 1u);
+  __syncthreads();
+  const size_t tile = *tile_slot;
+  const size_t tile_begin = a.begin + tile * TILE;
+  const uint32_t tile_valid = uint32_t(a.end - tile_begin < TILE ? a.end - tile_begin : TILE);
+  const bool full = tile_valid == TILE;
+  const uint32_t warp_first = warp * WARP_TILE;
+
+  // 1. load and rank (values are loaded after the ranking, which does not need them: fewer
+  // registers live across it)
+  Key keys[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const uint32_t idx = warp_first + k * WARP_SIZE + lane;
+    if (full || idx < tile_valid) keys[k] = a.keys_in[tile_begin + idx];
+  }
+  uint32_t *my_counts = counts + warp * m;
+  uint32_t br[ITEMS];  // bucket (high 16 bits) and rank, later position (low 16 bits)
+  uint32_t run = 0;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const bool valid = full || warp_first + k * WARP_SIZE + lane < tile_valid;
+    const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+    const uint32_t b = valid ? clamped_bucket(op, keys[k], m) : 0;
+    br[k] = (b << 16) | warp_rank_bits<BITS>(b, valid_mask, run, my_counts);
+  }
+  if constexpr (BITS <= 5)
+    if (lane < m) my_counts[lane] = run;
+  using VReg = std::conditional_t<HAS_VALUES, Value, char>;
+  VReg vals[ITEMS];
+  if constexpr (HAS_VALUES) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const uint32_t idx = warp_first + k * WARP_SIZE + lane;
+      if (full || idx < tile_valid) vals[k] = a.values_in[tile_begin + idx];
+    }
+  }
+  __syncthreads();
+
+  // 2. thread b: warp offsets inside bucket b's run and the tile's count, published at once
+  uint32_t tile_count = 0;
+  if (tid < m) {
+    for (int w = 0; w < WARPS; ++w) {
+      const uint32_t c = counts[w * m + tid];
+      counts[w * m + tid] = tile_count;
+      tile_count += c;
+    }
+    tile_counts[tid] = tile_count;
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + tid])
+        .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | tile_count, cuda::memory_order_relaxed);
+  }
+  // 3. exclusive scan of the tile counts over the buckets; counts become tile positions
+  uint32_t incl = tile_count;
+  for (int d = 1; d < WARP_SIZE; d <<= 1) {
+    const uint32_t up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
+    if (int(lane) >= d) incl += up;
+  }
+  if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
+  __syncthreads();
+  if (tid < m) {
+    uint32_t start = incl - tile_count;
+    for (unsigned w = 0; w < warp; ++w) start += warp_sums[w];
+    bucket_start[tid] = start;
+    for (int w = 0; w < WARPS; ++w) counts[w * m + tid] += start;
+  }
+  __syncthreads();
+
+  // 4. reorder into shared memory; bucket threads walk back meanwhile
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    if (full || warp_first + k * WARP_SIZE + lane < tile_valid) {
+      const uint32_t b = br[k] >> 16;
+      const uint32_t pos = (br[k] & 0xFFFFu) + my_counts[b];
+      br[k] = (b << 16) | pos;
+      ex_keys[pos] = keys[k];
+      ex_bucket[pos] = uint8_t(b);
+    }
+  }
+  const unsigned G = lookback_group<BLOCK_THREADS>(m);
+  if (warp * WARP_SIZE < G * m) {  // warp-uniform: the warps that serve a bucket
+    const uint32_t b = tid / G;
+    const unsigned j = tid % G;
+    const bool active = b < m;
+    const uint32_t before =
+        tile == 0 ? 0u : lookback_walk<tuning::LOOKBACK_ITEMS>(a.status, tile, m, b, j, G, active);
+    if (active && j == 0) {
+      if (tile != 0)
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + b])
+            .store(LOOKBACK_FLAG_PREFIX | (before + tile_counts[b]), cuda::memory_order_relaxed);
+      dest[b] = a.base[b] + before - bucket_start[b];
+    }
+  }
+  __syncthreads();
+
+  // 5. write runs: shared element i goes to dest[its bucket] + i
+  write_runs<BLOCK_THREADS, ITEMS>(a.keys_out, ex_keys, ex_bucket, dest, tid, tile_valid);
+  if constexpr (HAS_VALUES) {
+    Value *ex_vals = reinterpret_cast<Value *>(smem + lay.exchange_off);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (full || warp_first + k * WARP_SIZE + lane < tile_valid) ex_vals[br[k] & 0xFFFFu] = vals[k];
+    __syncthreads();
+    write_runs<BLOCK_THREADS, ITEMS>(a.values_out, ex_vals, ex_bucket, dest, tid, tile_valid);
+  }
 }
 
 // ---- three-pass: offsets from G --------------------------------------------------------------

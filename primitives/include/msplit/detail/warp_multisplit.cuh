@@ -112,6 +112,51 @@ __device__ __forceinline__ uint32_t warp_ballot_rank_step(uint32_t bucket, bool 
   return before + uint32_t(__popc(peers & lanemask_lt()));
 }
 
+// ---- ranks with a compile-time bucket width (the one-pass sweep) -----------------------------
+// BITS = ceil(log2 m) is a template parameter, so the votes are straight-line code: no loop
+// control and no predicated-off rounds (run 3 of bench/NOTES-multisplit.md: voting 8 bits for
+// every m costs 2x). No __match_any_sync: on sm_90 its cost grows with the number of distinct
+// buckets in the warp (ncu: MATCH.ANY's consumer took 77 % of the histogram kernel's stall
+// samples at m = 256), while BITS votes cost the same for any input.
+//
+// Ranks one step of a warp's items (every lane calls it; `valid_mask` holds the lanes with an
+// item, and an invalid lane passes bucket 0 and ignores the result). Returns the number of
+// earlier items of the warp (earlier steps, or this step on a lower lane) in the item's bucket.
+//   BITS <= 5: lane c keeps the running count of bucket c in `run` (registers only).
+//   BITS > 5:  the warp's m running counters are `counts` in shared memory; the leader (highest
+//              peer lane) adds the peer count with one atomic, whose old value reaches the peers
+//              by __shfl_sync (see warp_rank_step for why that orders the steps).
+template <int BITS>
+__device__ __forceinline__ uint32_t warp_rank_bits(uint32_t bucket, unsigned valid_mask, uint32_t &run,
+                                                   uint32_t *counts) {
+  const unsigned lane = lane_id();
+  unsigned peers = valid_mask;
+  if constexpr (BITS <= 5) {
+    unsigned mine = valid_mask;
+#pragma unroll
+    for (int r = 0; r < BITS; ++r) {
+      const unsigned vote = __ballot_sync(FULL_WARP_MASK, (bucket >> r) & 1u);
+      peers &= ((bucket >> r) & 1u) ? vote : ~vote;
+      mine &= ((lane >> r) & 1u) ? vote : ~vote;
+    }
+    const uint32_t before = __shfl_sync(FULL_WARP_MASK, run, int(bucket));
+    run += __popc(mine);
+    return before + uint32_t(__popc(peers & lanemask_lt()));
+  } else {
+#pragma unroll
+    for (int r = 0; r < BITS; ++r) {
+      const unsigned vote = __ballot_sync(FULL_WARP_MASK, (bucket >> r) & 1u);
+      peers &= ((bucket >> r) & 1u) ? vote : ~vote;
+    }
+    const bool valid = (valid_mask >> lane) & 1u;
+    const int leader = valid ? 31 - __clz(peers) : int(lane);
+    uint32_t old = 0;
+    if (valid && int(lane) == leader) old = atomicAdd(&counts[bucket], uint32_t(__popc(peers)));
+    old = __shfl_sync(FULL_WARP_MASK, old, leader);
+    return old + uint32_t(__popc(peers & lanemask_lt()));
+  }
+}
+
 // In-place exclusive scan of a warp's m counters (shared memory, this warp only); returns the
 // total. Each lane scans a run of ceil(m / 32) consecutive counters, then the runs are combined
 // with __shfl_up_sync.
