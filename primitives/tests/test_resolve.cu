@@ -24,12 +24,10 @@ int main() {
       msplit_variant want;
       if (m > 256)
         want = MSPLIT_VARIANT_SORT;
-      else if (m <= (vb ? 2u : 4u))
+      else if (m <= 2)
         want = MSPLIT_VARIANT_DIRECT;
-      else if (m <= 32)
-        want = MSPLIT_VARIANT_WARP;
       else
-        want = MSPLIT_VARIANT_BLOCK;
+        want = MSPLIT_VARIANT_ONEPASS;
       expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb, small), want, "auto", m, vb, small);
       expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb), want, "auto, n unknown", m, vb, 0);
       // n >= 2^32: only the one-pass variant (or the sort above 256) counts that far

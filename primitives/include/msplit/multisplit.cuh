@@ -124,13 +124,13 @@ struct delta_bucket {
       const Key q = (k - base) / delta;
       return q >= Key(last) ? last : uint32_t(q);
     } else {
-      if (k < base) return 0;
       using U = std::make_unsigned_t<Key>;
       const U diff = U(k) - U(base);
-      if constexpr (sizeof(Key) <= 4) {
+      if constexpr (sizeof(Key) <= 4) {  // branch-free: the quotient of a wrapped difference is discarded
         const uint32_t q = div32.div(uint32_t(diff));
-        return q > last ? last : q;
+        return k < base ? 0u : (q > last ? last : q);
       } else {
+        if (k < base) return 0;
         const U q = diff / U(delta);
         return q > U(last) ? last : uint32_t(q);
       }

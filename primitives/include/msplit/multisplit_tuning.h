@@ -22,7 +22,13 @@ constexpr int MIN_BLOCKS_PER_SM = 3;
 constexpr int ONESWEEP_BLOCKS_PER_SM = 4;
 // The same for key-value pairs (3: 85 registers; at 64 the values spill).
 constexpr int ONESWEEP_PAIRS_BLOCKS_PER_SM = 3;
+// Up to this bucket width ceil(log2 m) the sweep ranks with thread-private counters in shared
+// memory (2^bits x BLOCK_THREADS words); above it with warp votes. Measured (keys, 2^28): the
+// counters win at m = 2..8 (150 vs 145 G/s at m = 2, 109 vs 102 at m = 8) and lose at m = 32
+// (117 vs 130: their shared-memory traffic, L1 73 % busy in ncu).
+constexpr int ONESWEEP_BLOCKED_MAX_BITS = 4;
 // Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
+// (4 beat 8 and 16 on keys at m >= 32: 128 / 120 / 125 G/s at m = 32, 100 / 94 / 56 at 256.)
 constexpr int LOOKBACK_ITEMS = 4;
 // Histogram kernel of the one-pass variant: resident blocks per SM of its grid-stride loop.
 constexpr int HISTOGRAM_BLOCKS_PER_SM = 8;

@@ -56,9 +56,11 @@ struct tile_layout {
   size_t total;
 };
 
+// counts_words: size of the counter table in 32-bit words (0: WARPS x m, the warp histograms).
 template <int BLOCK_THREADS, int ITEMS>
 __host__ __device__ inline tile_layout make_tile_layout(uint32_t m, size_t stage_bytes, size_t elem_bytes,
-                                                        bool reorder, bool warp_level, bool need_dest) {
+                                                        bool reorder, bool warp_level, bool need_dest,
+                                                        size_t counts_words = 0) {
   constexpr size_t WARPS = BLOCK_THREADS / WARP_SIZE;
   constexpr size_t TILE = size_t(BLOCK_THREADS) * ITEMS;
   tile_layout l{};
@@ -70,7 +72,7 @@ __host__ __device__ inline tile_layout make_tile_layout(uint32_t m, size_t stage
   l.bucket_off = off;
   if (reorder) off = align_up(off + TILE, 16);
   l.counts_off = off;
-  off = align_up(off + WARPS * m * sizeof(uint32_t), 16);
+  off = align_up(off + (counts_words ? counts_words : WARPS * m) * sizeof(uint32_t), 16);
   l.dest_off = off;
   if (need_dest) off = align_up(off + (warp_level ? WARPS : 1) * m * sizeof(size_t), 16);
   l.scan_off = off;
@@ -114,12 +116,13 @@ constexpr uint32_t LOOKBACK_COUNT_MASK = (1u << 30) - 1;
 // Largest number of elements in one portion (counts must fit LOOKBACK_COUNT_MASK).
 constexpr size_t LOOKBACK_MAX_PORTION = LOOKBACK_COUNT_MASK;
 
-// Lanes per bucket of a tile's look-back: the largest power of two G <= 32 with G * m <=
-// BLOCK_THREADS. Thread t serves bucket t / G as lane t % G of the bucket's group.
-template <int BLOCK_THREADS>
+// Lanes per bucket of a tile's look-back: the largest power of two G <= 32 with G * m <= 32
+// (1 from m = 17 up). Thread t serves bucket t / G as lane t % G of the bucket's group, so one
+// warp walks for m <= 32 and ceil(m / 32) warps above. (Spreading the walk over the whole block,
+// G * m <= BLOCK_THREADS, cost 17 % of the sweep's instructions at m = 32 in ncu.)
 __device__ __forceinline__ unsigned lookback_group(uint32_t m) {
   unsigned G = WARP_SIZE;
-  while (G > 1 && G * m > unsigned(BLOCK_THREADS)) G >>= 1;
+  while (G > 1 && G * m > unsigned(WARP_SIZE)) G >>= 1;
   return G;
 }
 

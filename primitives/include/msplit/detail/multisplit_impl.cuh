@@ -13,27 +13,24 @@
 namespace msplit {
 
 // AUTO's choice, from msplit_bench on the H100 (bench/results/msplit-NVIDIA_H100_80GB_HBM3.json,
-// commit a4ca821, n = 2^28, delta buckets, CUDA 13.0; bench/NOTES-multisplit.md). Uniform keys,
-// G keys/s (the skewed distributions rank the variants the same way, except DIRECT, which is
-// fast when most keys share a bucket):
-//   m         2     3     4     8    10    16    32    64   128   256
-//   DIRECT  174   155   152   111    94    63    51    39    33    27
-//   WARP    161   143   144   126   113   112   102    65    52    34
-//   BLOCK   147   134   134   120   112   111   101    66    60    56
-//   ONEPASS 105    97    91    74    90    82    80    59    53    49
-// Pairs (u32 + u32): DIRECT best at m = 2 (117), WARP from 3 to 32 (109 .. 84), BLOCK above
-// (59 at 64, 42 at 256 uniform, 100 with one bucket). The three-pass variants count with 32-bit
-// offsets, so n >= 2^32 takes ONEPASS.
+// n = 2^28, delta buckets, CUDA 13.0; bench/NOTES-multisplit.md, run 9). Uniform keys, G keys/s:
+//   m          2     3     4     8    16    32    64   128   256
+//   ONEPASS  177   187   191   185   175   129   125   116   101
+//   DIRECT   181   159   156   107    68    56    43    35    29
+//   WARP     167   145   145   129   116   104    66    50    36
+//   BLOCK    156   140   140   127   115   104    69    62    57
+// Pairs (u32 + u32): DIRECT best at m = 2 (124 vs 110), ONEPASS from 3 up (114 at 3, 123 at 8,
+// 86 at 32 (WARP 87), 67 at 256). So: DIRECT for m <= 2, ONEPASS above (and for n >= 2^32,
+// which only it counts to), the sort above 256.
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
                                                  size_t key_bytes, size_t value_bytes, size_t n) {
   (void)key_bytes;
+  (void)value_bytes;
   if (num_buckets > tuning::MAX_FAST_BUCKETS) return MSPLIT_VARIANT_SORT;
   if (requested != MSPLIT_VARIANT_AUTO) return requested;
   if (n > 0xFFFFFFFFull) return MSPLIT_VARIANT_ONEPASS;
-  const bool pairs = value_bytes > 0;
-  if (num_buckets <= (pairs ? 2u : 4u)) return MSPLIT_VARIANT_DIRECT;
-  if (num_buckets <= 32) return MSPLIT_VARIANT_WARP;
-  return MSPLIT_VARIANT_BLOCK;
+  if (num_buckets <= 2) return MSPLIT_VARIANT_DIRECT;
+  return MSPLIT_VARIANT_ONEPASS;
 }
 
 namespace detail {
@@ -159,7 +156,8 @@ inline msplit_status launch_onesweep_bits(const tile_args<Key, Value, Op> &a, si
   constexpr int BT = tuning::BLOCK_THREADS;
   constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
   constexpr size_t ELEM = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
-  const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, true, false, true);
+  const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, true, false, true,
+                                                      onesweep_counts_words<BITS, BT>());
   auto kernel = multisplit_onesweep_kernel<BITS, BT, ITEMS, Key, Value, Op>;
   MSPLIT_TRY(prepare_kernel(kernel, lay.total));
   kernel<<<unsigned(grid), BT, lay.total, stream>>>(a);

@@ -323,14 +323,75 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
 }
 
 // ---- one-pass, pass 3: the sweep --------------------------------------------------------------
+// Whether the sweep ranks a tile blocked, with thread-private counters (m <= 32), or warp-striped
+// with votes (see multisplit_onesweep_kernel).
+template <int BITS>
+__host__ __device__ constexpr bool onesweep_blocked() {
+  return BITS <= tuning::ONESWEEP_BLOCKED_MAX_BITS;
+}
+// Counter-table words of the sweep's shared memory (0: the warp histograms).
+template <int BITS, int BLOCK_THREADS>
+__host__ __device__ constexpr size_t onesweep_counts_words() {
+  return onesweep_blocked<BITS>() ? (size_t(1) << BITS) * BLOCK_THREADS : 0;
+}
+
+// Loads ITEMS elements of one thread: `blocked` (elements first .. first + ITEMS - 1 of the
+// tile, with 16-byte loads where the run is aligned) or warp-striped (element first + k * 32 of
+// the tile in item k). Elements at or past `valid` are not read.
+template <int ITEMS, typename T>
+__device__ __forceinline__ void load_items(T (&items)[ITEMS], const T *tile_in, uint32_t first, uint32_t valid,
+                                           bool full, bool blocked) {
+  constexpr bool VECTOR = (ITEMS * sizeof(T)) % 16 == 0 && sizeof(T) <= 16;
+  if (blocked) {
+    const T *in = tile_in + first;
+    if constexpr (VECTOR) {
+      if (full && reinterpret_cast<uintptr_t>(in) % 16 == 0) {
+        constexpr int VECS = ITEMS * sizeof(T) / 16;
+        uint4 v[VECS];
+#pragma unroll
+        for (int i = 0; i < VECS; ++i) v[i] = reinterpret_cast<const uint4 *>(in)[i];
+        static_assert(sizeof(v) == sizeof(items), "whole items");
+        __builtin_memcpy(&items, &v, sizeof(v));
+        return;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (full || first + k < valid) items[k] = in[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (full || first + k * WARP_SIZE < valid) items[k] = tile_in[first + k * WARP_SIZE];
+  }
+}
+
+// f(k) for each item k of a thread; on full tiles without the per-item bounds test (and the
+// branch around each item that it costs).
+template <int ITEMS, typename Valid, typename F>
+__device__ __forceinline__ void for_each_item(bool full, Valid valid, F f) {
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) f(k);
+  } else {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (valid(k)) f(k);
+  }
+}
+
 // One block per tile, tiles in the order blocks take them from an atomic counter. BITS =
-// ceil(log2 m) (1..8) is a template parameter (see warp_rank_bits). A tile's life:
-//   1. load warp-striped; rank in the warp (ranks and warp histograms)
-//   2. per bucket: warp offsets and the tile count, which is published at once (aggregate)
-//   3. block scan of the tile counts: where each bucket's run starts inside the tile
-//   4. every thread writes its keys into shared memory in bucket order, while the bucket
+// ceil(log2 m) (1..8) is a template parameter. A tile's life:
+//   1. load and rank. m <= 32 (BLOCKED): thread t holds elements t * ITEMS .. t * ITEMS +
+//      ITEMS - 1 and counts them in its own column of an M x BLOCK_THREADS table (M = 2^BITS;
+//      bank = lane, no conflicts, no votes); the ranks are the counts before each item. m > 32:
+//      warp-striped, ranked in the warp by BITS votes (warp_rank_bits), warp histograms.
+//   2. per bucket: where its run starts in the tile and the tile's count, which is published
+//      at once (aggregate). BLOCKED: one exclusive scan of the table in (bucket, thread) order
+//      (a raking scan: thread t sums entries t * M .. t * M + M - 1, visited from a per-thread
+//      rotation that keeps the 32 lanes in 32 banks); else a scan of the warp histograms.
+//   3. every thread writes its keys into shared memory in bucket order, while the bucket
 //      threads walk back for the tile's global offsets (the walk overlaps the reordering)
-//   5. threads write consecutive shared elements to their global places (coalesced runs)
+//   4. threads write consecutive shared elements to their global places (coalesced runs)
 // Five barriers per tile for keys (two more for values); no barrier waits on a look-back that
 // the block could have overlapped.
 template <int BITS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
@@ -338,18 +399,22 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
                                                                                   : tuning::ONESWEEP_PAIRS_BLOCKS_PER_SM)
     multisplit_onesweep_kernel(tile_args<Key, Value, Op> a) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
+  constexpr bool BLOCKED = onesweep_blocked<BITS>();
+  constexpr uint32_t M = 1u << BITS;
   constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
   constexpr uint32_t WARP_TILE = WARP_SIZE * ITEMS;
   constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
   constexpr size_t ELEM_BYTES = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
   static_assert(BITS >= 1 && BITS <= 8, "m <= 256");
+  static_assert(!BLOCKED || M <= WARP_SIZE, "the raking rotation assumes M <= 32");
   static_assert(TILE <= 0xFFFF, "positions are packed into 16 bits");
 
   extern __shared__ __align__(16) unsigned char smem[];
   const uint32_t m = a.m;
-  const tile_layout lay =
-      make_tile_layout<BLOCK_THREADS, ITEMS>(m, a.stage ? a.stage_bytes : 0, ELEM_BYTES, true, false, true);
-  uint32_t *counts = reinterpret_cast<uint32_t *>(smem + lay.counts_off);  // WARPS x m
+  const tile_layout lay = make_tile_layout<BLOCK_THREADS, ITEMS>(m, a.stage ? a.stage_bytes : 0, ELEM_BYTES, true,
+                                                                 false, true,
+                                                                 onesweep_counts_words<BITS, BLOCK_THREADS>());
+  uint32_t *counts = reinterpret_cast<uint32_t *>(smem + lay.counts_off);  // table, or WARPS x m
   size_t *dest = reinterpret_cast<size_t *>(smem + lay.dest_off);          // m
   uint32_t *bucket_start = reinterpret_cast<uint32_t *>(smem + lay.scan_off);
   uint32_t *tile_counts = bucket_start + m;
@@ -359,89 +424,130 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
   uint8_t *ex_bucket = smem + lay.bucket_off;
   const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
 
-  // take a tile; clear the shared counters (BITS > 5 counts in shared memory)
+  // take a tile; clear the counters
   const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
-  if constexpr (BITS > 5)
+  if constexpr (BLOCKED) {
+#pragma unroll
+    for (uint32_t b = 0; b < M; ++b) counts[b * BLOCK_THREADS + tid] = 0;
+  } else {
     for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
+  }
   if (tid == 0) *tile_slot = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
   const size_t tile = *tile_slot;
   const size_t tile_begin = a.begin + tile * TILE;
   const uint32_t tile_valid = uint32_t(a.end - tile_begin < TILE ? a.end - tile_begin : TILE);
   const bool full = tile_valid == TILE;
-  const uint32_t warp_first = warp * WARP_TILE;
+  // item k of this thread is element first + k * step of the tile
+  const uint32_t first = BLOCKED ? tid * ITEMS : warp * WARP_TILE + lane;
+  constexpr uint32_t STEP = BLOCKED ? 1 : WARP_SIZE;
+  auto item_valid = [&](int k) { return full || first + k * STEP < tile_valid; };
 
-  // 1. load and rank (values are loaded after the ranking, which does not need them: fewer
-  // registers live across it)
+  // 1. load and rank: br[k] = bucket << 16 | rank, then | position in the tile
   Key keys[ITEMS];
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const uint32_t idx = warp_first + k * WARP_SIZE + lane;
-    if (full || idx < tile_valid) keys[k] = a.keys_in[tile_begin + idx];
-  }
-  uint32_t *my_counts = counts + warp * m;
-  uint32_t br[ITEMS];  // bucket (high 16 bits) and rank, later position (low 16 bits)
-  uint32_t run = 0;
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const bool valid = full || warp_first + k * WARP_SIZE + lane < tile_valid;
-    const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
-    const uint32_t b = valid ? clamped_bucket(op, keys[k], m) : 0;
-    br[k] = (b << 16) | warp_rank_bits<BITS>(b, valid_mask, run, my_counts);
-  }
-  if constexpr (BITS <= 5)
-    if (lane < m) my_counts[lane] = run;
-  using VReg = std::conditional_t<HAS_VALUES, Value, char>;
-  VReg vals[ITEMS];
-  if constexpr (HAS_VALUES) {
+  load_items(keys, a.keys_in + tile_begin, first, tile_valid, full, BLOCKED);
+  uint32_t br[ITEMS];
+  if constexpr (BLOCKED) {
+    uint32_t *column = counts + tid;
+    auto count = [&](int k) {
+      const uint32_t b = clamped_bucket(op, keys[k], m);
+      const uint32_t r = column[b * BLOCK_THREADS];
+      column[b * BLOCK_THREADS] = r + 1;
+      br[k] = (b << 16) | r;
+    };
+    for_each_item<ITEMS>(full, item_valid, count);
+  } else {
+    uint32_t *my_counts = counts + warp * m;
+    uint32_t run = 0;
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
-      const uint32_t idx = warp_first + k * WARP_SIZE + lane;
-      if (full || idx < tile_valid) vals[k] = a.values_in[tile_begin + idx];
+      const bool valid = item_valid(k);
+      const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+      const uint32_t b = valid ? clamped_bucket(op, keys[k], m) : 0;
+      br[k] = (b << 16) | warp_rank_bits<BITS>(b, valid_mask, run, my_counts);
     }
+    if constexpr (BITS <= 5)  // the warp histogram is in the lanes' running counts
+      if (lane < m) my_counts[lane] = run;
   }
+  using VReg = std::conditional_t<HAS_VALUES, Value, char>;
+  VReg vals[ITEMS];  // loaded after the ranking, which does not need them (fewer live registers)
+  if constexpr (HAS_VALUES) load_items(vals, a.values_in + tile_begin, first, tile_valid, full, BLOCKED);
   __syncthreads();
 
-  // 2. thread b: warp offsets inside bucket b's run and the tile's count, published at once
-  uint32_t tile_count = 0;
-  if (tid < m) {
-    for (int w = 0; w < WARPS; ++w) {
-      const uint32_t c = counts[w * m + tid];
-      counts[w * m + tid] = tile_count;
-      tile_count += c;
+  // 2. bucket starts and counts in the tile; publish the counts
+  auto publish = [&](uint32_t b, uint32_t count) {
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + b])
+        .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | count, cuda::memory_order_relaxed);
+  };
+  uint32_t part = 0;  // what this thread adds to the block scan
+  uint32_t head = 0;  // BLOCKED: entries of the thread's run before its rotation
+  const uint32_t rot = BLOCKED ? (tid * M / WARP_SIZE) % M : 0;
+  uint32_t *run_of_mine = counts + tid * M;
+  if constexpr (BLOCKED) {
+#pragma unroll 8
+    for (uint32_t i = 0; i < M; ++i) {
+      const uint32_t j = (i + rot) % M;
+      const uint32_t v = run_of_mine[j];
+      part += v;
+      if (j < rot) head += v;
     }
-    tile_counts[tid] = tile_count;
-    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + tid])
-        .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | tile_count, cuda::memory_order_relaxed);
+  } else {
+    if (tid < m) {  // thread b: warp offsets inside bucket b's run
+      for (int w = 0; w < WARPS; ++w) {
+        const uint32_t c = counts[w * m + tid];
+        counts[w * m + tid] = part;
+        part += c;
+      }
+      tile_counts[tid] = part;
+      publish(tid, part);
+    }
   }
-  // 3. exclusive scan of the tile counts over the buckets; counts become tile positions
-  uint32_t incl = tile_count;
+  uint32_t incl = part;
   for (int d = 1; d < WARP_SIZE; d <<= 1) {
     const uint32_t up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
     if (int(lane) >= d) incl += up;
   }
   if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
   __syncthreads();
-  if (tid < m) {
-    uint32_t start = incl - tile_count;
-    for (unsigned w = 0; w < warp; ++w) start += warp_sums[w];
-    bucket_start[tid] = start;
-    for (int w = 0; w < WARPS; ++w) counts[w * m + tid] += start;
-  }
-  __syncthreads();
-
-  // 4. reorder into shared memory; bucket threads walk back meanwhile
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    if (full || warp_first + k * WARP_SIZE + lane < tile_valid) {
-      const uint32_t b = br[k] >> 16;
-      const uint32_t pos = (br[k] & 0xFFFFu) + my_counts[b];
-      br[k] = (b << 16) | pos;
-      ex_keys[pos] = keys[k];
-      ex_bucket[pos] = uint8_t(b);
+  uint32_t excl = incl - part;
+  for (unsigned w = 0; w < warp; ++w) excl += warp_sums[w];
+  if constexpr (BLOCKED) {
+    uint32_t run = excl + head;
+#pragma unroll 8
+    for (uint32_t i = 0; i < M; ++i) {
+      const uint32_t j = (i + rot) % M;
+      if (j == 0) run = excl;
+      const uint32_t v = run_of_mine[j];
+      run_of_mine[j] = run;
+      run += v;
+    }
+  } else {
+    if (tid < m) {
+      bucket_start[tid] = excl;
+      for (int w = 0; w < WARPS; ++w) counts[w * m + tid] += excl;
     }
   }
-  const unsigned G = lookback_group<BLOCK_THREADS>(m);
+  __syncthreads();
+  // where bucket b's run starts in the tile, and its count (valid after the barrier above)
+  auto start_of = [&](uint32_t b) { return BLOCKED ? counts[b * BLOCK_THREADS] : bucket_start[b]; };
+  auto count_of = [&](uint32_t b) {
+    if constexpr (BLOCKED) return (b + 1 < M ? counts[(b + 1) * BLOCK_THREADS] : tile_valid) - counts[b * BLOCK_THREADS];
+    else return tile_counts[b];
+  };
+  if constexpr (BLOCKED)
+    if (tid < m) publish(tid, count_of(tid));
+
+  // 3. positions; reorder into shared memory; bucket threads walk back meanwhile
+  const uint32_t *pos_base = BLOCKED ? counts + tid : counts + warp * m;
+  constexpr uint32_t POS_STRIDE = BLOCKED ? BLOCK_THREADS : 1;
+  for_each_item<ITEMS>(full, item_valid, [&](int k) {
+    const uint32_t b = br[k] >> 16;
+    const uint32_t pos = (br[k] & 0xFFFFu) + pos_base[b * POS_STRIDE];
+    br[k] = (b << 16) | pos;
+    ex_keys[pos] = keys[k];
+    ex_bucket[pos] = uint8_t(b);
+  });
+  const unsigned G = lookback_group(m);
   if (warp * WARP_SIZE < G * m) {  // warp-uniform: the warps that serve a bucket
     const uint32_t b = tid / G;
     const unsigned j = tid % G;
@@ -451,20 +557,18 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     if (active && j == 0) {
       if (tile != 0)
         cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + b])
-            .store(LOOKBACK_FLAG_PREFIX | (before + tile_counts[b]), cuda::memory_order_relaxed);
-      dest[b] = a.base[b] + before - bucket_start[b];
+            .store(LOOKBACK_FLAG_PREFIX | (before + count_of(b)), cuda::memory_order_relaxed);
+      dest[b] = a.base[b] + before - start_of(b);
     }
   }
   __syncthreads();
 
-  // 5. write runs: shared element i goes to dest[its bucket] + i
+  // 4. write runs: shared element i goes to dest[its bucket] + i
   write_runs<BLOCK_THREADS, ITEMS>(a.keys_out, ex_keys, ex_bucket, dest, tid, tile_valid);
   if constexpr (HAS_VALUES) {
     Value *ex_vals = reinterpret_cast<Value *>(smem + lay.exchange_off);
     __syncthreads();
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k)
-      if (full || warp_first + k * WARP_SIZE + lane < tile_valid) ex_vals[br[k] & 0xFFFFu] = vals[k];
+    for_each_item<ITEMS>(full, item_valid, [&](int k) { ex_vals[br[k] & 0xFFFFu] = vals[k]; });
     __syncthreads();
     write_runs<BLOCK_THREADS, ITEMS>(a.values_out, ex_vals, ex_bucket, dest, tid, tile_valid);
   }
