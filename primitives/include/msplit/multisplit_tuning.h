@@ -23,10 +23,10 @@ constexpr int ONESWEEP_BLOCKS_PER_SM = 4;
 // The same for key-value pairs (3: 85 registers; at 64 the values spill).
 constexpr int ONESWEEP_PAIRS_BLOCKS_PER_SM = 3;
 // Up to this bucket width ceil(log2 m) the sweep ranks with thread-private counters in shared
-// memory (2^bits x BLOCK_THREADS words); above it with warp votes. Measured (keys, 2^28): the
-// counters win at m = 2..8 (150 vs 145 G/s at m = 2, 109 vs 102 at m = 8) and lose at m = 32
-// (117 vs 130: their shared-memory traffic, L1 73 % busy in ncu).
-constexpr int ONESWEEP_BLOCKED_MAX_BITS = 4;
+// memory (two 16-bit counters per word: 2^(bits-1) x BLOCK_THREADS words, 32 KB at 6 bits);
+// above it with warp votes. Measured (keys, 2^28, G/s): counters vs votes 181 vs 145 at m = 2,
+// 162 vs 128 at m = 32, 144 vs 125 at m = 64 (bench/NOTES-multisplit.md).
+constexpr int ONESWEEP_BLOCKED_MAX_BITS = 6;
 // Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
 // (4 beat 8 and 16 on keys at m >= 32: 128 / 120 / 125 G/s at m = 32, 100 / 94 / 56 at 256.)
 constexpr int LOOKBACK_ITEMS = 4;

@@ -329,10 +329,11 @@ template <int BITS>
 __host__ __device__ constexpr bool onesweep_blocked() {
   return BITS <= tuning::ONESWEEP_BLOCKED_MAX_BITS;
 }
-// Counter-table words of the sweep's shared memory (0: the warp histograms).
+// Counter-table words of the sweep's shared memory (0: the warp histograms): BLOCKED packs two
+// 16-bit counters per word, so 2^(BITS - 1) rows of BLOCK_THREADS words.
 template <int BITS, int BLOCK_THREADS>
 __host__ __device__ constexpr size_t onesweep_counts_words() {
-  return onesweep_blocked<BITS>() ? (size_t(1) << BITS) * BLOCK_THREADS : 0;
+  return onesweep_blocked<BITS>() ? (size_t(1) << (BITS - 1)) * BLOCK_THREADS : 0;
 }
 
 // Loads ITEMS elements of one thread: `blocked` (elements first .. first + ITEMS - 1 of the
@@ -381,14 +382,17 @@ __device__ __forceinline__ void for_each_item(bool full, Valid valid, F f) {
 
 // One block per tile, tiles in the order blocks take them from an atomic counter. BITS =
 // ceil(log2 m) (1..8) is a template parameter. A tile's life:
-//   1. load and rank. m <= 32 (BLOCKED): thread t holds elements t * ITEMS .. t * ITEMS +
-//      ITEMS - 1 and counts them in its own column of an M x BLOCK_THREADS table (M = 2^BITS;
-//      bank = lane, no conflicts, no votes); the ranks are the counts before each item. m > 32:
+//   1. load and rank. BLOCKED (small m): thread t holds elements t * ITEMS .. t * ITEMS +
+//      ITEMS - 1 and counts them in its own column of a table of ROWS = M / 2 rows (M = 2^BITS)
+//      x BLOCK_THREADS words, two 16-bit counters per word: bucket b = half * ROWS + row
+//      (bank = lane, no conflicts, no votes); the ranks are the counts before each item. Else:
 //      warp-striped, ranked in the warp by BITS votes (warp_rank_bits), warp histograms.
 //   2. per bucket: where its run starts in the tile and the tile's count, which is published
-//      at once (aggregate). BLOCKED: one exclusive scan of the table in (bucket, thread) order
-//      (a raking scan: thread t sums entries t * M .. t * M + M - 1, visited from a per-thread
-//      rotation that keeps the 32 lanes in 32 banks); else a scan of the warp histograms.
+//      at once (aggregate). BLOCKED: one exclusive scan of the table in (row, thread) order on
+//      packed words, so both halves scan at once (a raking scan: thread t sums words t * ROWS ..
+//      t * ROWS + ROWS - 1, visited from a per-thread rotation that keeps the 32 lanes in 32
+//      banks); the upper half's buckets then follow the lower half's total. Else a scan of the
+//      warp histograms.
 //   3. every thread writes its keys into shared memory in bucket order, while the bucket
 //      threads walk back for the tile's global offsets (the walk overlaps the reordering)
 //   4. threads write consecutive shared elements to their global places (coalesced runs)
@@ -406,7 +410,8 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
   constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
   constexpr size_t ELEM_BYTES = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
   static_assert(BITS >= 1 && BITS <= 8, "m <= 256");
-  static_assert(!BLOCKED || M <= WARP_SIZE, "the raking rotation assumes M <= 32");
+  constexpr uint32_t ROWS = M / 2;  // BLOCKED: rows of packed counters
+  static_assert(!BLOCKED || ROWS <= WARP_SIZE, "the raking rotation assumes ROWS <= 32");
   static_assert(TILE <= 0xFFFF, "positions are packed into 16 bits");
 
   extern __shared__ __align__(16) unsigned char smem[];
@@ -428,7 +433,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
   const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
   if constexpr (BLOCKED) {
 #pragma unroll
-    for (uint32_t b = 0; b < M; ++b) counts[b * BLOCK_THREADS + tid] = 0;
+    for (uint32_t r = 0; r < ROWS; ++r) counts[r * BLOCK_THREADS + tid] = 0;
   } else {
     for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
   }
@@ -451,9 +456,10 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     uint32_t *column = counts + tid;
     auto count = [&](int k) {
       const uint32_t b = clamped_bucket(op, keys[k], m);
-      const uint32_t r = column[b * BLOCK_THREADS];
-      column[b * BLOCK_THREADS] = r + 1;
-      br[k] = (b << 16) | r;
+      const uint32_t shift = (b >> (BITS - 1)) * 16, row = b & (ROWS - 1);
+      const uint32_t w = column[row * BLOCK_THREADS];
+      column[row * BLOCK_THREADS] = w + (1u << shift);
+      br[k] = (b << 16) | ((w >> shift) & 0xFFFFu);
     };
     for_each_item<ITEMS>(full, item_valid, count);
   } else {
@@ -480,13 +486,13 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
         .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | count, cuda::memory_order_relaxed);
   };
   uint32_t part = 0;  // what this thread adds to the block scan
-  uint32_t head = 0;  // BLOCKED: entries of the thread's run before its rotation
-  const uint32_t rot = BLOCKED ? (tid * M / WARP_SIZE) % M : 0;
-  uint32_t *run_of_mine = counts + tid * M;
+  uint32_t head = 0;  // BLOCKED: words of the thread's run before its rotation
+  const uint32_t rot = BLOCKED ? (tid * ROWS / WARP_SIZE) % ROWS : 0;
+  uint32_t *run_of_mine = counts + tid * ROWS;
   if constexpr (BLOCKED) {
 #pragma unroll 8
-    for (uint32_t i = 0; i < M; ++i) {
-      const uint32_t j = (i + rot) % M;
+    for (uint32_t i = 0; i < ROWS; ++i) {
+      const uint32_t j = (i + rot) % ROWS;
       const uint32_t v = run_of_mine[j];
       part += v;
       if (j < rot) head += v;
@@ -509,13 +515,18 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
   }
   if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
   __syncthreads();
-  uint32_t excl = incl - part;
-  for (unsigned w = 0; w < warp; ++w) excl += warp_sums[w];
+  uint32_t excl = incl - part, total = 0;
+  for (unsigned w = 0; w < unsigned(WARPS); ++w) {
+    const uint32_t ws = warp_sums[w];
+    if (w < warp) excl += ws;
+    total += ws;
+  }
+  const uint32_t low_total = total & 0xFFFFu;  // BLOCKED: elements in the lower half's buckets
   if constexpr (BLOCKED) {
     uint32_t run = excl + head;
 #pragma unroll 8
-    for (uint32_t i = 0; i < M; ++i) {
-      const uint32_t j = (i + rot) % M;
+    for (uint32_t i = 0; i < ROWS; ++i) {
+      const uint32_t j = (i + rot) % ROWS;
       if (j == 0) run = excl;
       const uint32_t v = run_of_mine[j];
       run_of_mine[j] = run;
@@ -528,21 +539,28 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     }
   }
   __syncthreads();
-  // where bucket b's run starts in the tile, and its count (valid after the barrier above)
-  auto start_of = [&](uint32_t b) { return BLOCKED ? counts[b * BLOCK_THREADS] : bucket_start[b]; };
+  // BLOCKED: where thread t's items of bucket b start in the tile (valid after the barrier above)
+  auto table_start = [&](uint32_t b, uint32_t t) {
+    const uint32_t shift = (b >> (BITS - 1)) * 16, row = b & (ROWS - 1);
+    return ((counts[row * BLOCK_THREADS + t] >> shift) & 0xFFFFu) + (shift ? low_total : 0u);
+  };
+  // where bucket b's run starts in the tile, and its count
+  auto start_of = [&](uint32_t b) {
+    if constexpr (BLOCKED) return table_start(b, 0);
+    else return bucket_start[b];
+  };
   auto count_of = [&](uint32_t b) {
-    if constexpr (BLOCKED) return (b + 1 < M ? counts[(b + 1) * BLOCK_THREADS] : tile_valid) - counts[b * BLOCK_THREADS];
+    if constexpr (BLOCKED) return (b + 1 < M ? table_start(b + 1, 0) : tile_valid) - table_start(b, 0);
     else return tile_counts[b];
   };
   if constexpr (BLOCKED)
     if (tid < m) publish(tid, count_of(tid));
 
   // 3. positions; reorder into shared memory; bucket threads walk back meanwhile
-  const uint32_t *pos_base = BLOCKED ? counts + tid : counts + warp * m;
-  constexpr uint32_t POS_STRIDE = BLOCKED ? BLOCK_THREADS : 1;
+  const uint32_t *my_counts = counts + warp * m;
   for_each_item<ITEMS>(full, item_valid, [&](int k) {
     const uint32_t b = br[k] >> 16;
-    const uint32_t pos = (br[k] & 0xFFFFu) + pos_base[b * POS_STRIDE];
+    const uint32_t pos = (br[k] & 0xFFFFu) + (BLOCKED ? table_start(b, tid) : my_counts[b]);
     br[k] = (b << 16) | pos;
     ex_keys[pos] = keys[k];
     ex_bucket[pos] = uint8_t(b);
