@@ -20,7 +20,8 @@ constexpr int MIN_BLOCKS_PER_SM = 3;
 // Resident blocks per SM the one-pass sweep is compiled for (4: at most 64 registers), so that
 // other tiles' work hides a tile's look-back.
 constexpr int ONESWEEP_BLOCKS_PER_SM = 4;
-// The same for key-value pairs (3: 85 registers; at 64 the values spill).
+// The same for key-value pairs ranked with votes (3: 85 registers; at 64 the values spill).
+// Pairs on the blocked ranking path fit 64 registers and run 4 per SM.
 constexpr int ONESWEEP_PAIRS_BLOCKS_PER_SM = 3;
 // Up to this bucket width ceil(log2 m) the sweep ranks with thread-private counters in shared
 // memory (two 16-bit counters per word: 2^(bits-1) x BLOCK_THREADS words, 32 KB at 6 bits);

@@ -399,8 +399,9 @@ __device__ __forceinline__ void for_each_item(bool full, Valid valid, F f) {
 // Five barriers per tile for keys (two more for values); no barrier waits on a look-back that
 // the block could have overlapped.
 template <int BITS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
-__global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value> ? tuning::ONESWEEP_BLOCKS_PER_SM
-                                                                                  : tuning::ONESWEEP_PAIRS_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value> || onesweep_blocked<BITS>()
+                                                     ? tuning::ONESWEEP_BLOCKS_PER_SM
+                                                     : tuning::ONESWEEP_PAIRS_BLOCKS_PER_SM)
     multisplit_onesweep_kernel(tile_args<Key, Value, Op> a) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr bool BLOCKED = onesweep_blocked<BITS>();
