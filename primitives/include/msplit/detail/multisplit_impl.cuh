@@ -13,15 +13,18 @@
 namespace msplit {
 
 // AUTO's choice, from msplit_bench on the H100 (bench/results/msplit-NVIDIA_H100_80GB_HBM3.json,
-// n = 2^28, delta buckets, CUDA 13.0; bench/NOTES-multisplit.md, run 9). Uniform keys, G keys/s:
+// commit 4a32ce4, n = 2^28, delta buckets, CUDA 13.0; bench/NOTES-multisplit.md). Uniform keys,
+// G keys/s:
 //   m          2     3     4     8    16    32    64   128   256
-//   ONEPASS  177   187   191   185   175   129   125   116   101
-//   DIRECT   181   159   156   107    68    56    43    35    29
-//   WARP     167   145   145   129   116   104    66    50    36
-//   BLOCK    156   140   140   127   115   104    69    62    57
-// Pairs (u32 + u32): DIRECT best at m = 2 (124 vs 110), ONEPASS from 3 up (114 at 3, 123 at 8,
-// 86 at 32 (WARP 87), 67 at 256). So: DIRECT for m <= 2, ONEPASS above (and for n >= 2^32,
-// which only it counts to), the sort above 256.
+//   ONEPASS  181   184   189   176   167   161   144   120   104
+//   DIRECT   181   160   158   111    64    51    40    32    27
+//   WARP     167   147   147   129   117   104    66    50    34
+//   BLOCK    156   141   141   127   115   104    69    62    57
+// Pairs (u32 + u32): DIRECT best at m = 2 (124 vs 117), ONEPASS from 3 up (122 at 3, 129 at 8,
+// 120 at 32, 67 at 256). The other distributions rank them the same, except that BLOCK wins
+// from m = 64 when nearly every key is in one bucket (__match_any_sync is cheap then). So:
+// DIRECT for m <= 2, ONEPASS above (and for n >= 2^32, which only it counts to), the sort
+// above 256.
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
                                                  size_t key_bytes, size_t value_bytes, size_t n) {
   (void)key_bytes;
