@@ -43,13 +43,14 @@ const char *msplit_version_string(void);
 /* Multisplit (seed 000, Ashkiani et al., PPoPP 2016; plus a one-pass variant) */
 /* ------------------------------------------------------------------------- */
 
-/* Which multisplit implementation runs. AUTO picks from m, the element type
- * and n, by measurements on an H100 (multisplit_impl.cuh has the table):
- * DIRECT for m <= 4 (keys) or m = 2 (pairs), WARP up to m = 32, BLOCK up to
- * m = 256, ONEPASS whenever n >= 2^32, and the reduced-bit sort fallback for
- * m > 256. DIRECT, WARP and BLOCK are the paper's three-pass variants
- * (prescan / scan / postscan) and need n < 2^32. For m > 256 every variant
- * uses the sort fallback. */
+/* Which multisplit implementation runs. AUTO picks from m and n, by
+ * measurements on an H100 (multisplit_impl.cuh has the table): DIRECT for
+ * m <= 2, ONEPASS for m = 3..256 and whenever n >= 2^32, and the reduced-bit
+ * sort fallback for m > 256. DIRECT, WARP and BLOCK are the paper's three-pass
+ * variants (prescan / scan / postscan) and need n < 2^32; ONEPASS counts the
+ * buckets in one pass, then reorders in one sweep whose tiles find their
+ * global offsets by decoupled look-back (12 bytes moved per key). For m > 256
+ * every variant uses the sort fallback. */
 typedef enum {
   MSPLIT_VARIANT_AUTO = 0,
   MSPLIT_VARIANT_DIRECT = 1,  /* DMS: warp subproblems, direct scatter          */
