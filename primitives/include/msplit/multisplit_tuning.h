@@ -11,9 +11,10 @@ namespace tuning {
 constexpr int BLOCK_THREADS = 256;
 // Largest m on the fast (shared-memory, one bucket per thread) path; above it: the sort fallback.
 constexpr uint32_t MAX_FAST_BUCKETS = 256;
-// Up to this m (at most 32: one bucket per lane), ranks come from ceil(log2 m) __ballot_sync
-// rounds with running counts in registers (the paper's Alg. 2 and 3); above it from one
-// __match_any_sync and counters in shared memory. Histograms always use ballots.
+// Three-pass variants: up to this m (at most 32: one bucket per lane), ranks come from
+// ceil(log2 m) __ballot_sync rounds with running counts in registers (the paper's Alg. 2 and 3);
+// above it from one __match_any_sync and counters in shared memory. (The one-pass variant has
+// its own ranking: ONESWEEP_BLOCKED_MAX_BITS.)
 constexpr uint32_t BALLOT_MAX_BUCKETS = 32;
 // Resident blocks per SM the three-pass tile kernel is compiled for (caps its registers).
 constexpr int MIN_BLOCKS_PER_SM = 3;

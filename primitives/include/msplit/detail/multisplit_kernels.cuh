@@ -244,7 +244,7 @@ struct histogram_args {
   const Key *keys_in;
   size_t begin, end;
   uint32_t m;
-  peer_method pm;
+  peer_method pm;  // unused by the lane-column histogram (dropping it changes the kernel parameters: with a GPU run)
   Op op;
   bool stage;
   size_t stage_bytes;
@@ -323,8 +323,8 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
 }
 
 // ---- one-pass, pass 3: the sweep --------------------------------------------------------------
-// Whether the sweep ranks a tile blocked, with thread-private counters (m <= 32), or warp-striped
-// with votes (see multisplit_onesweep_kernel).
+// Whether the sweep ranks a tile blocked, with thread-private counters (bucket width up to
+// tuning::ONESWEEP_BLOCKED_MAX_BITS), or warp-striped with votes (see multisplit_onesweep_kernel).
 template <int BITS>
 __host__ __device__ constexpr bool onesweep_blocked() {
   return BITS <= tuning::ONESWEEP_BLOCKED_MAX_BITS;

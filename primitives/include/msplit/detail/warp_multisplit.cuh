@@ -72,29 +72,11 @@ __device__ __forceinline__ uint32_t warp_rank_step(uint32_t bucket, bool valid, 
   return old + uint32_t(__popc(peers & lanemask_lt()));
 }
 
-// Warp-aggregated histogram update (no ranks): the leader of each peer group adds its size.
-__device__ __forceinline__ void warp_count_step(uint32_t bucket, bool valid, unsigned valid_mask,
-                                                peer_method pm, uint32_t *counts) {
-  const unsigned peers = warp_peers(bucket, pm, valid_mask);
-  if (valid && int(lane_id()) == __ffs(peers) - 1) atomicAdd(&counts[bucket], uint32_t(__popc(peers)));
-}
-
-// ---- ballot histograms and ranks for m <= 32 (seed 000, Alg. 2 and 3) ----------------------
+// ---- ballot ranks for m <= 32 (seed 000, Alg. 2 and 3) -----------------------------------------
 // Bucket c is owned by lane c. A step votes once per bucket bit; each lane narrows two bitmaps as
 // the votes arrive: the lanes whose item shares its item's bucket (peers, for the rank) and the
 // lanes whose item is in the lane's own bucket (for the count). The loop runs `bits` times (a
 // run-time count: fully unrolling to the largest m costs more issue slots than it saves).
-
-// Histogram step: `owned` += items of this step in bucket `lane`.
-__device__ __forceinline__ void warp_ballot_count_step(uint32_t bucket, bool valid, int bits, uint32_t &owned) {
-  const unsigned lane = lane_id();
-  unsigned mine = __ballot_sync(FULL_WARP_MASK, valid);
-  for (int r = 0; r < bits; ++r) {
-    const unsigned vote = __ballot_sync(FULL_WARP_MASK, valid && ((bucket >> r) & 1u));
-    mine &= ((lane >> r) & 1u) ? vote : ~vote;
-  }
-  owned += __popc(mine);
-}
 
 // Rank step: `run` is the count of bucket `lane` in the warp's earlier steps. Returns the rank of
 // this lane's (valid) item among the warp's items of its bucket.
