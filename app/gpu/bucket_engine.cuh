@@ -181,30 +181,14 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
     bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false, r > 0 || gathered, counts);
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
-    if (nout > 0 && nout <= a.solo_max && spilled <= a.spill_limit) {
-      solo_arrive(&a.b.st->arrived); /* block 0 changes the counters after all have read them */
-      if (blockIdx.x == 0) {
-        bool handed = false;
-        for (;;) {
-          ++r;
-          base = spilled;
-          handed = bk_round<W>(a, r, a.b.q[(r - 1) & 1], nout, base, stamp0 + r, hi, sm, edges, true, true,
-                               counts);
-          if (handed) break;
-          nout = counts[0];
-          spilled = base + counts[1];
-          if (nout == 0 || nout > a.solo_max || spilled > a.spill_limit) break;
-        }
-        if (threadIdx.x == 0) {
-          st->solo_r = r;
-          st->solo_base = base;
-          st->solo_huge = handed;
-        }
-      }
-      grid.sync();
-      r = st->solo_r;
-      base = st->solo_base;
-      if (st->solo_huge) relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
+    auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && n <= a.solo_max && pile <= a.spill_limit; };
+    if (keep(nout, spilled)) {
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t(&c)[2]) {
+        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, true, true, c);
+      };
+      if (solo_stretch(grid, &a.b.st->arrived, solo_slots{&st->solo_r, &st->solo_base, &st->solo_huge}, r, base,
+                       nout, spilled, round, keep))
+        relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }

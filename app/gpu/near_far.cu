@@ -132,30 +132,16 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
     //    from its last round
     uint32_t nout = counts[0];
     uint32_t nfar = fbase + counts[1];
-    if (nout > 0 && nout <= a.solo_max && (uint64_t)nfar + a.g.n <= a.far_cap) {
-      // block 0 changes the counters only after every block has read them
-      solo_arrive(&a.ctl->arrived);
-      if (blockIdx.x == 0) {
-        bool handed = false;
-        for (;;) {
-          ++r;
-          fbase = nfar;
-          handed = nf_round<W>(a, r, nout, fp, fbase, S, sm, edges, true, counts);
-          if (handed) break;
-          nout = counts[0];
-          nfar = fbase + counts[1];
-          if (nout == 0 || nout > a.solo_max || (uint64_t)nfar + a.g.n > a.far_cap) break;
-        }
-        if (threadIdx.x == 0) {
-          ctl->solo_r = r;
-          ctl->solo_base = fbase;
-          ctl->solo_huge = handed;
-        }
-      }
-      grid.sync();
-      r = ctl->solo_r;
-      fbase = ctl->solo_base;
-      if (ctl->solo_huge) relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
+    auto keep = [&](uint32_t n, uint32_t pile) {
+      return n > 0 && n <= a.solo_max && (uint64_t)pile + a.g.n <= a.far_cap;
+    };
+    if (keep(nout, nfar)) {
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t(&c)[2]) {
+        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, true, c);
+      };
+      if (solo_stretch(grid, &a.ctl->arrived, solo_slots{&ctl->solo_r, &ctl->solo_base, &ctl->solo_huge}, r,
+                       fbase, nout, nfar, round, keep))
+        relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }

@@ -406,6 +406,52 @@ __device__ __forceinline__ void solo_arrive(uint32_t *arrived) {
   __syncthreads();
 }
 
+/* Where a solo stretch leaves its end for the other blocks (fields of the
+ * engine's control block). */
+struct solo_slots {
+  volatile uint32_t *r;    /* the stretch's last round */
+  volatile uint32_t *base; /* the pile's base in that round */
+  volatile uint32_t *huge; /* that round left its huge list to the grid */
+};
+
+/* A stretch of solo rounds, shared by Near-Far and the bucket engine. Round r
+ * left nout vertices and a pile of `pile` entries, and keep(nout, pile) holds.
+ * Every block checks in (solo_arrive); block 0 then runs rounds r + 1, ...
+ * alone, round(r, nin, base, counts) relaxing nin vertices with the pile's
+ * base at `base` (it returns true when it handed its huge list to the grid,
+ * which ends the stretch), while keep() holds for the round's results. After
+ * the grid barrier every block has the stretch's last round in r and its pile
+ * base in base; returns whether that round handed its huge list over (the
+ * caller then relaxes it with the whole grid). Every thread of every block
+ * calls it. */
+template <typename Round, typename Keep>
+__device__ __forceinline__ bool solo_stretch(cg::grid_group &grid, uint32_t *arrived, solo_slots slots, uint32_t &r,
+                                             uint32_t &base, uint32_t nout, uint32_t pile, Round round, Keep keep) {
+  solo_arrive(arrived); /* block 0 changes the counters only after every block has read them */
+  if (blockIdx.x == 0) {
+    bool handed = false;
+    for (;;) {
+      ++r;
+      base = pile;
+      uint32_t counts[2];
+      handed = round(r, nout, base, counts);
+      if (handed) break;
+      nout = counts[0];
+      pile = base + counts[1];
+      if (!keep(nout, pile)) break;
+    }
+    if (threadIdx.x == 0) {
+      *slots.r = r;
+      *slots.base = base;
+      *slots.huge = handed;
+    }
+  }
+  grid.sync();
+  r = *slots.r;
+  base = *slots.base;
+  return *slots.huge != 0;
+}
+
 } // namespace dsgpu
 
 #endif /* DS_GPU_RELAX_CUH */
