@@ -58,16 +58,13 @@ template <typename W> struct bk_state {
   /* device only */
   uint32_t qc[3];        /* frontier counts inside a phase, rotating */
   uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
-  uint32_t solo_base;    /* the spill's base in the last round of a solo stretch */
-  uint32_t solo_huge;    /* that round left its huge list to the grid */
   uint32_t f_src;        /* frontier in 0: the log at f_start, 1: fbuf */
   uint64_t f_start;
   uint32_t gmin;         /* smallest pending distance (bits), for a rebuild */
   uint32_t gather_mode;  /* 0: none, 1: frontier into fbuf, 2: rebuild into fill */
   uint32_t gather_n;     /* pieces in the gather list */
   uint32_t stamp_next;   /* next stamp value for the phase kernel (< 2^31) */
-  uint32_t solo_r;       /* last round of a stretch of solo rounds */
-  uint32_t arrived;      /* blocks that have read the counters before a solo stretch */
+  stretch_ctl stretch;   /* stretches of small frontiers (relax.cuh) */
   uint64_t gather_total; /* items in them */
   typename weight_traits<W>::acc_t base0;
   uint32_t npieces[MAX_BUCKETS];
@@ -116,6 +113,8 @@ template <typename W> struct bk_phase_args {
   typename weight_traits<W>::acc_t delta;
   uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
   uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
+  uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
+  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
 };
@@ -142,26 +141,27 @@ __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
- * solo: block 0 alone (see relax_round, whose result it returns). */
+ * by `parts` blocks (see relax_round, whose result it returns). */
 template <typename W>
 __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
-                                         unsigned long long &edges, bool solo, bool unique,
-                                         uint32_t (&counts)[2]) {
+                                         unsigned long long &edges, uint32_t parts, stretch_sync &ss,
+                                         bool unique, uint32_t (&counts)[2]) {
   volatile bk_state<W> *st = a.b.st;
-  if ((solo || blockIdx.x == 0) && threadIdx.x == 0) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
     st->sc[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r, unique),
-                        edges, solo, counts);
+                        edges, parts, ss, counts);
 }
 
 /* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
- * most solo_max vertices are relaxed by block 0 alone (as in near_far.cu). */
+ * most team_max vertices are relaxed by block 0 alone or the team (as in
+ * near_far.cu). */
 template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
   using T = weight_traits<W>;
   __shared__ relax_smem sm;
@@ -176,18 +176,19 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   uint32_t nin = st->f_count;
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
+  stretch_sync ss;
+  ss.init(&a.b.st->stretch, a.team_blocks);
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
-    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, false, r > 0 || gathered, counts);
+    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, r > 0 || gathered, counts);
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
-    auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && n <= a.solo_max && pile <= a.spill_limit; };
-    if (keep(nout, spilled)) {
-      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t(&c)[2]) {
-        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, true, true, c);
+    auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
+    if (nout <= a.team_max && keep(nout, spilled)) {
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, uint32_t(&c)[2]) {
+        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, true, c);
       };
-      if (solo_stretch(grid, &a.b.st->arrived, solo_slots{&st->solo_r, &st->solo_base, &st->solo_huge}, r, base,
-                       nout, spilled, round, keep))
+      if (small_stretch(grid, ss, a.solo_max, a.team_max, r, base, nout, spilled, round, keep))
         relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
@@ -446,6 +447,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   }
   if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
   grid = per_sm * ctx->num_sms;
+  team_for(ctx, grid, pa.team_blocks, pa.team_max);
 #define BK_READBACK(what)                                                                        \
   if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost,    \
                       ctx->stream) != cudaSuccess ||                                             \

@@ -30,6 +30,12 @@ constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
  * none on the road networks and neutral on Kronecker; 1024 and more are
  * slower everywhere (one block walks several tiles in series). */
 constexpr uint32_t SOLO_MAX_FRONTIER = 256;
+/* A round of at most this many vertices (and more than SOLO_MAX_FRONTIER) runs
+ * on a team of TEAM_BLOCKS blocks with a barrier of its own while the others
+ * wait at one grid barrier: a grid barrier of every resident block is most of
+ * a small round's cost (bench/NOTES-sssp.md, step 17). */
+constexpr uint32_t TEAM_BLOCKS = 16;
+constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
 /* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
  * rather than statically (0) or only when a round has more than two tiles per
  * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
@@ -149,6 +155,12 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->solo_max = SOLO_MAX_FRONTIER;
   const char *solo = getenv("DS_GPU_SOLO_MAX"); /* tuning experiments only; 0 turns solo rounds off */
   if (solo && atoi(solo) >= 0) c->solo_max = (uint32_t)atoi(solo);
+  c->team_blocks = TEAM_BLOCKS;
+  const char *tb = getenv("DS_GPU_TEAM_BLOCKS"); /* tuning experiments only */
+  if (tb && atoi(tb) > 0) c->team_blocks = (uint32_t)atoi(tb);
+  c->team_max = TEAM_MAX_FRONTIER;
+  const char *tm = getenv("DS_GPU_TEAM_MAX"); /* tuning experiments only; 0 turns team rounds off */
+  if (tm && atoi(tm) >= 0) c->team_max = (uint32_t)atoi(tm);
   c->dyn_tiles = DYNAMIC_TILES;
   const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
   if (dyn && dyn[0] >= '0' && dyn[0] <= '2' && !dyn[1]) c->dyn_tiles = dyn[0] - '0';
@@ -191,9 +203,10 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
-  /* a grid round lists at most arcs / degree + 1 vertices, a solo round at
-     most its frontier (relax_round: SOLO_HUGE_DEGREE) */
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / c->huge_degree + 1) + c->solo_max + 1)));
+  /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
+     round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / c->huge_degree + 1) +
+                                                           (c->team_max > c->solo_max ? c->team_max : c->solo_max) + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;
 }
@@ -243,7 +256,7 @@ ds_status ds_gpu_trace_write(ds_gpu_ctx *ctx, const char *algo, uint32_t source,
     return e != cudaSuccess ? ds_error_set(err, DS_ERR_DEVICE, "trace: %s", cudaGetErrorString(e))
                             : ds_error_set(err, DS_ERR_IO, "%s: cannot open the trace file", ctx->trace_path);
   }
-  fprintf(f, "# %s source %u rounds %u ms %.3f\n# round frontier solo huge_vertices huge_arcs us\n", algo,
+  fprintf(f, "# %s source %u rounds %u ms %.3f\n# round frontier blocks(0=grid) huge_vertices huge_arcs us\n", algo,
           source, rounds, ms);
   for (uint32_t r = 0; r + 1 < recs; ++r)
     fprintf(f, "%u %llu %llu %llu %llu %.2f\n", r, h[4 * r + 1], h[4 * r + 2],

@@ -107,8 +107,9 @@ struct dev_counters {
 
 /* Per-round trace of the persistent Near-Far / Bellman-Ford kernel, for
  * performance work (env DS_GPU_TRACE=FILE; context.cu writes it out). Record r:
- * the %globaltimer (ns) at the round's start, its frontier size, whether it ran
- * solo, and its huge-list word; record `rounds` holds the end time. Written by
+ * the %globaltimer (ns) at the round's start, its frontier size, the blocks
+ * that ran it (0: the whole grid, 1: block 0 alone, k: the team), and its
+ * huge-list word; record `rounds` holds the end time. Written by
  * the thread that starts the round; t == NULL: off. */
 struct round_trace {
   unsigned long long *t;
@@ -118,11 +119,11 @@ struct round_trace {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
     return ns;
   }
-  __device__ __forceinline__ void begin(uint32_t r, uint32_t nin, bool solo) const {
+  __device__ __forceinline__ void begin(uint32_t r, uint32_t nin, uint32_t parts) const {
     if (t && r < cap) {
       t[4ull * r] = now();
       t[4ull * r + 1] = nin;
-      t[4ull * r + 2] = solo;
+      t[4ull * r + 2] = parts;
       t[4ull * r + 3] = 0;
     }
   }
@@ -142,6 +143,8 @@ struct ds_gpu_ctx {
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
   uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
+  uint32_t team_max; /* at most this many (and more than solo_max): team rounds */
+  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 of a persistent kernel */
   int dyn_tiles;     /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */

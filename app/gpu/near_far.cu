@@ -42,10 +42,7 @@ struct nf_ctl {
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
   uint32_t phases;
-  uint32_t solo_r;    /* last round of a stretch of solo rounds */
-  uint32_t solo_base; /* the far pile's base in that round */
-  uint32_t solo_huge; /* that round left its huge list to the grid */
-  uint32_t arrived;   /* blocks that have read the counters before a solo stretch */
+  stretch_ctl stretch; /* stretches of small frontiers (relax.cuh) */
 };
 
 template <typename W> struct nf_args {
@@ -61,6 +58,8 @@ template <typename W> struct nf_args {
   int infinite; /* Bellman-Ford: one infinite bucket */
   uint32_t far_cap;
   uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
+  uint32_t team_max; /* up to this size: team rounds (>= solo_max) */
+  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
   round_trace trace;
@@ -86,18 +85,18 @@ template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
  * after the last barrier); improved vertices go to the next near frontier or
- * the far pile fp (from its base fbase). solo: block 0 alone (see
+ * the far pile fp (from its base fbase), by `parts` blocks (see
  * relax_round, whose result it returns). counts: the next frontier's size
  * and the round's far pushes. */
 template <typename W>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
-                                         relax_smem &sm, unsigned long long &edges, bool solo,
-                                         uint32_t (&counts)[2]) {
+                                         relax_smem &sm, unsigned long long &edges, uint32_t parts,
+                                         stretch_sync &ss, uint32_t (&counts)[2]) {
   volatile nf_ctl *ctl = a.ctl;
-  const bool first = (solo || blockIdx.x == 0) && threadIdx.x == 0;
+  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   if (first) {
-    a.trace.begin(r, nin, solo);
+    a.trace.begin(r, nin, parts < gridDim.x ? parts : 0);
     ctl->ncnt[(r + 2) % 3] = 0;
     ctl->fr[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
@@ -105,7 +104,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   }
   const huge_list hl = nf_huge(a, r);
   const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
-                                     hl, edges, solo, counts);
+                                     hl, edges, parts, ss, counts);
   if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
   return handed;
 }
@@ -123,24 +122,23 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
   uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
   uint32_t nin = ctl->ncnt[0];
+  stretch_sync ss;
+  ss.init(&a.ctl->stretch, a.team_blocks);
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
-    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, false, counts);
-    // 2. small frontiers: block 0 runs rounds alone while the frontier stays
-    //    small and no phase change or compaction is due; then all blocks go on
-    //    from its last round
+    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, counts);
+    // 2. small frontiers: block 0 or the team runs rounds while the frontier
+    //    stays small and no phase change or compaction is due; then all
+    //    blocks go on from its last round
     uint32_t nout = counts[0];
     uint32_t nfar = fbase + counts[1];
-    auto keep = [&](uint32_t n, uint32_t pile) {
-      return n > 0 && n <= a.solo_max && (uint64_t)pile + a.g.n <= a.far_cap;
-    };
-    if (keep(nout, nfar)) {
-      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t(&c)[2]) {
-        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, true, c);
+    auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && (uint64_t)pile + a.g.n <= a.far_cap; };
+    if (nout <= a.team_max && keep(nout, nfar)) {
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, uint32_t(&c)[2]) {
+        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, parts, ss, c);
       };
-      if (solo_stretch(grid, &a.ctl->arrived, solo_slots{&ctl->solo_r, &ctl->solo_base, &ctl->solo_huge}, r,
-                       fbase, nout, nfar, round, keep))
+      if (small_stretch(grid, ss, a.solo_max, a.team_max, r, fbase, nout, nfar, round, keep))
         relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
@@ -250,6 +248,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
     goto done;
   }
   if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
+  team_for(ctx, per_sm * ctx->num_sms, a.team_blocks, a.team_max);
   cudaEventRecord(ctx->ev_start, ctx->stream);
   if (cudaLaunchCooperativeKernel((void *)near_far_kernel<W>, dim3(per_sm * ctx->num_sms),
                                   dim3(RELAX_BLOCK), args, 0, ctx->stream) != cudaSuccess) {

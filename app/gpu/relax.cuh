@@ -169,8 +169,8 @@ struct relax_smem {
 };
 
 /* Called by every thread of `parts` blocks with the same (frontier, count):
- * the whole grid (part = blockIdx.x, parts = gridDim.x), or one block alone
- * (part 0 of 1: the solo rounds of small frontiers, see near_far.cu).
+ * the whole grid (part = blockIdx.x, parts = gridDim.x), or blocks 0..parts-1
+ * (block 0 alone or a team: rounds of small frontiers, see small_stretch).
  * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
 template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
@@ -338,47 +338,126 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
   }
 }
 
-/* A solo round lists vertices of at least SOLO_HUGE_DEGREE arcs, and hands
- * its huge list to the whole grid if it holds more than SOLO_HUGE_ARCS (a
- * Kronecker round of 11 vertices with 47K arcs took 374 us on one block). */
+/* Small frontiers run on part of the grid ("stretches", see small_stretch):
+ * a frontier of at most solo_max vertices on block 0 alone (block barriers),
+ * one of at most team_max on a team, blocks 0..k-1 (a barrier of k blocks on
+ * one global counter), while the other blocks wait at one grid barrier. Road
+ * graphs spend most rounds there: on NY a grid round of 257..4K vertices cost
+ * ~8 us, a solo round 4.6 us (bench/NOTES-sssp.md). */
+struct stretch_ctl {
+  uint32_t r;       /* the stretch's last round */
+  uint32_t base;    /* the pile's base in that round */
+  uint32_t huge;    /* that round left its huge list to the grid */
+  uint32_t nout;    /* a solo part of a team stretch ends: the frontier's size */
+  uint32_t pile;    /*   and the pile's */
+  uint32_t arrived; /* check-ins before stretches (only ever grows) */
+  uint32_t team;    /* arrivals at team barriers (only ever grows) */
+};
+
+/* A block's view of the stretches: the counts of stretch_ctl it expects.
+ * Every block enters the same stretches and every team member passes the same
+ * team barriers, so the expected values agree; they start from the counters'
+ * values at the kernel's start, before any block can change them. */
+struct stretch_sync {
+  stretch_ctl *c;
+  uint32_t k;       /* team members: blocks 0..k-1 (1: no team rounds) */
+  uint32_t arrived; /* check-ins the last stretch's entry waited for */
+  uint32_t team;    /* team arrivals the last team barrier waited for */
+  __device__ __forceinline__ void init(stretch_ctl *ctl, uint32_t team_blocks) {
+    c = ctl;
+    k = team_blocks;
+    arrived = *(volatile uint32_t *)&ctl->arrived;
+    team = *(volatile uint32_t *)&ctl->team;
+  }
+  /* Waits (thread 0) until *word has passed target (wrapping). */
+  static __device__ __forceinline__ void await(uint32_t *word, uint32_t target) {
+    while ((int32_t)(*(volatile uint32_t *)word - target) < 0) {
+    }
+    __threadfence();
+  }
+  /* Before a stretch: every block checks in once it has read the counters it
+   * decides on; the team, which changes them, waits for all. */
+  __device__ __forceinline__ void check_in() {
+    __syncthreads();
+    arrived += gridDim.x;
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicAdd(&c->arrived, 1u);
+      if (blockIdx.x < k) await(&c->arrived, arrived);
+    }
+    __syncthreads();
+  }
+  /* The barrier of blocks 0..k-1. */
+  __device__ __forceinline__ void team_sync() {
+    __syncthreads();
+    team += k;
+    if (threadIdx.x == 0) {
+      __threadfence();
+      atomicAdd(&c->team, 1u);
+      await(&c->team, team);
+    }
+    __syncthreads();
+  }
+  /* The barrier of a round relaxed by `parts` blocks. */
+  __device__ __forceinline__ void round_sync(uint32_t parts) {
+    if (parts == 1) __syncthreads();
+    else if (parts < gridDim.x) team_sync();
+    else cg::this_grid().sync();
+  }
+};
+
+/* The team of a launch of `grid` blocks (ctx->team_blocks, fewer than the
+ * grid) and the largest frontier it takes; k = 1: no team rounds. */
+inline void team_for(const ds_gpu_ctx *ctx, uint32_t grid, uint32_t &k, uint32_t &team_max) {
+  k = ctx->team_blocks < grid ? ctx->team_blocks : grid - 1;
+  team_max = ctx->team_max;
+  if (k <= 1 || team_max <= ctx->solo_max) {
+    k = 1;
+    team_max = ctx->solo_max;
+  }
+}
+
+/* A round on part of the grid lists vertices of at least SOLO_HUGE_DEGREE
+ * arcs, and hands its huge list to the whole grid if it holds more than
+ * SOLO_HUGE_ARCS per block (a Kronecker round of 11 vertices with 47K arcs
+ * took 374 us on one block). */
 constexpr uint32_t SOLO_HUGE_DEGREE = HUGE_DEGREE_MIN;
 constexpr uint64_t SOLO_HUGE_ARCS = 16 * RELAX_BLOCK;
 
-/* One relaxation round: the frontier, a barrier, the huge list if it is not
- * empty, a barrier. solo: block 0 alone (block barriers; the other blocks wait
- * at a grid barrier meanwhile), else the whole cooperative grid. Returns true
- * if a solo round left its huge list to the grid: the caller ends the solo
- * stretch and every block then calls relax_huge_grid for this round.
- * Otherwise counts[] holds the sink's two counters as the round left them,
- * loaded together with the huge-list word after the barrier (one dependent
- * round trip instead of two before the caller's decision). */
+/* One relaxation round by `parts` blocks (1: block 0 alone, k: the team,
+ * gridDim.x: the whole grid; the others wait at a grid barrier meanwhile):
+ * the frontier, a barrier, the huge list if it is not empty, a barrier.
+ * Returns true if a round of part of the grid left its huge list to the grid:
+ * the caller ends the stretch and every block then calls relax_huge_grid for
+ * this round. Otherwise counts[] holds the sink's two counters as the round
+ * left them, loaded together with the huge-list word after the barrier (one
+ * dependent round trip instead of two before the caller's decision). */
 template <typename W>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
-                            relax_smem &sm, const huge_list &hl, unsigned long long &edges, bool solo,
-                            uint32_t (&counts)[2]) {
-  const uint32_t part = solo ? 0 : blockIdx.x, parts = solo ? 1 : gridDim.x;
+                            relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
+                            stretch_sync &ss, uint32_t (&counts)[2]) {
+  const bool part_grid = parts < gridDim.x;
   huge_list h = hl;
-  h.tiles = solo ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
-  if (solo && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, part, parts);
-  if (solo) __syncthreads();
-  else cg::this_grid().sync();
+  h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
+  if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
+  relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, blockIdx.x, parts);
+  ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
   counts[0] = *(volatile uint32_t *)sink.cnt[0];
   counts[1] = *(volatile uint32_t *)sink.cnt[1];
   if (!hw) return false;
-  if (solo && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS) return true;
-  relax_huge<W>(g, vs, hl, hw, sink, part, parts);
-  if (solo) __syncthreads();
-  else cg::this_grid().sync();
+  if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) return true;
+  relax_huge<W>(g, vs, hl, hw, sink, blockIdx.x, parts);
+  ss.round_sync(parts);
   counts[0] = *(volatile uint32_t *)sink.cnt[0];
   counts[1] = *(volatile uint32_t *)sink.cnt[1];
   return false;
 }
 
-/* The huge list a solo round handed over (relax_round returned true), by the
- * whole grid; every thread of every block calls it after a grid barrier. */
+/* The huge list a round of part of the grid handed over (relax_round returned
+ * true), by the whole grid; every thread of every block calls it after a grid
+ * barrier. */
 template <typename W>
 __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &vs,
                                 const split_sink<W> &sink, const huge_list &hl) {
@@ -387,69 +466,76 @@ __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &v
   cg::this_grid().sync();
 }
 
-/* Before a stretch of solo rounds: every block, once it has read the shared
- * counters it decides on, checks in; block 0, which changes them, waits for
- * all blocks and resets *arrived for the next stretch. Every thread of every
- * block calls it; the other blocks then wait at a grid barrier. */
-__device__ __forceinline__ void solo_arrive(uint32_t *arrived) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    atomicAdd(arrived, 1u);
-    if (blockIdx.x == 0) {
-      while (*(volatile uint32_t *)arrived < gridDim.x) {
-      }
-      *(volatile uint32_t *)arrived = 0;
-      __threadfence();
-    }
-  }
-  __syncthreads();
-}
-
-/* Where a solo stretch leaves its end for the other blocks (fields of the
- * engine's control block). */
-struct solo_slots {
-  volatile uint32_t *r;    /* the stretch's last round */
-  volatile uint32_t *base; /* the pile's base in that round */
-  volatile uint32_t *huge; /* that round left its huge list to the grid */
-};
-
-/* A stretch of solo rounds, shared by Near-Far and the bucket engine. Round r
- * left nout vertices and a pile of `pile` entries, and keep(nout, pile) holds.
- * Every block checks in (solo_arrive); block 0 then runs rounds r + 1, ...
- * alone, round(r, nin, base, counts) relaxing nin vertices with the pile's
- * base at `base` (it returns true when it handed its huge list to the grid,
- * which ends the stretch), while keep() holds for the round's results. After
- * the grid barrier every block has the stretch's last round in r and its pile
- * base in base; returns whether that round handed its huge list over (the
- * caller then relaxes it with the whole grid). Every thread of every block
- * calls it. */
+/* A stretch of rounds on part of the grid, shared by Near-Far and the bucket
+ * engine. Round r left nout vertices (0 < nout <= team_max) and a pile of
+ * `pile` entries, and keep(nout, pile) holds. Every block checks in; then,
+ * while keep() holds for a round's results and the frontier has at most
+ * team_max vertices, rounds r + 1, ... run on block 0 alone (at most solo_max
+ * vertices; the team waits at a team barrier meanwhile) or on the team, with
+ * round(r, nin, base, parts, counts) relaxing nin vertices with the pile's
+ * base at `base` on `parts` blocks (it returns true when it handed its huge
+ * list to the grid, which ends the stretch). After the grid barrier every
+ * block has the stretch's last round in r and its pile base in base; returns
+ * whether that round handed its huge list over (the caller then relaxes it
+ * with the whole grid). Every thread of every block calls it. */
 template <typename Round, typename Keep>
-__device__ __forceinline__ bool solo_stretch(cg::grid_group &grid, uint32_t *arrived, solo_slots slots, uint32_t &r,
-                                             uint32_t &base, uint32_t nout, uint32_t pile, Round round, Keep keep) {
-  solo_arrive(arrived); /* block 0 changes the counters only after every block has read them */
-  if (blockIdx.x == 0) {
+__device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync &ss, uint32_t solo_max,
+                                              uint32_t team_max, uint32_t &r, uint32_t &base, uint32_t nout,
+                                              uint32_t pile, Round round, Keep keep) {
+  volatile stretch_ctl *c = ss.c;
+  ss.check_in();
+  if (blockIdx.x < ss.k) {
     bool handed = false;
+    uint32_t counts[2];
     for (;;) {
+      if (nout <= solo_max) {
+        // block 0 alone while the frontier stays small
+        if (blockIdx.x == 0) {
+          for (;;) {
+            ++r;
+            base = pile;
+            handed = round(r, nout, base, 1u, counts);
+            if (handed) break;
+            nout = counts[0];
+            pile = base + counts[1];
+            if (!keep(nout, pile) || nout > solo_max) break;
+          }
+          if (threadIdx.x == 0) {
+            c->r = r;
+            c->base = base;
+            c->huge = handed;
+            c->nout = nout;
+            c->pile = pile;
+          }
+        }
+        if (ss.k == 1) break;
+        ss.team_sync();
+        r = c->r;
+        base = c->base;
+        handed = c->huge != 0;
+        nout = c->nout;
+        pile = c->pile;
+        if (handed || !keep(nout, pile) || nout > team_max) break;
+      }
+      // the team
       ++r;
       base = pile;
-      uint32_t counts[2];
-      handed = round(r, nout, base, counts);
+      handed = round(r, nout, base, ss.k, counts);
       if (handed) break;
       nout = counts[0];
       pile = base + counts[1];
-      if (!keep(nout, pile)) break;
+      if (!keep(nout, pile) || nout > team_max) break;
     }
-    if (threadIdx.x == 0) {
-      *slots.r = r;
-      *slots.base = base;
-      *slots.huge = handed;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      c->r = r;
+      c->base = base;
+      c->huge = handed;
     }
   }
   grid.sync();
-  r = *slots.r;
-  base = *slots.base;
-  return *slots.huge != 0;
+  r = c->r;
+  base = c->base;
+  return c->huge != 0;
 }
 
 } // namespace dsgpu
