@@ -262,13 +262,14 @@ struct test_case {
   msplit_bucket_kind kind;
   msplit_type key_type, value_type;
   msplit_variant variant;
+  size_t in_shift = 0, out_shift = 0;  // elements by which the inputs / outputs start past an aligned address
 };
 
 std::string describe(const test_case &c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "m=%u n=%zu dist=%s bucket=%s key=%s value=%s variant=%s", c.m, c.n,
-                dist_name[c.dist], kind_name[c.kind], type_name[c.key_type], type_name[c.value_type],
-                msplit_variant_name(c.variant));
+  std::snprintf(buf, sizeof buf, "m=%u n=%zu dist=%s bucket=%s key=%s value=%s variant=%s shift=%zu/%zu", c.m,
+                c.n, dist_name[c.dist], kind_name[c.kind], type_name[c.key_type], type_name[c.value_type],
+                msplit_variant_name(c.variant), c.in_shift, c.out_shift);
   return buf;
 }
 
@@ -318,13 +319,17 @@ void run_case(const test_case &c, uint64_t seed) {
   }
 
   // device run
-  void *kin = d_keys_in.get(n * ks), *kout = d_keys_out.get(n * ks);
-  void *vin = vs ? d_vals_in.get(n * vs) : nullptr, *vout = vs ? d_vals_out.get(n * vs) : nullptr;
+  // (shifted: the arrays start that many elements past cudaMalloc's alignment)
+  const size_t si = c.in_shift, so = c.out_shift;
+  void *kin = static_cast<char *>(d_keys_in.get((n + si) * ks)) + si * ks;
+  void *kout = static_cast<char *>(d_keys_out.get((n + so) * ks)) + so * ks;
+  void *vin = vs ? static_cast<char *>(d_vals_in.get((n + si) * vs)) + si * vs : nullptr;
+  void *vout = vs ? static_cast<char *>(d_vals_out.get((n + so) * vs)) + so * vs : nullptr;
   size_t *doff = static_cast<size_t *>(d_offsets.get((size_t(c.m) + 1) * sizeof(size_t)));
   if (n) CHECK_CUDA(cudaMemcpy(kin, keys.data(), n * ks, cudaMemcpyHostToDevice));
   if (n && vs) CHECK_CUDA(cudaMemcpy(vin, vals.data(), n * vs, cudaMemcpyHostToDevice));
-  if (n) CHECK_CUDA(cudaMemset(kout, 0xAB, n * ks));
-  if (n && vs) CHECK_CUDA(cudaMemset(vout, 0xAB, n * vs));
+  if (n) CHECK_CUDA(cudaMemset(static_cast<char *>(kout) - so * ks, 0xAB, (n + so) * ks));
+  if (n && vs) CHECK_CUDA(cudaMemset(static_cast<char *>(vout) - so * vs, 0xAB, (n + so) * vs));
   CHECK_CUDA(cudaMemset(doff, 0xCD, (size_t(c.m) + 1) * sizeof(size_t)));
   msplit_bucket_desc desc = hb.desc;
   if (c.kind == MSPLIT_BUCKET_SPLITTERS && !splitters.empty()) {
@@ -345,6 +350,14 @@ void run_case(const test_case &c, uint64_t seed) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "CUDA error after [%s]: %s\n", describe(c).c_str(), cudaGetErrorString(e));
     std::exit(1);
+  }
+  if (n && so) {  // nothing written before the outputs' start (shifts of at most 3 elements)
+    unsigned char pre[3 * 16];
+    const size_t kb = so * ks, vb = so * vs;
+    CHECK_CUDA(cudaMemcpy(pre, static_cast<char *>(kout) - kb, kb, cudaMemcpyDeviceToHost));
+    if (vs) CHECK_CUDA(cudaMemcpy(pre + kb, static_cast<char *>(vout) - vb, vb, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < kb + vb; ++i)
+      if (pre[i] != 0xAB) return fail(c, "an output was written before its start");
   }
   std::vector<unsigned char> got_keys(n * ks), got_vals(n * vs);
   std::vector<size_t> got_off(size_t(c.m) + 1);
@@ -600,7 +613,27 @@ int main(int argc, char **argv) {
   // 3. the template API with a functor that reads device memory (SSSP's use)
   for (msplit_variant v : variants) test_custom_functor(quick ? 5000 : 300000, 40, v);
 
-  // 4. n = 2^26 on the variants that matter at scale
+  // 4. inputs and outputs that do not start on a 16-byte boundary (the fast paths load 16 bytes
+  //    at a time where they can): sub-arrays, as SSSP passes them
+  {
+    const long before = g_runs;
+    const uint32_t mis_ms[] = {3, 8, 32, 64, 256};
+    const msplit_variant mis_vs[] = {MSPLIT_VARIANT_AUTO, MSPLIT_VARIANT_DIRECT, MSPLIT_VARIANT_BLOCK,
+                                     MSPLIT_VARIANT_ONEPASS};
+    const size_t shifts[][2] = {{1, 0}, {0, 3}, {2, 1}};
+    for (uint32_t m : mis_ms)
+      for (msplit_variant v : mis_vs)
+        for (int vt = 0; vt < 2; ++vt)
+          for (const auto &sh : shifts) {
+            const msplit_type value_type = vt ? MSPLIT_TYPE_U32 : MSPLIT_TYPE_NONE;
+            const size_t n = 3 * tile_of(4, vt ? 4 : 0) + 77;
+            test_case c{m, n, UNIFORM, MSPLIT_BUCKET_DELTA, MSPLIT_TYPE_U32, value_type, v, sh[0], sh[1]};
+            run_case(c, seed++);
+          }
+    std::printf("misaligned arrays: %ld runs, %d failures\n", g_runs - before, g_failures);
+  }
+
+  // 5. n = 2^26 on the variants that matter at scale
   if (!quick) {
     const size_t big = size_t(1) << 26;
     const struct {
