@@ -115,6 +115,7 @@ template <typename W> struct bk_phase_args {
   uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
   uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
+  int solo_local;       /* solo rounds kept local (relax_round_local) */
   int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
 };
@@ -147,7 +148,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
                                          unsigned long long &edges, uint32_t parts, stretch_sync &ss,
-                                         bool unique, uint32_t (&counts)[2]) {
+                                         int local, bool unique, uint32_t (&counts)[2]) {
   volatile bk_state<W> *st = a.b.st;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
@@ -156,7 +157,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r, unique),
-                        edges, parts, ss, counts);
+                        edges, parts, ss, local, counts);
 }
 
 /* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
@@ -177,16 +178,17 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   stretch_sync ss;
-  ss.init(&a.b.st->stretch, a.team_blocks);
+  ss.init(&a.b.st->stretch, a.team_blocks, a.solo_local);
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
-    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, r > 0 || gathered, counts);
+    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
     if (nout <= a.team_max && keep(nout, spilled)) {
-      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, uint32_t(&c)[2]) {
-        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, true, c);
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
+        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
+                           c);
       };
       if (small_stretch(grid, ss, a.solo_max, a.team_max, r, base, nout, spilled, round, keep))
         relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
@@ -429,6 +431,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
   pa.solo_max = ctx->solo_max;
+  pa.solo_local = ctx->solo_local;
   pa.dyn_tiles = ctx->dyn_tiles;
   pa.huge_degree = ctx->huge_degree;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0

@@ -36,6 +36,9 @@ constexpr uint32_t SOLO_MAX_FRONTIER = 256;
  * a small round's cost (bench/NOTES-sssp.md, step 17). */
 constexpr uint32_t TEAM_BLOCKS = 16;
 constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
+/* Solo rounds keep the sink's counters, the huge-list word and the next
+ * frontier in shared memory (relax.cuh: relax_round_local). */
+constexpr int SOLO_LOCAL = 1;
 /* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
  * rather than statically (0) or only when a round has more than two tiles per
  * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
@@ -161,6 +164,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->team_max = TEAM_MAX_FRONTIER;
   const char *tm = getenv("DS_GPU_TEAM_MAX"); /* tuning experiments only; 0 turns team rounds off */
   if (tm && atoi(tm) >= 0) c->team_max = (uint32_t)atoi(tm);
+  c->solo_local = SOLO_LOCAL;
+  const char *sl = getenv("DS_GPU_SOLO_LOCAL"); /* tuning experiments only */
+  if (sl && (sl[0] == '0' || sl[0] == '1') && !sl[1]) c->solo_local = sl[0] - '0';
   c->dyn_tiles = DYNAMIC_TILES;
   const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
   if (dyn && dyn[0] >= '0' && dyn[0] <= '2' && !dyn[1]) c->dyn_tiles = dyn[0] - '0';

@@ -60,6 +60,7 @@ template <typename W> struct nf_args {
   uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
   uint32_t team_max; /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
+  int solo_local;       /* solo rounds kept local (relax_round_local) */
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
   round_trace trace;
@@ -92,7 +93,7 @@ template <typename W>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
                                          relax_smem &sm, unsigned long long &edges, uint32_t parts,
-                                         stretch_sync &ss, uint32_t (&counts)[2]) {
+                                         stretch_sync &ss, int local, uint32_t (&counts)[2]) {
   volatile nf_ctl *ctl = a.ctl;
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   if (first) {
@@ -104,7 +105,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   }
   const huge_list hl = nf_huge(a, r);
   const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
-                                     hl, edges, parts, ss, counts);
+                                     hl, edges, parts, ss, local, counts);
   if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
   return handed;
 }
@@ -123,11 +124,11 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
   uint32_t nin = ctl->ncnt[0];
   stretch_sync ss;
-  ss.init(&a.ctl->stretch, a.team_blocks);
+  ss.init(&a.ctl->stretch, a.team_blocks, a.solo_local);
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
-    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, counts);
+    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
     //    blocks go on from its last round
@@ -135,8 +136,8 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
     uint32_t nfar = fbase + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && (uint64_t)pile + a.g.n <= a.far_cap; };
     if (nout <= a.team_max && keep(nout, nfar)) {
-      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, uint32_t(&c)[2]) {
-        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, parts, ss, c);
+      auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
+        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
       if (small_stretch(grid, ss, a.solo_max, a.team_max, r, fbase, nout, nfar, round, keep))
         relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
@@ -228,6 +229,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.infinite = infinite;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.solo_max = ctx->solo_max;
+  a.solo_local = ctx->solo_local;
   a.dyn_tiles = ctx->dyn_tiles;
   a.huge_degree = ctx->huge_degree;
   a.trace = ctx->trace;

@@ -47,6 +47,10 @@ __device__ __forceinline__ void queue_push(uint32_t *q, uint32_t *cnt, uint32_t 
   q[base + g.thread_rank()] = v;
 }
 
+/* The most vertices a local solo round keeps in shared memory as the next
+ * round's frontier (relax_round). */
+constexpr uint32_t SOLO_LOCAL_CAP = 256;
+
 /* Pushes v unless it was already pushed under this stamp value. */
 __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint32_t *stamp,
                                                 uint32_t stamp_value, uint32_t v) {
@@ -63,6 +67,9 @@ template <typename W> struct split_sink {
   uint32_t *stamp[2];
   uint32_t stamp_value;
   typename weight_traits<W>::acc_t split;
+  /* a local solo round (relax_round): queue 0's entries also go to this
+     shared array while they fit in it, as the next round's frontier */
+  uint32_t *mirror = NULL;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
@@ -95,7 +102,10 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
     base = __shfl_sync(0xffffffffu, base, 0);
 #pragma unroll
     for (int j = 0; j < N; ++j)
-      if (k[j] == q) s.q[q][base + off[j]] = v[j];
+      if (k[j] == q) {
+        s.q[q][base + off[j]] = v[j];
+        if (q == 0 && s.mirror && base + off[j] < SOLO_LOCAL_CAP) s.mirror[base + off[j]] = v[j];
+      }
   }
 }
 
@@ -166,6 +176,10 @@ struct relax_smem {
   uint32_t u[RELAX_BLOCK];
   uint32_t du[RELAX_BLOCK];
   uint32_t next[2]; /* dynamically dealt tiles: the next tile, double-buffered */
+  /* local solo rounds (relax_round), by the parity of the round in its stretch */
+  uint32_t fq[2][SOLO_LOCAL_CAP]; /* the next frontier */
+  uint32_t cnt[2][2];             /* the sink's counters */
+  unsigned long long hw[2];       /* the huge-list word */
 };
 
 /* Called by every thread of `parts` blocks with the same (frontier, count):
@@ -363,9 +377,11 @@ struct stretch_sync {
   uint32_t k;       /* team members: blocks 0..k-1 (1: no team rounds) */
   uint32_t arrived; /* check-ins the last stretch's entry waited for */
   uint32_t team;    /* team arrivals the last team barrier waited for */
-  __device__ __forceinline__ void init(stretch_ctl *ctl, uint32_t team_blocks) {
+  bool local;       /* solo rounds kept local (relax_round_local) */
+  __device__ __forceinline__ void init(stretch_ctl *ctl, uint32_t team_blocks, bool solo_local) {
     c = ctl;
     k = team_blocks;
+    local = solo_local;
     arrived = *(volatile uint32_t *)&ctl->arrived;
     team = *(volatile uint32_t *)&ctl->team;
   }
@@ -424,6 +440,61 @@ inline void team_for(const ds_gpu_ctx *ctx, uint32_t grid, uint32_t &k, uint32_t
 constexpr uint32_t SOLO_HUGE_DEGREE = HUGE_DEGREE_MIN;
 constexpr uint64_t SOLO_HUGE_ARCS = 16 * RELAX_BLOCK;
 
+/* A solo round kept local (relax_round with local >= 0; block 0 alone): the
+ * sink's counters and the huge-list word are shared-memory words instead of
+ * global ones, and the next frontier is also kept in shared memory. Block 0 is
+ * the only block that pushes during a solo round, so nothing else needs the
+ * global words until the round ends, and the round's chain of dependent L2
+ * round trips loses three links: the queue position returned by the global
+ * atomic, the counters read after the barrier, and the frontier's load.
+ * local: bit 0 the round's parity in its stretch (which shared buffers it
+ * writes), bit 1 set if the previous round (parity flipped) left the whole
+ * frontier in shared memory. The counters and the word are published to
+ * their global places at the end (for the other blocks after the stretch, and
+ * for a huge list handed to the grid). */
+template <typename W>
+__device__ bool relax_round_local(const dev_graph<W> &g, const dev_vertex_state &vs, const uint32_t *frontier,
+                                  uint32_t count, const split_sink<W> &sink, relax_smem &sm, const huge_list &hl,
+                                  unsigned long long &edges, int local, uint32_t (&counts)[2]) {
+  const int p = local & 1;
+  if (threadIdx.x == 0) {
+    /* last read in round p - 2 of the stretch, before round p - 1's barriers */
+    sm.cnt[p][0] = 0;
+    sm.cnt[p][1] = 0;
+    sm.hw[p] = 0;
+  }
+  __syncthreads();
+  split_sink<W> s = sink;
+  s.cnt[0] = &sm.cnt[p][0];
+  s.cnt[1] = &sm.cnt[p][1];
+  s.mirror = sm.fq[p];
+  huge_list h = hl;
+  h.word = &sm.hw[p];
+  h.tiles = NULL;
+  if (h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
+  const bool in_smem = (local & 2) && count <= SOLO_LOCAL_CAP;
+  relax_frontier<W>(g, vs, in_smem ? sm.fq[p ^ 1] : frontier, count, s, sm, h, edges, 0, 1);
+  __syncthreads();
+  unsigned long long hw = sm.hw[p];
+  bool handed = false;
+  if (hw) {
+    if ((hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS) {
+      handed = true;
+    } else {
+      relax_huge<W>(g, vs, h, hw, s, 0, 1);
+      __syncthreads();
+    }
+  }
+  counts[0] = sm.cnt[p][0];
+  counts[1] = sm.cnt[p][1];
+  if (threadIdx.x == 0) {
+    *sink.cnt[0] = counts[0];
+    *sink.cnt[1] = counts[1];
+    *hl.word = hw;
+  }
+  return handed;
+}
+
 /* One relaxation round by `parts` blocks (1: block 0 alone, k: the team,
  * gridDim.x: the whole grid; the others wait at a grid barrier meanwhile):
  * the frontier, a barrier, the huge list if it is not empty, a barrier.
@@ -436,7 +507,8 @@ template <typename W>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
-                            stretch_sync &ss, uint32_t (&counts)[2]) {
+                            stretch_sync &ss, int local, uint32_t (&counts)[2]) {
+  if (local >= 0) return relax_round_local<W>(g, vs, frontier, count, sink, sm, hl, edges, local, counts);
   const bool part_grid = parts < gridDim.x;
   huge_list h = hl;
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
@@ -472,9 +544,10 @@ __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &v
  * while keep() holds for a round's results and the frontier has at most
  * team_max vertices, rounds r + 1, ... run on block 0 alone (at most solo_max
  * vertices; the team waits at a team barrier meanwhile) or on the team, with
- * round(r, nin, base, parts, counts) relaxing nin vertices with the pile's
- * base at `base` on `parts` blocks (it returns true when it handed its huge
- * list to the grid, which ends the stretch). After the grid barrier every
+ * round(r, nin, base, parts, local, counts) relaxing nin vertices with the
+ * pile's base at `base` on `parts` blocks (local: see relax_round_local, -1
+ * for none; it returns true when it handed its huge list to the grid, which
+ * ends the stretch). After the grid barrier every
  * block has the stretch's last round in r and its pile base in base; returns
  * whether that round handed its huge list over (the caller then relaxes it
  * with the whole grid). Every thread of every block calls it. */
@@ -491,10 +564,10 @@ __device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync
       if (nout <= solo_max) {
         // block 0 alone while the frontier stays small
         if (blockIdx.x == 0) {
-          for (;;) {
+          for (int local = 0;; local = ((local & 1) ^ 1) | (nout <= SOLO_LOCAL_CAP ? 2 : 0)) {
             ++r;
             base = pile;
-            handed = round(r, nout, base, 1u, counts);
+            handed = round(r, nout, base, 1u, ss.local ? local : -1, counts);
             if (handed) break;
             nout = counts[0];
             pile = base + counts[1];
@@ -520,7 +593,7 @@ __device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync
       // the team
       ++r;
       base = pile;
-      handed = round(r, nout, base, ss.k, counts);
+      handed = round(r, nout, base, ss.k, -1, counts);
       if (handed) break;
       nout = counts[0];
       pile = base + counts[1];
