@@ -106,7 +106,9 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   const huge_list hl = nf_huge(a, r);
   const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
                                      hl, edges, parts, ss, local, counts);
-  if (first) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
+  /* only when tracing: the load would put a dependent L2 round trip on
+     thread 0's path, which every round's next barrier waits for */
+  if (first && a.trace.t) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
   return handed;
 }
 
