@@ -88,20 +88,12 @@ template <int BLOCK_THREADS, typename T>
 __device__ __forceinline__ T block_exclusive_scan(T v, T *warp_sums) {
   constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
   const unsigned lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
-  T incl = v;
-  for (int d = 1; d < WARP_SIZE; d <<= 1) {
-    const T up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
-    if (int(lane) >= d) incl += up;
-  }
+  const T incl = warp_inclusive_scan(v, lane);
   if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
   __syncthreads();
   if (warp == 0) {
     const T s = int(lane) < WARPS ? warp_sums[lane] : T(0);
-    T si = s;
-    for (int d = 1; d < WARP_SIZE; d <<= 1) {
-      const T up = __shfl_up_sync(FULL_WARP_MASK, si, d);
-      if (int(lane) >= d) si += up;
-    }
+    const T si = warp_inclusive_scan(s, lane);
     if (int(lane) < WARPS) warp_sums[lane] = si - s;
   }
   __syncthreads();

@@ -509,11 +509,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
       publish(tid, part);
     }
   }
-  uint32_t incl = part;
-  for (int d = 1; d < WARP_SIZE; d <<= 1) {
-    const uint32_t up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
-    if (int(lane) >= d) incl += up;
-  }
+  const uint32_t incl = warp_inclusive_scan(part, lane);
   if (lane == WARP_SIZE - 1) warp_sums[warp] = incl;
   __syncthreads();
   uint32_t excl = incl - part, total = 0;

@@ -139,6 +139,16 @@ __device__ __forceinline__ uint32_t warp_rank_bits(uint32_t bucket, unsigned val
   }
 }
 
+// Inclusive scan of one value per lane over the warp (every lane calls it with its lane index).
+template <typename T>
+__device__ __forceinline__ T warp_inclusive_scan(T v, unsigned lane) {
+  for (int d = 1; d < WARP_SIZE; d <<= 1) {
+    const T up = __shfl_up_sync(FULL_WARP_MASK, v, d);
+    if (int(lane) >= d) v += up;
+  }
+  return v;
+}
+
 // In-place exclusive scan of a warp's m counters (shared memory, this warp only); returns the
 // total. Each lane scans a run of ceil(m / 32) consecutive counters, then the runs are combined
 // with __shfl_up_sync.
@@ -150,11 +160,7 @@ __device__ __forceinline__ uint32_t warp_exclusive_scan_counts(uint32_t *counts,
   uint32_t sum = 0;
   for (uint32_t i = 0; i < per_lane; ++i)
     if (first + i < m) sum += counts[first + i];
-  uint32_t incl = sum;
-  for (int d = 1; d < WARP_SIZE; d <<= 1) {
-    const uint32_t up = __shfl_up_sync(FULL_WARP_MASK, incl, d);
-    if (int(lane) >= d) incl += up;
-  }
+  const uint32_t incl = warp_inclusive_scan(sum, lane);
   uint32_t run = incl - sum;
   for (uint32_t i = 0; i < per_lane; ++i) {
     if (first + i < m) {
