@@ -37,7 +37,7 @@ constexpr uint32_t SOLO_MAX_FRONTIER = 256;
 constexpr uint32_t TEAM_BLOCKS = 16;
 constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
 /* Solo rounds keep the sink's counters, the huge-list word and the next
- * frontier in shared memory (relax.cuh: relax_round_local). */
+ * frontier in shared memory (relax.cuh: relax_round, local). */
 constexpr int SOLO_LOCAL = 1;
 /* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
  * rather than statically (0) or only when a round has more than two tiles per

@@ -60,7 +60,7 @@ template <typename W> struct nf_args {
   uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
   uint32_t team_max; /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
-  int solo_local;       /* solo rounds kept local (relax_round_local) */
+  int solo_local;       /* solo rounds kept local (relax_round, local) */
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
   uint32_t huge_degree;
   round_trace trace;

@@ -377,7 +377,7 @@ struct stretch_sync {
   uint32_t k;       /* team members: blocks 0..k-1 (1: no team rounds) */
   uint32_t arrived; /* check-ins the last stretch's entry waited for */
   uint32_t team;    /* team arrivals the last team barrier waited for */
-  bool local;       /* solo rounds kept local (relax_round_local) */
+  bool local;       /* solo rounds kept local (relax_round, local) */
   __device__ __forceinline__ void init(stretch_ctl *ctl, uint32_t team_blocks, bool solo_local) {
     c = ctl;
     k = team_blocks;
@@ -447,61 +447,6 @@ inline void team_for(const ds_gpu_ctx *ctx, uint32_t grid, uint32_t &k, uint32_t
 constexpr uint32_t SOLO_HUGE_DEGREE = HUGE_DEGREE_MIN;
 constexpr uint64_t SOLO_HUGE_ARCS = 16 * RELAX_BLOCK;
 
-/* A solo round kept local (relax_round with local >= 0; block 0 alone): the
- * sink's counters and the huge-list word are shared-memory words instead of
- * global ones, and the next frontier is also kept in shared memory. Block 0 is
- * the only block that pushes during a solo round, so nothing else needs the
- * global words until the round ends, and the round's chain of dependent L2
- * round trips loses three links: the queue position returned by the global
- * atomic, the counters read after the barrier, and the frontier's load.
- * local: bit 0 the round's parity in its stretch (which shared buffers it
- * writes), bit 1 set if the previous round (parity flipped) left the whole
- * frontier in shared memory. The counters and the word are published to
- * their global places at the end (for the other blocks after the stretch, and
- * for a huge list handed to the grid). */
-template <typename W>
-__device__ bool relax_round_local(const dev_graph<W> &g, const dev_vertex_state &vs, const uint32_t *frontier,
-                                  uint32_t count, const split_sink<W> &sink, relax_smem &sm, const huge_list &hl,
-                                  unsigned long long &edges, int local, uint32_t (&counts)[2]) {
-  const int p = local & 1;
-  if (threadIdx.x == 0) {
-    /* last read in round p - 2 of the stretch, before round p - 1's barriers */
-    sm.cnt[p][0] = 0;
-    sm.cnt[p][1] = 0;
-    sm.hw[p] = 0;
-  }
-  __syncthreads();
-  split_sink<W> s = sink;
-  s.cnt[0] = &sm.cnt[p][0];
-  s.cnt[1] = &sm.cnt[p][1];
-  s.mirror = sm.fq[p];
-  huge_list h = hl;
-  h.word = &sm.hw[p];
-  h.tiles = NULL;
-  if (h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  const bool in_smem = (local & 2) && count <= SOLO_LOCAL_CAP;
-  relax_frontier<W>(g, vs, in_smem ? sm.fq[p ^ 1] : frontier, count, s, sm, h, edges, 0, 1);
-  __syncthreads();
-  unsigned long long hw = sm.hw[p];
-  bool handed = false;
-  if (hw) {
-    if ((hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS) {
-      handed = true;
-    } else {
-      relax_huge<W>(g, vs, h, hw, s, 0, 1);
-      __syncthreads();
-    }
-  }
-  counts[0] = sm.cnt[p][0];
-  counts[1] = sm.cnt[p][1];
-  if (threadIdx.x == 0) {
-    *sink.cnt[0] = counts[0];
-    *sink.cnt[1] = counts[1];
-    *hl.word = hw;
-  }
-  return handed;
-}
-
 /* One relaxation round by `parts` blocks (1: block 0 alone, k: the team,
  * gridDim.x: the whole grid; the others wait at a grid barrier meanwhile):
  * the frontier, a barrier, the huge list if it is not empty, a barrier.
@@ -509,29 +454,64 @@ __device__ bool relax_round_local(const dev_graph<W> &g, const dev_vertex_state 
  * the caller ends the stretch and every block then calls relax_huge_grid for
  * this round. Otherwise counts[] holds the sink's two counters as the round
  * left them, loaded together with the huge-list word after the barrier (one
- * dependent round trip instead of two before the caller's decision). */
+ * dependent round trip instead of two before the caller's decision).
+ *
+ * local >= 0 (solo rounds only): the round is kept local. The sink's counters
+ * and the huge-list word are shared-memory words instead of global ones, and
+ * the next frontier is also kept in shared memory: block 0 is the only block
+ * that pushes during a solo round, so nothing else needs the global words
+ * until the round ends, when they are published (for the other blocks after
+ * the stretch, and for a huge list handed to the grid). Bit 0 of local is the
+ * round's parity in its stretch (which shared buffers it writes), bit 1 set if
+ * the previous round (the other parity) left the whole frontier in shared
+ * memory. */
 template <typename W>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
                             stretch_sync &ss, int local, uint32_t (&counts)[2]) {
-  if (local >= 0) return relax_round_local<W>(g, vs, frontier, count, sink, sm, hl, edges, local, counts);
   const bool part_grid = parts < gridDim.x;
+  split_sink<W> s = sink;
   huge_list h = hl;
+  if (local >= 0) {
+    const int p = local & 1;
+    if (threadIdx.x == 0) {
+      /* last read in round p - 2 of the stretch, before round p - 1's barriers */
+      sm.cnt[p][0] = 0;
+      sm.cnt[p][1] = 0;
+      sm.hw[p] = 0;
+    }
+    __syncthreads();
+    s.cnt[0] = &sm.cnt[p][0];
+    s.cnt[1] = &sm.cnt[p][1];
+    s.mirror = sm.fq[p];
+    h.word = &sm.hw[p];
+    if ((local & 2) && count <= SOLO_LOCAL_CAP) frontier = sm.fq[p ^ 1];
+  }
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W>(g, vs, frontier, count, sink, sm, h, edges, blockIdx.x, parts);
+  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, blockIdx.x, parts);
   ss.round_sync(parts);
-  const unsigned long long hw = *(volatile unsigned long long *)hl.word;
-  counts[0] = *(volatile uint32_t *)sink.cnt[0];
-  counts[1] = *(volatile uint32_t *)sink.cnt[1];
-  if (!hw) return false;
-  if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) return true;
-  relax_huge<W>(g, vs, hl, hw, sink, blockIdx.x, parts);
-  ss.round_sync(parts);
-  counts[0] = *(volatile uint32_t *)sink.cnt[0];
-  counts[1] = *(volatile uint32_t *)sink.cnt[1];
-  return false;
+  const unsigned long long hw = *(volatile unsigned long long *)h.word;
+  counts[0] = *(volatile uint32_t *)s.cnt[0];
+  counts[1] = *(volatile uint32_t *)s.cnt[1];
+  bool handed = false;
+  if (hw) {
+    if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
+      handed = true;
+    } else {
+      relax_huge<W>(g, vs, h, hw, s, blockIdx.x, parts);
+      ss.round_sync(parts);
+      counts[0] = *(volatile uint32_t *)s.cnt[0];
+      counts[1] = *(volatile uint32_t *)s.cnt[1];
+    }
+  }
+  if (local >= 0 && threadIdx.x == 0) {
+    *sink.cnt[0] = counts[0];
+    *sink.cnt[1] = counts[1];
+    *hl.word = hw;
+  }
+  return handed;
 }
 
 /* The huge list a round of part of the grid handed over (relax_round returned
@@ -552,7 +532,7 @@ __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &v
  * team_max vertices, rounds r + 1, ... run on block 0 alone (at most solo_max
  * vertices; the team waits at a team barrier meanwhile) or on the team, with
  * round(r, nin, base, parts, local, counts) relaxing nin vertices with the
- * pile's base at `base` on `parts` blocks (local: see relax_round_local, -1
+ * pile's base at `base` on `parts` blocks (local: see relax_round, -1
  * for none; it returns true when it handed its huge list to the grid, which
  * ends the stretch). After the grid barrier every
  * block has the stretch's last round in r and its pile base in base; returns
