@@ -117,6 +117,7 @@ template <typename W> struct bk_phase_args {
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds kept local (relax_round, local) */
   int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
+  uint32_t min_tile;    /* smallest tile of a spread frontier (relax_frontier) */
   uint32_t huge_degree;
 };
 
@@ -138,7 +139,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
  * round; round 0: if gathered; a single piece of the log may repeat one) */
 template <typename W>
 __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, unique};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, a.min_tile, unique};
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
@@ -433,6 +434,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.solo_max = ctx->solo_max;
   pa.solo_local = ctx->solo_local;
   pa.dyn_tiles = ctx->dyn_tiles;
+  pa.min_tile = ctx->min_tile;
   pa.huge_degree = ctx->huge_degree;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);

@@ -33,12 +33,18 @@ constexpr uint32_t SOLO_MAX_FRONTIER = 256;
 /* A round of at most this many vertices (and more than SOLO_MAX_FRONTIER) runs
  * on a team of TEAM_BLOCKS blocks with a barrier of its own while the others
  * wait at one grid barrier: a grid barrier of every resident block is most of
- * a small round's cost (bench/NOTES-sssp.md, step 17). */
-constexpr uint32_t TEAM_BLOCKS = 16;
+ * a small round's cost (bench/NOTES-sssp.md, step 17). 32 blocks and up to
+ * 8192 vertices since frontiers are spread over the team (MIN_TILE; step 22):
+ * NY, BAY and R-MAT 3-8 % faster than 16 / 4096, COL and kron20 1-2 % slower. */
+constexpr uint32_t TEAM_BLOCKS = 32;
 constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
 /* Solo rounds keep the sink's counters, the huge-list word and the next
  * frontier in shared memory (relax.cuh: relax_round, local). */
 constexpr int SOLO_LOCAL = 1;
+/* A round's frontier of fewer than 256 entries per block is spread evenly over
+ * its blocks, in tiles of at least MIN_TILE entries (relax.cuh:
+ * relax_frontier); 256 keeps full tiles on the first blocks. */
+constexpr uint32_t MIN_TILE = 64;
 /* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
  * rather than statically (0) or only when a round has more than two tiles per
  * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
@@ -167,6 +173,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->solo_local = SOLO_LOCAL;
   const char *sl = getenv("DS_GPU_SOLO_LOCAL"); /* tuning experiments only */
   if (sl && (sl[0] == '0' || sl[0] == '1') && !sl[1]) c->solo_local = sl[0] - '0';
+  c->min_tile = MIN_TILE;
+  const char *mt = getenv("DS_GPU_MIN_TILE"); /* tuning experiments only; 256: no spreading */
+  if (mt && atoi(mt) > 0) c->min_tile = (uint32_t)atoi(mt);
   c->dyn_tiles = DYNAMIC_TILES;
   const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
   if (dyn && dyn[0] >= '0' && dyn[0] <= '2' && !dyn[1]) c->dyn_tiles = dyn[0] - '0';

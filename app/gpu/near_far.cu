@@ -28,6 +28,9 @@
  * Bellman-Ford on frontiers is this engine with S = infinity (bellman_ford.cu).
  */
 #include <cooperative_groups.h>
+#ifdef DS_GPU_STEP_PROFILE
+#include <cstdio>
+#endif
 
 #include "near_far.cuh"
 #include "relax.cuh"
@@ -62,6 +65,7 @@ template <typename W> struct nf_args {
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds kept local (relax_round, local) */
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
+  uint32_t min_tile; /* smallest tile of a spread frontier (relax_frontier) */
   uint32_t huge_degree;
   round_trace trace;
 };
@@ -81,7 +85,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
 template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, true};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, a.min_tile, true};
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
@@ -233,6 +237,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.solo_max = ctx->solo_max;
   a.solo_local = ctx->solo_local;
   a.dyn_tiles = ctx->dyn_tiles;
+  a.min_tile = ctx->min_tile;
   a.huge_degree = ctx->huge_degree;
   a.trace = ctx->trace;
   // 2. the source is the first near frontier
@@ -270,6 +275,20 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
   res->time_ms = ms;
   res->rounds = h.rounds;
+#ifdef DS_GPU_STEP_PROFILE
+  {
+    unsigned long long p[3][8], zero[3][8] = {};
+    if (cudaMemcpyFromSymbol(p, ds_step_prof, sizeof p) == cudaSuccess &&
+        cudaMemcpyToSymbol(ds_step_prof, zero, sizeof zero) == cudaSuccess)
+      for (int k = 0; k < 3; ++k)
+        if (p[k][5])
+          fprintf(stderr, "step profile %s %s: %llu rounds, cycles/round: entry %.0f frontier+scan %.0f "
+                  "arcs %.0f barrier %.0f exit %.0f between %.0f\n", infinite ? "bellman-ford" : "near-far",
+                  k == 0 ? "solo" : k == 1 ? "team" : "grid", p[k][5], (double)p[k][0] / p[k][5],
+                  (double)p[k][1] / p[k][5], (double)p[k][2] / p[k][5], (double)p[k][3] / p[k][5],
+                  (double)p[k][4] / p[k][5], (double)p[k][6] / p[k][5]);
+  }
+#endif
   st = ds_gpu_trace_write(ctx, infinite ? "bellman-ford" : "near-far", source, h.rounds, ms, err);
 done:
   cudaFree(buf);

@@ -153,6 +153,7 @@ struct huge_list {
   unsigned long long *tiles;
   uint32_t degree; /* vertices of at least this degree are listed */
   int tile_mode;   /* ds_gpu_ctx::dyn_tiles (tile_counter) */
+  uint32_t min_tile; /* ds_gpu_ctx::min_tile (relax_frontier) */
   /* the frontier holds each vertex at most once: the `done` test can be a
      plain load and store instead of an atomic exchange (relax_frontier) */
   bool unique;
@@ -168,6 +169,23 @@ __device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t c
   return NULL;
 }
 
+#ifdef DS_GPU_STEP_PROFILE
+/* Performance work only (cmake -DDS_GPU_STEP_PROFILE=ON): thread 0 of block 0
+ * stamps clock64 at the steps of each round it takes part in (DS_STEP), and
+ * relax_round adds the steps' cycles up per kind of round (0 solo, 1 team,
+ * 2 grid): [k][0..4] the steps, [k][5] rounds, [k][6] cycles between rounds.
+ * near_far_engine prints them. */
+static __device__ unsigned long long ds_step_prof[3][8];
+#define DS_STEP(sm, i)                                                                           \
+  do {                                                                                           \
+    if (blockIdx.x == 0 && threadIdx.x == 0) (sm).prof[i] = clock64();                           \
+  } while (0)
+#else
+#define DS_STEP(sm, i)                                                                           \
+  do {                                                                                           \
+  } while (0)
+#endif
+
 struct relax_smem {
   typedef cub::BlockScan<uint32_t, RELAX_BLOCK> scan_t;
   typename scan_t::TempStorage scan;
@@ -180,6 +198,9 @@ struct relax_smem {
   uint32_t fq[2][SOLO_LOCAL_CAP]; /* the next frontier */
   uint32_t cnt[2][2];             /* the sink's counters */
   unsigned long long hw[2];       /* the huge-list word */
+#ifdef DS_GPU_STEP_PROFILE
+  long long prof[8];
+#endif
 };
 
 /* Called by every thread of `parts` blocks with the same (frontier, count):
@@ -193,7 +214,20 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
                                uint32_t part, uint32_t parts) {
   const uint32_t tid = threadIdx.x;
   const bool dynamic = hl.tiles != NULL;
-  uint64_t tile = (uint64_t)part * RELAX_BLOCK;
+  /* A frontier of fewer than RELAX_BLOCK entries per block is spread evenly
+     over the blocks (tiles of tl entries, at least hl.min_tile). A block's
+     gather of scattered rows, arcs and distances is bound by its SM's rate of
+     L1 requests (about one sector a cycle), not by latency alone: on NY a
+     round of 256 entries on one block spent ~2,100 cycles loading its rows
+     and ~4,400 relaxing its arcs (DS_GPU_STEP_PROFILE), against ~300 for one
+     L2 round trip. Full tiles on a few blocks made a team or grid round of a
+     few thousand entries cost as much as a solo round plus the barrier. */
+  uint32_t tl = RELAX_BLOCK;
+  if (!dynamic && (uint64_t)count < (uint64_t)parts * RELAX_BLOCK) {
+    tl = (count + parts - 1) / parts;
+    if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
+  }
+  uint64_t tile = (uint64_t)part * tl;
   if (dynamic) {
     if (tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
     __syncthreads();
@@ -204,7 +238,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     uint64_t i = tile + tid;
     uint32_t u = 0, du = 0;
     uint64_t beg = 0, deg = 0;
-    if (i < count) {
+    if (tid < tl && i < count) {
       u = frontier[i];
       /* the row bounds are loaded with the distance, not after the done test:
          one dependent memory access less per round (rounds are latency-bound
@@ -249,6 +283,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     sm.du[tid] = du;
     if (tid == 0) sm.off[RELAX_BLOCK] = total;
     __syncthreads();
+    DS_STEP(sm, 2);
     /* RELAX_ILP arcs per thread per step, in three stages (arc loads, distance
        loads, atomics) so that each stage's memory accesses are in flight
        together: a round is a chain of dependent L2 accesses, and one arc at a
@@ -289,7 +324,8 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       warp_push<RELAX_ILP, W>(sink, v, k);
     }
     __syncthreads();
-    tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * RELAX_BLOCK;
+    DS_STEP(sm, 3);
+    tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
   }
 }
 
@@ -473,6 +509,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   const bool part_grid = parts < gridDim.x;
   split_sink<W> s = sink;
   huge_list h = hl;
+  DS_STEP(sm, 0);
   if (local >= 0) {
     const int p = local & 1;
     if (threadIdx.x == 0) {
@@ -488,6 +525,10 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     h.word = &sm.hw[p];
     if ((local & 2) && count <= SOLO_LOCAL_CAP) frontier = sm.fq[p ^ 1];
   }
+  DS_STEP(sm, 1);
+#ifdef DS_GPU_STEP_PROFILE
+  if (blockIdx.x == 0 && threadIdx.x == 0) sm.prof[2] = sm.prof[3] = sm.prof[1]; /* block 0 without a tile */
+#endif
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
   relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, blockIdx.x, parts);
@@ -495,6 +536,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
   counts[0] = *(volatile uint32_t *)s.cnt[0];
   counts[1] = *(volatile uint32_t *)s.cnt[1];
+  DS_STEP(sm, 4);
   bool handed = false;
   if (hw) {
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
@@ -511,6 +553,17 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     *sink.cnt[1] = counts[1];
     *hl.word = hw;
   }
+#ifdef DS_GPU_STEP_PROFILE
+  DS_STEP(sm, 5);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    unsigned long long *p = ds_step_prof[parts == 1 ? 0 : part_grid ? 1 : 2];
+    for (int i = 0; i < 5; ++i) p[i] += sm.prof[i + 1] - sm.prof[i];
+    p[5] += 1;
+    const long long gap = sm.prof[0] - sm.prof[7];
+    if (gap > 0 && gap < 10000000) p[6] += gap;
+    sm.prof[7] = sm.prof[5];
+  }
+#endif
   return handed;
 }
 
