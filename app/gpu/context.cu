@@ -64,11 +64,16 @@ __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, u
   }
 }
 
-/* -0.0f weights become +0.0f so that distance bits order like values. */
-__global__ void canonical_weights_kernel(uint32_t *w, uint64_t m) {
-  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m;
-       e += (uint64_t)gridDim.x * blockDim.x)
-    if (w[e] == 0x80000000u) w[e] = 0;
+/* Interleaves `len` targets and weights into arcs; with canonical (float
+ * weights), -0.0f becomes +0.0f so that distance bits order like values. */
+__global__ void pack_arcs_kernel(const uint32_t *col, const uint32_t *w, uint2 *arc, uint64_t len,
+                                 int canonical) {
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < len;
+       e += (uint64_t)gridDim.x * blockDim.x) {
+    uint32_t x = w[e];
+    if (canonical && x == 0x80000000u) x = 0;
+    arc[e] = make_uint2(col[e], x);
+  }
 }
 
 __global__ void finish_kernel(const unsigned long long *dist, const uint64_t *row, uint32_t n,
@@ -94,6 +99,34 @@ int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
   uint64_t g = (items + FILL_BLOCK - 1) / FILL_BLOCK;
   uint64_t cap = 8ull * ctx->num_sms;
   return (int)(g < 1 ? 1 : g > cap ? cap : g);
+}
+
+/* Arcs go up in chunks through a staging buffer of 2 * ARC_CHUNK words
+ * (within FIXED_BYTES), so the packing needs no second copy of the graph. */
+constexpr uint64_t ARC_CHUNK = 1ull << 22;
+
+ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
+  const uint64_t m = c->m, chunk = m < ARC_CHUNK ? m : ARC_CHUNK;
+  uint32_t *stage = NULL;
+  DS_CUDA_TRY(cudaMalloc(&stage, 8 * chunk));
+  ds_status st = DS_OK;
+  for (uint64_t off = 0; off < m && st == DS_OK; off += chunk) {
+    const uint64_t len = m - off < chunk ? m - off : chunk;
+    cudaError_t e = cudaMemcpyAsync(stage, g->col + off, 4 * len, cudaMemcpyHostToDevice, c->stream);
+    if (e == cudaSuccess)
+      e = cudaMemcpyAsync(stage + chunk, (const uint32_t *)g->weights + off, 4 * len, cudaMemcpyHostToDevice,
+                          c->stream);
+    if (e == cudaSuccess) {
+      pack_arcs_kernel<<<grid_for(c, len), FILL_BLOCK, 0, c->stream>>>(stage, stage + chunk, c->d_arc + off, len,
+                                                                      g->weight_type == DS_WEIGHT_F32);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess)
+      st = ds_error_set(err, DS_ERR_DEVICE, "uploading the arcs of %s failed: %s", g->name, cudaGetErrorString(e));
+  }
+  cudaFree(stage);
+  return st;
 }
 
 } // namespace
@@ -124,8 +157,7 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   if (!ctx) return;
   cudaSetDevice(ctx->device);
   cudaFree(ctx->d_row);
-  cudaFree(ctx->d_col);
-  cudaFree(ctx->d_w);
+  cudaFree(ctx->d_arc);
   cudaFree(ctx->vs.dist);
   cudaFree(ctx->vs.done);
   cudaFree(ctx->d_counters);
@@ -197,17 +229,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   DS_CUDA_TRY(cudaEventCreate(&c->ev_stop));
   // 2. upload the CSR
   DS_CUDA_TRY(cudaMalloc(&c->d_row, 8ull * (n + 1)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_col, 4ull * (m ? m : 1)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_w, 4ull * (m ? m : 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_arc, 8ull * (m ? m : 1)));
   DS_CUDA_TRY(cudaMemcpy(c->d_row, g->row_offsets, 8ull * (n + 1), cudaMemcpyHostToDevice));
-  if (m) {
-    DS_CUDA_TRY(cudaMemcpy(c->d_col, g->col, 4ull * m, cudaMemcpyHostToDevice));
-    DS_CUDA_TRY(cudaMemcpy(c->d_w, g->weights, 4ull * m, cudaMemcpyHostToDevice));
-    if (g->weight_type == DS_WEIGHT_F32) {
-      canonical_weights_kernel<<<grid_for(c, m), FILL_BLOCK, 0, c->stream>>>((uint32_t *)c->d_w, m);
-      DS_LAUNCH_CHECK("canonical_weights_kernel");
-    }
-  }
+  if (m) DS_TRY(upload_arcs(c, g, err));
   // 3. per-search arrays: packed distances, done, two stamps; results
   DS_CUDA_TRY(cudaMalloc(&c->vs.dist, 8ull * (n ? n : 1)));
   DS_CUDA_TRY(cudaMalloc(&c->vs.done, 12ull * (n ? n : 1)));

@@ -30,6 +30,7 @@ template <typename W> struct weight_traits;
 template <> struct weight_traits<uint32_t> {
   using acc_t = uint64_t; /* split distances and bucket bases */
   static constexpr uint32_t INF_BITS = DS_INF_U32;
+  static __device__ __forceinline__ uint32_t weight(uint32_t bits) { return bits; } /* of an arc */
   static __device__ __forceinline__ uint32_t add(uint32_t d, uint32_t w) {
     uint64_t s = (uint64_t)d + w; /* saturates instead of wrapping */
     return s >= INF_BITS ? INF_BITS : (uint32_t)s;
@@ -48,6 +49,7 @@ template <> struct weight_traits<uint32_t> {
 template <> struct weight_traits<float> {
   using acc_t = double;
   static constexpr uint32_t INF_BITS = 0x7f800000u; /* +inf */
+  static __device__ __forceinline__ float weight(uint32_t bits) { return __uint_as_float(bits); }
   static __device__ __forceinline__ uint32_t add(uint32_t d, float w) {
     return __float_as_uint(__fadd_rn(__uint_as_float(d), w)); /* overflow gives +inf */
   }
@@ -88,8 +90,9 @@ template <typename W> struct dev_graph {
   uint32_t n;
   uint64_t m;
   const uint64_t *row;
-  const uint32_t *col;
-  const W *w;
+  /* arc e: (target, weight bits) side by side, so that a scattered arc costs
+     one sector request instead of two (relax.cuh) */
+  const uint2 *arc;
 };
 
 /* Per-search vertex arrays, allocated once per context. */
@@ -155,8 +158,7 @@ struct ds_gpu_ctx {
   uint64_t m;
   ds_weight_type wt;
   uint64_t *d_row;
-  uint32_t *d_col;
-  void *d_w;
+  uint2 *d_arc; /* (target, weight bits) of each arc (dev_graph) */
   dsgpu::dev_vertex_state vs;
   dsgpu::dev_counters *d_counters;
   uint32_t *d_dist_out; /* unpacked results */
@@ -219,8 +221,7 @@ template <typename W> inline dsgpu::dev_graph<W> ds_dev_graph(const ds_gpu_ctx *
   g.n = ctx->n;
   g.m = ctx->m;
   g.row = ctx->d_row;
-  g.col = ctx->d_col;
-  g.w = (const W *)ctx->d_w;
+  g.arc = ctx->d_arc;
   return g;
 }
 

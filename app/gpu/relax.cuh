@@ -310,8 +310,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
           }
           const uint64_t arc = sm.beg[lo] + (e - sm.off[lo]);
           src[j] = sm.u[lo];
-          v[j] = g.col[arc];
-          nd[j] = weight_traits<W>::add(sm.du[lo], g.w[arc]);
+          const uint2 a = g.arc[arc];
+          v[j] = a.x;
+          nd[j] = weight_traits<W>::add(sm.du[lo], weight_traits<W>::weight(a.y));
         }
       }
 #pragma unroll
@@ -373,8 +374,9 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
         const huge_entry h = hl.e[idx];
         const uint64_t arc = h.beg + (a - h.off);
         src[s] = h.u;
-        v[s] = g.col[arc];
-        nd[s] = weight_traits<W>::add(h.du, g.w[arc]);
+        const uint2 a = g.arc[arc];
+        v[s] = a.x;
+        nd[s] = weight_traits<W>::add(h.du, weight_traits<W>::weight(a.y));
       }
     }
 #pragma unroll
