@@ -33,10 +33,11 @@ constexpr uint32_t SOLO_MAX_FRONTIER = 256;
 /* A round of at most this many vertices (and more than SOLO_MAX_FRONTIER) runs
  * on a team of TEAM_BLOCKS blocks with a barrier of its own while the others
  * wait at one grid barrier: a grid barrier of every resident block is most of
- * a small round's cost (bench/NOTES-sssp.md, step 17). 32 blocks and up to
- * 8192 vertices since frontiers are spread over the team (MIN_TILE; step 22):
- * NY, BAY and R-MAT 3-8 % faster than 16 / 4096, COL and kron20 1-2 % slower. */
-constexpr uint32_t TEAM_BLOCKS = 32;
+ * a small round's cost (bench/NOTES-sssp.md, step 17). 64 blocks and up to
+ * 16384 vertices since frontiers are spread over the team (MIN_TILE; steps
+ * 22-25): NY 4.93 -> 4.45 ms, BAY 3.72 -> 3.43, COL 7.35 -> 7.19 against
+ * 16 / 4096; 32, 96, 128 and 192 blocks slower on the roads. */
+constexpr uint32_t TEAM_BLOCKS = 64;
 constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
 /* Solo rounds keep the sink's counters, the huge-list word and the next
  * frontier in shared memory (relax.cuh: relax_round, local). */
