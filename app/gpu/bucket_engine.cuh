@@ -31,14 +31,21 @@
  * round: on road graphs, phases of ~10 rounds each, that is what makes the
  * host-side size the library call needs affordable.
  *
- * Host control: two small read-backs per phase (the spill count, which the
- * Splitter needs as its size, and the next frontier), three on a rebuild.
+ * Host control: one small read-back per phase (the spill count, which the
+ * Splitter needs as its size, and what the last bookkeeping found: each
+ * phase is enqueued right after the bookkeeping, and returns at once if
+ * there was no frontier), two on a rebuild. A bucket whose gathered entries
+ * are all stale is skipped, not taken for the end of the search.
  */
 #ifndef DS_GPU_BUCKET_ENGINE_CUH
 #define DS_GPU_BUCKET_ENGINE_CUH
 
 #include <math.h>
 #include <string.h>
+#ifdef DS_GPU_STEP_PROFILE
+#include <chrono>
+#include <cstdio>
+#endif
 
 #include "relax.cuh"
 
@@ -55,6 +62,7 @@ template <typename W> struct bk_state {
   uint32_t fill_count;   /* items gathered by a rebuild */
   uint32_t c;            /* current bucket */
   uint32_t rounds;       /* relaxation rounds so far */
+  uint32_t empty;        /* the bookkeeping found nothing pending: the search is done */
   /* device only */
   uint32_t qc[3];        /* frontier counts inside a phase, rotating */
   uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
@@ -70,7 +78,7 @@ template <typename W> struct bk_state {
   uint32_t npieces[MAX_BUCKETS];
   uint64_t total[MAX_BUCKETS];
 };
-constexpr size_t BK_READBACK_WORDS = 6;
+constexpr size_t BK_READBACK_WORDS = 7;
 constexpr uint32_t GATHER_STAMP_BIT = 0x80000000u; /* host-issued stamps; the phase kernel's are below */
 
 /* The bucket of a work item, read from its current distance. */
@@ -176,6 +184,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   const bool gathered = st->f_src != 0;
   const uint32_t *in = gathered ? a.b.fbuf : a.b.log + st->f_start;
   uint32_t nin = st->f_count;
+  if (nin == 0) return; /* the host enqueued the phase before knowing (every block returns) */
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   stretch_sync ss;
@@ -220,15 +229,13 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   }
 }
 
-/* Step 2: the current bucket is done; the spill is split from bucket c + 1 on. */
-template <typename W> __global__ void bk_advance_kernel(bk_state<W> *st) { st->c += 1; }
-
-/* Step 3 (have_seg: a split segment starts at log[seg_start]), or the
+/* Step 3 (have_seg: a split segment starts at log[seg_start]; advance: the
+ * current bucket is done, the search goes on from bucket c + 1), or the
  * collection of every piece for a rebuild (collect != 0). One block of
  * BOOK_THREADS, thread j for bucket j. */
 template <typename W>
 __global__ void __launch_bounds__(BOOK_THREADS)
-    bk_book_kernel(bk_bufs<W> b, uint32_t m, int have_seg, uint64_t seg_start, int collect) {
+    bk_book_kernel(bk_bufs<W> b, uint32_t m, int have_seg, uint64_t seg_start, int collect, int advance) {
   bk_state<W> *st = b.st;
   const uint32_t j = threadIdx.x;
   __shared__ uint32_t s_next;
@@ -263,6 +270,8 @@ __global__ void __launch_bounds__(BOOK_THREADS)
   }
   if (j == 0) {
     s_next = UINT32_MAX;
+    if (advance) st->c += 1;
+    st->empty = 0;
     st->gather_mode = 0;
     st->spill_count = 0;
     st->qc[0] = st->qc[1] = st->qc[2] = 0;
@@ -290,6 +299,7 @@ __global__ void __launch_bounds__(BOOK_THREADS)
     if (j == 0) {
       st->f_count = 0;
       if (st->total[m - 1] > 0) st->need_rebuild = 1;
+      else st->empty = 1; /* buckets below c were emptied when they were current */
     }
     return;
   }
@@ -392,9 +402,24 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   uint32_t *hb = NULL; /* pinned read-back: the first BK_READBACK_WORDS of the state */
   int per_sm = 0, grid = 0;
   uint64_t tail = 0;
-  uint32_t gstamp = 1, f_count = 1;
+  uint32_t gstamp = 1;
+  bool rebuilt = false; /* the last step was a rebuild */
   float ms = 0;
   acc_t delta;
+#ifdef DS_GPU_STEP_PROFILE
+  /* host wall time of each step of the phase loop, summed (performance work) */
+  double prof_ms[4] = {0, 0, 0, 0};
+  uint32_t prof_phases = 0;
+  auto prof_t = std::chrono::steady_clock::now();
+  auto prof_step = [&](int i) {
+    const auto t = std::chrono::steady_clock::now();
+    prof_ms[i] += std::chrono::duration<double, std::milli>(t - prof_t).count();
+    prof_t = t;
+  };
+#define BK_PROF(i) prof_step(i)
+#else
+#define BK_PROF(i)
+#endif
   if (T::INF_BITS == DS_INF_U32) delta = (acc_t)(delta_in < 1 ? 1 : ceil(delta_in > 1e15 ? 1e15 : delta_in));
   else delta = (acc_t)delta_in;
   // 1. buffers: q0, q1, fbuf, fill (n each), spill and log (4n + slack each)
@@ -462,54 +487,72 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
     goto done;                                                                                   \
   }
   cudaEventRecord(ctx->ev_start, ctx->stream);
+#ifdef DS_GPU_STEP_PROFILE
+  prof_t = std::chrono::steady_clock::now();
+#endif
   for (;;) {
-    // 3. one phase: the rounds of bucket c, on the device
-    if (f_count > 0 &&
-        cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs,
-                                    0, ctx->stream) != cudaSuccess) {
+    // 3. one phase: the rounds of bucket c, on the device. It is enqueued
+    //    right after the last bookkeeping, without reading its result back:
+    //    with an empty frontier the kernel returns at once, and the one
+    //    read-back below tells the host what the bookkeeping found.
+    if (cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs, 0,
+                                    ctx->stream) != cudaSuccess) {
       st = ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
                         cudaGetErrorString(cudaGetLastError()));
       goto done;
     }
+#ifdef DS_GPU_STEP_PROFILE
+    ++prof_phases;
+#endif
     BK_READBACK("phase");
-    const uint32_t spill = hb[0], need_rebuild = hb[2], c = hb[4];
-    bool rebuild = c + 1 >= m - 1 || tail + spill > b.log_cap || need_rebuild;
-    for (int again = 0; again < 2; ++again) {
-      if (rebuild) {
-        // 4. rebuild: gather every pending item and the spill, rebase, split all
-        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1);
-        bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
-        bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, delta);
-        BK_READBACK("rebuild");
-        const uint32_t fill = hb[3];
-        tail = 0;
-        if (fill > 0) {
-          st = sp.split(b.fill, b.log, fill, b.off, err);
-          if (st != DS_OK) goto done;
-          tail = fill;
-        }
-        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, fill > 0, 0, 0);
-      } else {
-        // 5. split the spill onto the log, from bucket c + 1 on
-        bk_advance_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st);
-        if (spill > 0) {
-          st = sp.split(b.spill, b.log + tail, spill, b.off, err);
-          if (st != DS_OK) goto done;
-        }
-        bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, spill > 0, tail, 0);
-        tail += spill;
-      }
-      // 6. a frontier made of several pieces is gathered into one array
-      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
-      DS_LAUNCH_CHECK("bucket bookkeeping");
-      BK_READBACK("bookkeeping");
-      f_count = hb[1];
-      if (f_count > 0 || !hb[2]) break;
-      rebuild = true; /* the window is exhausted: refill it from bucket m-1 */
+    BK_PROF(0);
+    const uint32_t spill = hb[0], f_in = hb[1], need_rebuild = hb[2], c = hb[4], empty = hb[6];
+    bool rebuild;
+    if (f_in == 0) {
+      /* the bookkeeping found no live frontier: nothing pending (done), the
+         window exhausted (refill it from bucket m-1), or a bucket whose
+         entries were all stale (go on from the next one) */
+      if (empty || rebuilt) break;
+      rebuild = need_rebuild != 0;
+    } else {
+      rebuild = c + 1 >= m - 1 || tail + spill > b.log_cap || need_rebuild;
     }
-    if (f_count == 0) break;
+    rebuilt = rebuild;
+    if (rebuild) {
+      // 4. rebuild: gather every pending item and the spill, rebase, split all
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1, 0);
+      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
+      bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, delta);
+      BK_READBACK("rebuild");
+      const uint32_t fill = hb[3];
+      tail = 0;
+      if (fill > 0) {
+        st = sp.split(b.fill, b.log, fill, b.off, err);
+        if (st != DS_OK) goto done;
+        tail = fill;
+      }
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, fill > 0, 0, 0, 0);
+    } else {
+      // 5. split the spill onto the log, from bucket c + 1 on
+      if (spill > 0) {
+        st = sp.split(b.spill, b.log + tail, spill, b.off, err);
+        if (st != DS_OK) goto done;
+      }
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, spill > 0, tail, 0, 1);
+      tail += spill;
+    }
+    BK_PROF(1);
+    // 6. a frontier made of several pieces is gathered into one array
+    bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
+    DS_LAUNCH_CHECK("bucket bookkeeping");
+    BK_PROF(2);
   }
 #undef BK_READBACK
+#ifdef DS_GPU_STEP_PROFILE
+  fprintf(stderr, "phase profile %s: %u phase launches, host ms: to the phase's read-back %.3f, split and book %.3f, "
+          "gather %.3f\n", Splitter::name(), prof_phases, prof_ms[0], prof_ms[1], prof_ms[2]);
+#endif
+#undef BK_PROF
   cudaEventRecord(ctx->ev_stop, ctx->stream);
   if (cudaEventSynchronize(ctx->ev_stop) != cudaSuccess) {
     st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s", Splitter::name(),
