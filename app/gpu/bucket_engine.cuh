@@ -124,6 +124,7 @@ template <typename W> struct bk_phase_args {
   uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds kept local (relax_round, local) */
+  int rank_blocks;      /* blocks ranked by SM (stretch_sync::init) */
   int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
   uint32_t min_tile;    /* smallest tile of a spread frontier (relax_frontier) */
   uint32_t huge_degree;
@@ -159,7 +160,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
                                          unsigned long long &edges, uint32_t parts, stretch_sync &ss,
                                          int local, bool unique, uint32_t (&counts)[2]) {
   volatile bk_state<W> *st = a.b.st;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
+  if (ss.b == 0 && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
     st->sc[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
@@ -177,7 +178,6 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   volatile bk_state<W> *st = a.b.st;
-  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   const uint32_t c = st->c;
   const typename T::acc_t hi = st->base0 + a.delta * (typename T::acc_t)(c + 1);
   const uint32_t stamp0 = st->stamp_next;
@@ -188,7 +188,8 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   stretch_sync ss;
-  ss.init(&a.b.st->stretch, a.team_blocks, a.solo_local);
+  ss.init(grid, &a.b.st->stretch, a.team_blocks, a.solo_local, a.rank_blocks, sm.rank);
+  const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
     bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
@@ -268,6 +269,9 @@ __global__ void __launch_bounds__(BOOK_THREADS)
     }
     return;
   }
+  /* the next phase kernel ranks its blocks afresh (stretch_sync::init) */
+  for (uint32_t i = j; i < RANK_SMS; i += BOOK_THREADS) st->stretch.sm_slot[i] = 0;
+  if (j < RANK_SLOTS) st->stretch.slot_count[j] = 0;
   if (j == 0) {
     s_next = UINT32_MAX;
     if (advance) st->c += 1;
@@ -458,6 +462,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
   pa.solo_max = ctx->solo_max;
   pa.solo_local = ctx->solo_local;
+  pa.rank_blocks = ctx->rank_blocks;
   pa.dyn_tiles = ctx->dyn_tiles;
   pa.min_tile = ctx->min_tile;
   pa.huge_degree = ctx->huge_degree;

@@ -22,8 +22,13 @@ constexpr uint32_t DONE_NEVER = 0xFFFFFFFFu; /* no distance has these bits (uint
 constexpr uint64_t QUEUE_BYTES_PER_VERTEX = 4 * 40;
 constexpr uint64_t FIXED_BYTES = 64ull << 20;
 /* Blocks per SM of the persistent (cooperative) kernels: more hides the
- * latency of large rounds, fewer makes the grid-wide barrier cheaper. */
+ * latency of large rounds, fewer makes the small rounds of road-like graphs
+ * cheaper. A graph of at most SPARSE_ARCS_PER_VERTEX arcs per vertex gets one
+ * block per SM: on the H100 (bench/NOTES-sssp.md, step 27) road networks
+ * 4-8 % and grid-1000 1 % faster, while geo-1M (8 arcs per vertex) lost 5 %
+ * and kron20 / R-MAT 35 %. */
 constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
+constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 4;
 /* A round whose frontier has at most this many vertices runs on block 0 alone,
  * with block barriers instead of grid-wide ones. Swept on the H100
  * (bench/sssp/solo_sweep.sh, bench/NOTES-sssp.md): 256 is 5-8% faster than
@@ -46,6 +51,9 @@ constexpr int SOLO_LOCAL = 1;
  * its blocks, in tiles of at least MIN_TILE entries (relax.cuh:
  * relax_frontier); 256 keeps full tiles on the first blocks. */
 constexpr uint32_t MIN_TILE = 64;
+/* The persistent kernels rank their blocks so that the solo block and the
+ * team are first blocks of distinct SMs (relax.cuh: stretch_sync::init). */
+constexpr int RANK_BLOCKS = 1;
 /* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
  * rather than statically (0) or only when a round has more than two tiles per
  * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
@@ -191,7 +199,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   int sms = 0;
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, c->device));
   c->num_sms = sms;
-  c->blocks_per_sm = PERSISTENT_BLOCKS_PER_SM;
+  c->blocks_per_sm = m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM;
   const char *bps = getenv("DS_GPU_BLOCKS_PER_SM"); /* tuning experiments only */
   if (bps && atoi(bps) > 0) c->blocks_per_sm = atoi(bps);
   c->solo_max = SOLO_MAX_FRONTIER;
@@ -206,6 +214,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->solo_local = SOLO_LOCAL;
   const char *sl = getenv("DS_GPU_SOLO_LOCAL"); /* tuning experiments only */
   if (sl && (sl[0] == '0' || sl[0] == '1') && !sl[1]) c->solo_local = sl[0] - '0';
+  c->rank_blocks = RANK_BLOCKS;
+  const char *rk = getenv("DS_GPU_RANK_BLOCKS"); /* tuning experiments only */
+  if (rk && (rk[0] == '0' || rk[0] == '1') && !rk[1]) c->rank_blocks = rk[0] - '0';
   c->min_tile = MIN_TILE;
   const char *mt = getenv("DS_GPU_MIN_TILE"); /* tuning experiments only; 256: no spreading */
   if (mt && atoi(mt) > 0) c->min_tile = (uint32_t)atoi(mt);

@@ -151,6 +151,7 @@ struct ds_gpu_ctx {
   int solo_local;       /* solo rounds keep their counters and frontier in shared memory */
   int dyn_tiles;     /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
   uint32_t min_tile; /* smallest tile when a small frontier is spread over the blocks */
+  int rank_blocks;   /* persistent kernels rank their blocks by SM (relax.cuh stretch_sync) */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
   char trace_path[512];

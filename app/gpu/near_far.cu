@@ -64,6 +64,7 @@ template <typename W> struct nf_args {
   uint32_t team_max; /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds kept local (relax_round, local) */
+  int rank_blocks;      /* blocks ranked by SM (stretch_sync::init) */
   int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
   uint32_t min_tile; /* smallest tile of a spread frontier (relax_frontier) */
   uint32_t huge_degree;
@@ -99,7 +100,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
                                          relax_smem &sm, unsigned long long &edges, uint32_t parts,
                                          stretch_sync &ss, int local, uint32_t (&counts)[2]) {
   volatile nf_ctl *ctl = a.ctl;
-  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  const bool first = ss.b == 0 && threadIdx.x == 0;
   if (first) {
     a.trace.begin(r, nin, parts < gridDim.x ? parts : 0);
     ctl->ncnt[(r + 2) % 3] = 0;
@@ -122,7 +123,6 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   volatile nf_ctl *ctl = a.ctl;
-  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   const uint64_t gtid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t gsize = (uint64_t)gridDim.x * blockDim.x;
   unsigned long long edges = 0;
@@ -130,7 +130,8 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
   uint32_t nin = ctl->ncnt[0];
   stretch_sync ss;
-  ss.init(&a.ctl->stretch, a.team_blocks, a.solo_local);
+  ss.init(grid, &a.ctl->stretch, a.team_blocks, a.solo_local, a.rank_blocks, sm.rank);
+  const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
@@ -236,6 +237,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.solo_max = ctx->solo_max;
   a.solo_local = ctx->solo_local;
+  a.rank_blocks = ctx->rank_blocks;
   a.dyn_tiles = ctx->dyn_tiles;
   a.min_tile = ctx->min_tile;
   a.huge_degree = ctx->huge_degree;

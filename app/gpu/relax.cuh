@@ -176,12 +176,12 @@ __device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t c
  * 2 grid): [k][0..4] the steps, [k][5] rounds, [k][6] cycles between rounds.
  * near_far_engine prints them. */
 static __device__ unsigned long long ds_step_prof[3][8];
-#define DS_STEP(sm, i)                                                                           \
+#define DS_STEP(sm, lead, i)                                                                     \
   do {                                                                                           \
-    if (blockIdx.x == 0 && threadIdx.x == 0) (sm).prof[i] = clock64();                           \
+    if ((lead) && threadIdx.x == 0) (sm).prof[i] = clock64();                                    \
   } while (0)
 #else
-#define DS_STEP(sm, i)                                                                           \
+#define DS_STEP(sm, lead, i)                                                                     \
   do {                                                                                           \
   } while (0)
 #endif
@@ -198,6 +198,7 @@ struct relax_smem {
   uint32_t fq[2][SOLO_LOCAL_CAP]; /* the next frontier */
   uint32_t cnt[2][2];             /* the sink's counters */
   unsigned long long hw[2];       /* the huge-list word */
+  uint32_t rank[2];               /* stretch_sync::init */
 #ifdef DS_GPU_STEP_PROFILE
   long long prof[8];
 #endif
@@ -283,7 +284,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     sm.du[tid] = du;
     if (tid == 0) sm.off[RELAX_BLOCK] = total;
     __syncthreads();
-    DS_STEP(sm, 2);
+    DS_STEP(sm, part == 0, 2);
     /* RELAX_ILP arcs per thread per step, in three stages (arc loads, distance
        loads, atomics) so that each stage's memory accesses are in flight
        together: a round is a chain of dependent L2 accesses, and one arc at a
@@ -325,7 +326,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       warp_push<RELAX_ILP, W>(sink, v, k);
     }
     __syncthreads();
-    DS_STEP(sm, 3);
+    DS_STEP(sm, part == 0, 3);
     tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
   }
 }
@@ -390,6 +391,10 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
   }
 }
 
+/* Block ranks: SM ids told apart, and blocks per SM told apart. */
+constexpr uint32_t RANK_SMS = 256;
+constexpr uint32_t RANK_SLOTS = 8;
+
 /* Small frontiers run on part of the grid ("stretches", see small_stretch):
  * a frontier of at most solo_max vertices on block 0 alone (block barriers),
  * one of at most team_max on a team, blocks 0..k-1 (a barrier of k blocks on
@@ -404,6 +409,9 @@ struct stretch_ctl {
   uint32_t pile;    /*   and the pile's */
   uint32_t arrived; /* check-ins before stretches (only ever grows) */
   uint32_t team;    /* arrivals at team barriers (only ever grows) */
+  /* block ranks (stretch_sync::init), zero before each launch */
+  uint32_t sm_slot[RANK_SMS];      /* blocks seen per SM id */
+  uint32_t slot_count[RANK_SLOTS]; /* blocks per slot: first on their SM, second, ... */
 };
 
 /* A block's view of the stretches: the counts of stretch_ctl it expects.
@@ -416,12 +424,40 @@ struct stretch_sync {
   uint32_t arrived; /* check-ins the last stretch's entry waited for */
   uint32_t team;    /* team arrivals the last team barrier waited for */
   bool local;       /* solo rounds kept local (relax_round, local) */
-  __device__ __forceinline__ void init(stretch_ctl *ctl, uint32_t team_blocks, bool solo_local) {
+  /* The block's rank, what the engines use instead of blockIdx.x: block 0 is
+   * the solo block, blocks 0..k-1 the team. Ranked (rank != 0), ranks 0, 1,
+   * ... go first to the first block on each SM, then to the second ones: the
+   * scheduler puts blocks 0-7 and 8-15 of a launch on the same 8 SMs, so a
+   * team of the first 64 block ids sat on 56 SMs, two blocks sharing one SM's
+   * L1 request rate (bench/sssp/barrier_probe.cu). Unranked: blockIdx.x. */
+  uint32_t b;
+  /* Every thread of every block, at the kernel's start (a grid barrier when
+   * ranking; ctl's rank counters must be zero). */
+  __device__ __forceinline__ void init(cg::grid_group &grid, stretch_ctl *ctl, uint32_t team_blocks,
+                                       bool solo_local, bool rank, uint32_t (&scratch)[2]) {
     c = ctl;
     k = team_blocks;
     local = solo_local;
     arrived = *(volatile uint32_t *)&ctl->arrived;
     team = *(volatile uint32_t *)&ctl->team;
+    b = blockIdx.x;
+    if (!rank) return;
+    if (threadIdx.x == 0) {
+      uint32_t smid;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+      uint32_t slot = atomicAdd(&ctl->sm_slot[smid % RANK_SMS], 1u);
+      if (slot >= RANK_SLOTS) slot = RANK_SLOTS - 1; /* still one rank per block */
+      scratch[0] = slot;
+      scratch[1] = atomicAdd(&ctl->slot_count[slot], 1u);
+    }
+    grid.sync();
+    if (threadIdx.x == 0) {
+      uint32_t r = scratch[1];
+      for (uint32_t i = 0; i < scratch[0]; ++i) r += *(volatile uint32_t *)&ctl->slot_count[i];
+      scratch[0] = r;
+    }
+    __syncthreads();
+    b = scratch[0];
   }
   /* Waits (thread 0) until *word has passed target (wrapping); an acquire:
    * what the arrivals released is visible after it. */
@@ -445,7 +481,7 @@ struct stretch_sync {
     arrived += gridDim.x;
     if (threadIdx.x == 0) {
       arrive(&c->arrived);
-      if (blockIdx.x < k) await(&c->arrived, arrived);
+      if (b < k) await(&c->arrived, arrived);
     }
     __syncthreads();
   }
@@ -511,7 +547,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   const bool part_grid = parts < gridDim.x;
   split_sink<W> s = sink;
   huge_list h = hl;
-  DS_STEP(sm, 0);
+  DS_STEP(sm, ss.b == 0, 0);
   if (local >= 0) {
     const int p = local & 1;
     if (threadIdx.x == 0) {
@@ -527,24 +563,24 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     h.word = &sm.hw[p];
     if ((local & 2) && count <= SOLO_LOCAL_CAP) frontier = sm.fq[p ^ 1];
   }
-  DS_STEP(sm, 1);
+  DS_STEP(sm, ss.b == 0, 1);
 #ifdef DS_GPU_STEP_PROFILE
-  if (blockIdx.x == 0 && threadIdx.x == 0) sm.prof[2] = sm.prof[3] = sm.prof[1]; /* block 0 without a tile */
+  if (ss.b == 0 && threadIdx.x == 0) sm.prof[2] = sm.prof[3] = sm.prof[1]; /* block 0 without a tile */
 #endif
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, blockIdx.x, parts);
+  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts);
   ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
   counts[0] = *(volatile uint32_t *)s.cnt[0];
   counts[1] = *(volatile uint32_t *)s.cnt[1];
-  DS_STEP(sm, 4);
+  DS_STEP(sm, ss.b == 0, 4);
   bool handed = false;
   if (hw) {
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
       handed = true;
     } else {
-      relax_huge<W>(g, vs, h, hw, s, blockIdx.x, parts);
+      relax_huge<W>(g, vs, h, hw, s, ss.b, parts);
       ss.round_sync(parts);
       counts[0] = *(volatile uint32_t *)s.cnt[0];
       counts[1] = *(volatile uint32_t *)s.cnt[1];
@@ -556,8 +592,8 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     *hl.word = hw;
   }
 #ifdef DS_GPU_STEP_PROFILE
-  DS_STEP(sm, 5);
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
+  DS_STEP(sm, ss.b == 0, 5);
+  if (ss.b == 0 && threadIdx.x == 0) {
     unsigned long long *p = ds_step_prof[parts == 1 ? 0 : part_grid ? 1 : 2];
     for (int i = 0; i < 5; ++i) p[i] += sm.prof[i + 1] - sm.prof[i];
     p[5] += 1;
@@ -599,13 +635,13 @@ __device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync
                                               uint32_t pile, Round round, Keep keep) {
   volatile stretch_ctl *c = ss.c;
   ss.check_in();
-  if (blockIdx.x < ss.k) {
+  if (ss.b < ss.k) {
     bool handed = false;
     uint32_t counts[2];
     for (;;) {
       if (nout <= solo_max) {
         // block 0 alone while the frontier stays small
-        if (blockIdx.x == 0) {
+        if (ss.b == 0) {
           for (int local = 0;; local = ((local & 1) ^ 1) | (nout <= SOLO_LOCAL_CAP ? 2 : 0)) {
             ++r;
             base = pile;
@@ -641,7 +677,7 @@ __device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync
       pile = base + counts[1];
       if (!keep(nout, pile) || nout > team_max) break;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
+    if (ss.b == 0 && threadIdx.x == 0) {
       c->r = r;
       c->base = base;
       c->huge = handed;

@@ -11,6 +11,8 @@
  *            16 MB), the others spinning at a grid barrier meanwhile
  *   chase-s  the same with the others polling a flag with __nanosleep
  *   atomic   one thread's chain of dependent atomicAdd(…, 0) on the cycle
+ *   smid     which SM each block of the launch runs on (blocks 0..63: how
+ *            many distinct SMs a team of the first blocks spans)
  * Build: nvcc -O3 -arch=sm_90 -o barrier_probe bench/sssp/barrier_probe.cu
  * Run:   ./barrier_probe  (prints one line per measurement, ns per step)
  */
@@ -38,6 +40,7 @@ struct probe_args {
   unsigned *flag;        /* chase-s: done flag */
   unsigned *cycle;       /* random cycle */
   unsigned long long *out; /* [0] ns total, [1] sink */
+  unsigned *smid;          /* per block */
 };
 
 __device__ __forceinline__ unsigned long long now() {
@@ -59,6 +62,11 @@ __device__ __forceinline__ void await(unsigned *w, unsigned target) {
 __global__ void __launch_bounds__(256) probe(probe_args a) {
   cg::grid_group grid = cg::this_grid();
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  if (threadIdx.x == 0) {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    a.smid[blockIdx.x] = id;
+  }
   unsigned base = *(volatile unsigned *)a.team;
   grid.sync();
   unsigned long long t0 = now(), sink = 0;
@@ -155,6 +163,21 @@ int main() {
   CHECK(cudaMalloc(&a.flag, sizeof(unsigned)));
   CHECK(cudaMalloc(&a.out, 2 * sizeof(unsigned long long)));
   CHECK(cudaMemset(a.team, 0, sizeof(unsigned)));
+  CHECK(cudaMalloc(&a.smid, 4096 * sizeof(unsigned)));
+  {
+    run(0, 1, 1, 1, 2 * sms, a);
+    std::vector<unsigned> id(2 * sms);
+    CHECK(cudaMemcpy(id.data(), a.smid, id.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    printf("smid of blocks 0..15:");
+    for (int b = 0; b < 16; ++b) printf(" %u", id[b]);
+    printf("\n");
+    for (int k : {16, 32, 64, 132}) {
+      std::vector<int> seen(4096, 0);
+      int distinct = 0;
+      for (int b = 0; b < k; ++b) distinct += !seen[id[b]]++;
+      printf("blocks 0..%d span %d distinct SMs\n", k - 1, distinct);
+    }
+  }
   printf("device %s, %d SMs\n", p.name, sms);
   for (int cluster : {1, 2, 4, 8, 16}) {
     int per_sm = 0;
