@@ -205,8 +205,9 @@ struct relax_smem {
 };
 
 /* Called by every thread of `parts` blocks with the same (frontier, count):
- * the whole grid (part = blockIdx.x, parts = gridDim.x), or blocks 0..parts-1
- * (block 0 alone or a team: rounds of small frontiers, see small_stretch).
+ * the whole grid (part = the block's rank, parts = gridDim.x), or the blocks of
+ * ranks 0..parts-1 (block 0 alone or a team: rounds of small frontiers, see
+ * small_stretch; ranks: stretch_sync::b).
  * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
 template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
@@ -397,7 +398,8 @@ constexpr uint32_t RANK_SLOTS = 8;
 
 /* Small frontiers run on part of the grid ("stretches", see small_stretch):
  * a frontier of at most solo_max vertices on block 0 alone (block barriers),
- * one of at most team_max on a team, blocks 0..k-1 (a barrier of k blocks on
+ * one of at most team_max on a team, blocks 0..k-1 (block numbers here are
+ * ranks, stretch_sync::b; a barrier of k blocks on
  * one global counter), while the other blocks wait at one grid barrier. Road
  * graphs spend most rounds there: on NY a grid round of 257..4K vertices cost
  * ~8 us, a solo round 4.6 us (bench/NOTES-sssp.md). */
