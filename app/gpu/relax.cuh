@@ -170,8 +170,8 @@ __device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t c
 }
 
 #ifdef DS_GPU_STEP_PROFILE
-/* Performance work only (cmake -DDS_GPU_STEP_PROFILE=ON): thread 0 of block 0
- * stamps clock64 at the steps of each round it takes part in (DS_STEP), and
+/* Performance work only (cmake -DDS_GPU_STEP_PROFILE=ON): thread 0 of the
+ * block of rank 0 (stretch_sync::b) stamps clock64 at the steps of each round it takes part in (DS_STEP), and
  * relax_round adds the steps' cycles up per kind of round (0 solo, 1 team,
  * 2 grid): [k][0..4] the steps, [k][5] rounds, [k][6] cycles between rounds.
  * near_far_engine prints them. */
@@ -427,11 +427,11 @@ struct stretch_sync {
   uint32_t team;    /* team arrivals the last team barrier waited for */
   bool local;       /* solo rounds kept local (relax_round, local) */
   /* The block's rank, what the engines use instead of blockIdx.x: block 0 is
-   * the solo block, blocks 0..k-1 the team. Ranked (rank != 0), ranks 0, 1,
-   * ... go first to the first block on each SM, then to the second ones: the
-   * scheduler puts blocks 0-7 and 8-15 of a launch on the same 8 SMs, so a
-   * team of the first 64 block ids sat on 56 SMs, two blocks sharing one SM's
-   * L1 request rate (bench/sssp/barrier_probe.cu). Unranked: blockIdx.x. */
+   * the solo block, blocks 0..k-1 the team. With ranking on (init's rank),
+   * ranks 0, 1, ... go first to the first block on each SM, then to the second
+   * ones: the scheduler puts blocks 0-7 and 8-15 of a launch on the same 8 SMs,
+   * so a team of the first 64 block ids sat on 56 SMs, two blocks sharing one
+   * SM's L1 request rate (bench/sssp/barrier_probe.cu). Unranked: blockIdx.x. */
   uint32_t b;
   /* Every thread of every block, at the kernel's start (a grid barrier when
    * ranking; ctl's rank counters must be zero). */
