@@ -120,14 +120,7 @@ template <typename W> struct bk_phase_args {
   huge_entry *huge;
   typename weight_traits<W>::acc_t delta;
   uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
-  uint32_t solo_max;    /* frontiers up to this size: solo rounds (0: never) */
-  uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
-  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
-  int solo_local;       /* solo rounds kept local (relax_round, local) */
-  int rank_blocks;      /* blocks ranked by SM (stretch_sync::init) */
-  int dyn_tiles;        /* how tiles are dealt to blocks (tile_counter) */
-  uint32_t min_tile;    /* smallest tile of a spread frontier (relax_frontier) */
-  uint32_t huge_degree;
+  round_knobs kn;       /* knobs_for this launch */
 };
 
 /* Where round r of a phase sends improved vertices: still in bucket c (below
@@ -148,7 +141,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
  * round; round 0: if gathered; a single piece of the log may repeat one) */
 template <typename W>
 __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, a.min_tile, unique};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, unique};
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
@@ -188,7 +181,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
   stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.team_blocks, a.solo_local, a.rank_blocks, sm.rank);
+  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
@@ -196,12 +189,12 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
-    if (nout <= a.team_max && keep(nout, spilled)) {
+    if (nout <= a.kn.team_max && keep(nout, spilled)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
         return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
                            c);
       };
-      if (small_stretch(grid, ss, a.solo_max, a.team_max, r, base, nout, spilled, round, keep))
+      if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
         relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
@@ -460,12 +453,6 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.huge = (huge_entry *)ctx->d_huge;
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
-  pa.solo_max = ctx->solo_max;
-  pa.solo_local = ctx->solo_local;
-  pa.rank_blocks = ctx->rank_blocks;
-  pa.dyn_tiles = ctx->dyn_tiles;
-  pa.min_tile = ctx->min_tile;
-  pa.huge_degree = ctx->huge_degree;
   // 2. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;
@@ -482,7 +469,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   }
   if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
   grid = per_sm * ctx->num_sms;
-  team_for(ctx, grid, pa.team_blocks, pa.team_max);
+  pa.kn = knobs_for(ctx, grid);
 #define BK_READBACK(what)                                                                        \
   if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost,    \
                       ctx->stream) != cudaSuccess ||                                             \

@@ -104,6 +104,15 @@ __global__ void finish_kernel(const unsigned long long *dist, const uint64_t *ro
   if (arcs) atomicAdd(&stats[1], arcs);
 }
 
+/* A tuning variable (experiments only): its value if it is set and in
+ * [lo, hi], else `def`. */
+uint32_t env_knob(const char *name, uint32_t lo, uint32_t def, uint32_t hi = UINT32_MAX) {
+  const char *s = getenv(name);
+  if (!s || !*s) return def;
+  const int v = atoi(s);
+  return v >= 0 && (uint32_t)v >= lo && (uint32_t)v <= hi ? (uint32_t)v : def;
+}
+
 int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
   uint64_t g = (items + FILL_BLOCK - 1) / FILL_BLOCK;
   uint64_t cap = 8ull * ctx->num_sms;
@@ -199,37 +208,23 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   int sms = 0;
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, c->device));
   c->num_sms = sms;
-  c->blocks_per_sm = m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM;
-  const char *bps = getenv("DS_GPU_BLOCKS_PER_SM"); /* tuning experiments only */
-  if (bps && atoi(bps) > 0) c->blocks_per_sm = atoi(bps);
-  c->solo_max = SOLO_MAX_FRONTIER;
-  const char *solo = getenv("DS_GPU_SOLO_MAX"); /* tuning experiments only; 0 turns solo rounds off */
-  if (solo && atoi(solo) >= 0) c->solo_max = (uint32_t)atoi(solo);
-  c->team_blocks = TEAM_BLOCKS;
-  const char *tb = getenv("DS_GPU_TEAM_BLOCKS"); /* tuning experiments only */
-  if (tb && atoi(tb) > 0) c->team_blocks = (uint32_t)atoi(tb);
-  c->team_max = TEAM_MAX_FRONTIER;
-  const char *tm = getenv("DS_GPU_TEAM_MAX"); /* tuning experiments only; 0 turns team rounds off */
-  if (tm && atoi(tm) >= 0) c->team_max = (uint32_t)atoi(tm);
-  c->solo_local = SOLO_LOCAL;
-  const char *sl = getenv("DS_GPU_SOLO_LOCAL"); /* tuning experiments only */
-  if (sl && (sl[0] == '0' || sl[0] == '1') && !sl[1]) c->solo_local = sl[0] - '0';
-  c->rank_blocks = RANK_BLOCKS;
-  const char *rk = getenv("DS_GPU_RANK_BLOCKS"); /* tuning experiments only */
-  if (rk && (rk[0] == '0' || rk[0] == '1') && !rk[1]) c->rank_blocks = rk[0] - '0';
-  c->min_tile = MIN_TILE;
-  const char *mt = getenv("DS_GPU_MIN_TILE"); /* tuning experiments only; 256: no spreading */
-  if (mt && atoi(mt) > 0) c->min_tile = (uint32_t)atoi(mt);
-  c->dyn_tiles = DYNAMIC_TILES;
-  const char *dyn = getenv("DS_GPU_DYNAMIC_TILES"); /* tuning experiments only */
-  if (dyn && dyn[0] >= '0' && dyn[0] <= '2' && !dyn[1]) c->dyn_tiles = dyn[0] - '0';
-  c->huge_degree = HUGE_DEGREE;
-  const char *hd = getenv("DS_GPU_HUGE_DEGREE"); /* tuning experiments only */
-  if (hd && atoi(hd) > 0) c->huge_degree = (uint32_t)atoi(hd) < HUGE_DEGREE_MIN ? HUGE_DEGREE_MIN : (uint32_t)atoi(hd);
+  c->blocks_per_sm = (int)env_knob("DS_GPU_BLOCKS_PER_SM", 1,
+                                   m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM, INT32_MAX);
+  // the rounds' knobs: the measured defaults, or tuning variables (experiments only)
+  round_knobs &kn = c->knobs;
+  kn.solo_max = env_knob("DS_GPU_SOLO_MAX", 0, SOLO_MAX_FRONTIER); /* 0 turns solo rounds off */
+  kn.team_blocks = env_knob("DS_GPU_TEAM_BLOCKS", 1, TEAM_BLOCKS);
+  kn.team_max = env_knob("DS_GPU_TEAM_MAX", 0, TEAM_MAX_FRONTIER); /* 0 turns team rounds off */
+  kn.solo_local = (int)env_knob("DS_GPU_SOLO_LOCAL", 0, SOLO_LOCAL, 1);
+  kn.rank_blocks = (int)env_knob("DS_GPU_RANK_BLOCKS", 0, RANK_BLOCKS, 1);
+  kn.min_tile = env_knob("DS_GPU_MIN_TILE", 1, MIN_TILE); /* 256: no spreading */
+  kn.dyn_tiles = (int)env_knob("DS_GPU_DYNAMIC_TILES", 0, DYNAMIC_TILES, 2);
+  kn.huge_degree = env_knob("DS_GPU_HUGE_DEGREE", 1, HUGE_DEGREE);
+  if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
   /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
      arcs / degree + 1 of them (every vertex listed once per round) */
-  if (m / c->huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
-    c->huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
+  if (m / kn.huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
+    kn.huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
   const char *tr = getenv("DS_GPU_TRACE"); /* performance work: per-round trace file */
   if (tr && tr[0]) {
     snprintf(c->trace_path, sizeof c->trace_path, "%s", tr);
@@ -256,8 +251,8 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / c->huge_degree + 1) +
-                                                           (c->team_max > c->solo_max ? c->team_max : c->solo_max) + 1)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / kn.huge_degree + 1) +
+                                                           (kn.team_max > kn.solo_max ? kn.team_max : kn.solo_max) + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;
 }

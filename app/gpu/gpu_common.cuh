@@ -138,6 +138,20 @@ struct round_trace {
   }
 };
 
+/* How the persistent kernels run their rounds: context.cu's measured
+ * defaults or the DS_GPU_* tuning variables (experiments only); knobs_for
+ * (relax.cuh) fits the team to a launch. */
+struct round_knobs {
+  uint32_t solo_max;    /* frontiers up to this size: solo rounds, block 0 alone (0: never) */
+  uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
+  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
+  int solo_local;       /* solo rounds keep their counters and frontier in shared memory */
+  int rank_blocks;      /* blocks ranked by SM (relax.cuh: stretch_sync::init) */
+  int dyn_tiles;        /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
+  uint32_t min_tile;    /* smallest tile when a small frontier is spread over the blocks */
+  uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
+};
+
 } // namespace dsgpu
 
 /* The context (opaque in C). */
@@ -145,14 +159,7 @@ struct ds_gpu_ctx {
   int device;
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
-  uint32_t solo_max; /* frontiers of at most this many vertices: solo rounds (block 0 alone) */
-  uint32_t team_max; /* at most this many (and more than solo_max): team rounds */
-  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 of a persistent kernel */
-  int solo_local;       /* solo rounds keep their counters and frontier in shared memory */
-  int dyn_tiles;     /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
-  uint32_t min_tile; /* smallest tile when a small frontier is spread over the blocks */
-  int rank_blocks;   /* persistent kernels rank their blocks by SM (relax.cuh stretch_sync) */
-  uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
+  dsgpu::round_knobs knobs;
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
   char trace_path[512];
   uint32_t n;

@@ -60,14 +60,7 @@ template <typename W> struct nf_args {
   typename weight_traits<W>::acc_t delta;
   int infinite; /* Bellman-Ford: one infinite bucket */
   uint32_t far_cap;
-  uint32_t solo_max; /* frontiers up to this size: solo rounds (0: never) */
-  uint32_t team_max; /* up to this size: team rounds (>= solo_max) */
-  uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
-  int solo_local;       /* solo rounds kept local (relax_round, local) */
-  int rank_blocks;      /* blocks ranked by SM (stretch_sync::init) */
-  int dyn_tiles;     /* how tiles are dealt to blocks (tile_counter) */
-  uint32_t min_tile; /* smallest tile of a spread frontier (relax_frontier) */
-  uint32_t huge_degree;
+  round_knobs kn; /* knobs_for this launch */
   round_trace trace;
 };
 
@@ -86,7 +79,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
 template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.huge_degree, a.dyn_tiles, a.min_tile, true};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, true};
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
@@ -130,7 +123,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
   uint32_t nin = ctl->ncnt[0];
   stretch_sync ss;
-  ss.init(grid, &a.ctl->stretch, a.team_blocks, a.solo_local, a.rank_blocks, sm.rank);
+  ss.init(grid, &a.ctl->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
@@ -142,11 +135,11 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
     uint32_t nout = counts[0];
     uint32_t nfar = fbase + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && (uint64_t)pile + a.g.n <= a.far_cap; };
-    if (nout <= a.team_max && keep(nout, nfar)) {
+    if (nout <= a.kn.team_max && keep(nout, nfar)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
         return nf_round<W>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
-      if (small_stretch(grid, ss, a.solo_max, a.team_max, r, fbase, nout, nfar, round, keep))
+      if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
         relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
@@ -235,12 +228,6 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   else a.delta = (acc_t)delta;
   a.infinite = infinite;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
-  a.solo_max = ctx->solo_max;
-  a.solo_local = ctx->solo_local;
-  a.rank_blocks = ctx->rank_blocks;
-  a.dyn_tiles = ctx->dyn_tiles;
-  a.min_tile = ctx->min_tile;
-  a.huge_degree = ctx->huge_degree;
   a.trace = ctx->trace;
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
@@ -259,7 +246,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
     goto done;
   }
   if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
-  team_for(ctx, per_sm * ctx->num_sms, a.team_blocks, a.team_max);
+  a.kn = knobs_for(ctx, per_sm * ctx->num_sms);
   cudaEventRecord(ctx->ev_start, ctx->stream);
   if (cudaLaunchCooperativeKernel((void *)near_far_kernel<W>, dim3(per_sm * ctx->num_sms),
                                   dim3(RELAX_BLOCK), args, 0, ctx->stream) != cudaSuccess) {

@@ -505,15 +505,16 @@ struct stretch_sync {
   }
 };
 
-/* The team of a launch of `grid` blocks (ctx->team_blocks, fewer than the
- * grid) and the largest frontier it takes; k = 1: no team rounds. */
-inline void team_for(const ds_gpu_ctx *ctx, uint32_t grid, uint32_t &k, uint32_t &team_max) {
-  k = ctx->team_blocks < grid ? ctx->team_blocks : grid - 1;
-  team_max = ctx->team_max;
-  if (k <= 1 || team_max <= ctx->solo_max) {
-    k = 1;
-    team_max = ctx->solo_max;
+/* The context's knobs for a launch of `grid` blocks: the team fewer blocks
+ * than the grid (team_blocks = 1, team_max = solo_max: no team rounds). */
+inline round_knobs knobs_for(const ds_gpu_ctx *ctx, uint32_t grid) {
+  round_knobs kn = ctx->knobs;
+  if (kn.team_blocks >= grid) kn.team_blocks = grid - 1;
+  if (kn.team_blocks <= 1 || kn.team_max <= kn.solo_max) {
+    kn.team_blocks = 1;
+    kn.team_max = kn.solo_max;
   }
+  return kn;
 }
 
 /* A round on part of the grid lists vertices of at least SOLO_HUGE_DEGREE
