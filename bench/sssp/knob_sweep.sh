@@ -9,8 +9,9 @@
 #     ALGOS    sssp --algo list (default near-far,multisplit,sort,bellman-ford)
 #   TRACE=1 also writes the per-round trace of near-far / bellman-ford
 #   (DS_GPU_TRACE) to OUT_DIR/trace-GRAPH-CONFIGINDEX.txt.
-# Knobs: DS_GPU_SOLO_MAX, DS_GPU_DYNAMIC_TILES (0/1/2), DS_GPU_BLOCKS_PER_SM,
-# DS_GPU_HUGE_DEGREE. Every run is validated (--validate).
+# Knobs (app/gpu/context.cu): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
+# DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
+# (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE. Every run is validated (--validate).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1 work=$2 out=$3 configs=$4 graphs=$5 algos=${6:-near-far,multisplit,sort,bellman-ford}
