@@ -104,13 +104,14 @@ __global__ void finish_kernel(const unsigned long long *dist, const uint64_t *ro
   if (arcs) atomicAdd(&stats[1], arcs);
 }
 
-/* A tuning variable (experiments only): its value if it is set and in
+/* A tuning variable (experiments only): its value if it is a whole number in
  * [lo, hi], else `def`. */
 uint32_t env_knob(const char *name, uint32_t lo, uint32_t def, uint32_t hi = UINT32_MAX) {
   const char *s = getenv(name);
-  if (!s || !*s) return def;
-  const int v = atoi(s);
-  return v >= 0 && (uint32_t)v >= lo && (uint32_t)v <= hi ? (uint32_t)v : def;
+  if (!s || *s < '0' || *s > '9') return def;
+  char *end = NULL;
+  const unsigned long long v = strtoull(s, &end, 10);
+  return *end == 0 && v >= lo && v <= hi ? (uint32_t)v : def;
 }
 
 int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
