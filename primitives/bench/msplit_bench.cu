@@ -26,6 +26,7 @@
 
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
+#include "../tests/test_util.h"
 
 #ifndef MSPLIT_BENCH_COMMIT
 #define MSPLIT_BENCH_COMMIT "unknown"
@@ -33,14 +34,6 @@
 
 namespace {
 
-#define CK(call)                                                                                 \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 #define MS(call)                                                                                   \
   do {                                                                                             \
     msplit_status s_ = (call);                                                                     \
@@ -132,25 +125,25 @@ struct result {
 struct timer {
   cudaEvent_t a, b;
   timer() {
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
   }
   template <typename F>
   void run(F f, int trials, double &med, double &mn, double &mx) {
     f();  // warm-up
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
     std::vector<double> t;
     for (int i = 0; i < trials; ++i) {
-      CK(cudaEventRecord(a));
+      CHECK_CUDA(cudaEventRecord(a));
       f();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
       float ms = 0;
-      CK(cudaEventElapsedTime(&ms, a, b));
+      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
       t.push_back(ms);
     }
-    CK(cudaGetLastError());
+    CHECK_CUDA(cudaGetLastError());
     std::sort(t.begin(), t.end());
     med = t[t.size() / 2];
     mn = t.front();
@@ -163,8 +156,8 @@ struct dev_pool {
   size_t cap = 0;
   void *get(size_t bytes) {
     if (bytes > cap) {
-      if (p) CK(cudaFree(p));
-      CK(cudaMalloc(&p, bytes));
+      if (p) CHECK_CUDA(cudaFree(p));
+      CHECK_CUDA(cudaMalloc(&p, bytes));
       cap = bytes;
     }
     return p;
@@ -210,7 +203,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   int rt = 0, drv = 0;
   cudaRuntimeGetVersion(&rt);
   cudaDriverGetVersion(&drv);
@@ -243,10 +236,10 @@ int main(int argc, char **argv) {
       std::fflush(stdout);
     };
     gen_keys<<<4096, 256>>>(kin, vin, n, 2, 1u << 31, UNIFORM, 1);
-    CK(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaDeviceSynchronize());
     {  // bandwidth reference
       double med, mn, mx;
-      tm.run([&] { CK(cudaMemcpyAsync(kout, kin, n * 4, cudaMemcpyDeviceToDevice)); }, trials, med, mn, mx);
+      tm.run([&] { CHECK_CUDA(cudaMemcpyAsync(kout, kin, n * 4, cudaMemcpyDeviceToDevice)); }, trials, med, mn, mx);
       copy_bw = 2.0 * n * 4 / (med * 1e-3);
       add("copy", "keys", "-", 0, med, mn, mx, 2.0 * n * 4);
       std::printf("# copy bandwidth %.0f GB/s (read + write)\n", copy_bw / 1e9);
@@ -258,13 +251,13 @@ int main(int argc, char **argv) {
         double med, mn, mx;
         size_t bytes = 0;
         if (pairs) {
-          CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, vin, vout, n));
+          CHECK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, vin, vout, n));
           void *t = p_temp.get(bytes);
-          tm.run([&] { CK(cub::DeviceRadixSort::SortPairs(t, bytes, kin, kout, vin, vout, n)); }, trials, med, mn, mx);
+          tm.run([&] { CHECK_CUDA(cub::DeviceRadixSort::SortPairs(t, bytes, kin, kout, vin, vout, n)); }, trials, med, mn, mx);
         } else {
-          CK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kin, kout, n));
+          CHECK_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, kin, kout, n));
           void *t = p_temp.get(bytes);
-          tm.run([&] { CK(cub::DeviceRadixSort::SortKeys(t, bytes, kin, kout, n)); }, trials, med, mn, mx);
+          tm.run([&] { CHECK_CUDA(cub::DeviceRadixSort::SortKeys(t, bytes, kin, kout, n)); }, trials, med, mn, mx);
         }
         add("cub_sort32", mode, "uniform", 0, med, mn, mx, min_bytes);
       }
@@ -276,7 +269,7 @@ int main(int argc, char **argv) {
           const uint32_t m = uint32_t(std::atoi(m_s.c_str()));
           const uint32_t delta = uint32_t((uint64_t(1) << 32) / m);
           gen_keys<<<4096, 256>>>(kin, vin, n, m, delta, dist, 1000 + m);
-          CK(cudaDeviceSynchronize());
+          CHECK_CUDA(cudaDeviceSynchronize());
           const msplit::delta_bucket<uint32_t> op(0, delta, m);
           size_t *off = static_cast<size_t *>(p_off.get((m + 1) * sizeof(size_t)));
           for (const std::string &v_s : variants) {
@@ -305,18 +298,18 @@ int main(int argc, char **argv) {
             double med, mn, mx;
             if (pairs) {
               uint64_t *pk = static_cast<uint64_t *>(p_pack.get(n * 8)), *pk2 = static_cast<uint64_t *>(p_pack2.get(n * 8));
-              CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, lab, lab2, pk, pk2, n, 0, bits));
+              CHECK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, lab, lab2, pk, pk2, n, 0, bits));
               void *t = p_temp.get(bytes);
               tm.run([&] {
                 label_pack<<<4096, 256>>>(kin, vin, lab, pk, n, op);
-                CK(cub::DeviceRadixSort::SortPairs(t, bytes, lab, lab2, pk, pk2, n, 0, bits));
+                CHECK_CUDA(cub::DeviceRadixSort::SortPairs(t, bytes, lab, lab2, pk, pk2, n, 0, bits));
               }, trials, med, mn, mx);
             } else {
-              CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, lab, lab2, kin, kout, n, 0, bits));
+              CHECK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, lab, lab2, kin, kout, n, 0, bits));
               void *t = p_temp.get(bytes);
               tm.run([&] {
                 label_keys<<<4096, 256>>>(kin, lab, n, op);
-                CK(cub::DeviceRadixSort::SortPairs(t, bytes, lab, lab2, kin, kout, n, 0, bits));
+                CHECK_CUDA(cub::DeviceRadixSort::SortPairs(t, bytes, lab, lab2, kin, kout, n, 0, bits));
               }, trials, med, mn, mx);
             }
             add("reduced_sort", mode, dist_s, m, med, mn, mx, min_bytes);
@@ -327,16 +320,16 @@ int main(int argc, char **argv) {
             double med, mn, mx;
             if (m == 2) {
               const below sel{delta};
-              CK(cub::DevicePartition::If(nullptr, bytes, kin, kout, nsel, n, sel));
+              CHECK_CUDA(cub::DevicePartition::If(nullptr, bytes, kin, kout, nsel, n, sel));
               void *t = p_temp.get(bytes);
-              tm.run([&] { CK(cub::DevicePartition::If(t, bytes, kin, kout, nsel, n, sel)); }, trials, med, mn, mx);
+              tm.run([&] { CHECK_CUDA(cub::DevicePartition::If(t, bytes, kin, kout, nsel, n, sel)); }, trials, med, mn, mx);
               add("cub_partition2", mode, dist_s, m, med, mn, mx, min_bytes);
             } else {
               const between s1{0, delta}, s2{delta, 2 * delta};
               uint32_t *second = static_cast<uint32_t *>(p_lab.get(n * 4)), *rest = static_cast<uint32_t *>(p_lab2.get(n * 4));
-              CK(cub::DevicePartition::If(nullptr, bytes, kin, kout, second, rest, nsel, n, s1, s2));
+              CHECK_CUDA(cub::DevicePartition::If(nullptr, bytes, kin, kout, second, rest, nsel, n, s1, s2));
               void *t = p_temp.get(bytes);
-              tm.run([&] { CK(cub::DevicePartition::If(t, bytes, kin, kout, second, rest, nsel, n, s1, s2)); }, trials,
+              tm.run([&] { CHECK_CUDA(cub::DevicePartition::If(t, bytes, kin, kout, second, rest, nsel, n, s1, s2)); }, trials,
                      med, mn, mx);
               add("cub_partition3", mode, dist_s, m, med, mn, mx, min_bytes);
             }

@@ -21,21 +21,13 @@
 
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
+#include "test_util.h"
 #include "msplit/multisplit_tuning.h"
 
 namespace {
 
 int g_failures = 0;
 long g_runs = 0;
-
-#define CHECK_CUDA(call)                                                                         \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 enum dist_kind { UNIFORM, ONE_BUCKET, BINOMIAL, QUARTER_UNIFORM, SORTED, REVERSE_SORTED, NUM_DISTS };
 const char *dist_name[] = {"uniform", "one-bucket", "binomial", "25%+rest", "sorted", "reverse"};
@@ -530,13 +522,7 @@ void test_errors() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    return 77;
-  }
-  const char *env = std::getenv("MSPLIT_TEST_QUICK");
-  const bool quick = (argc > 1 && std::strcmp(argv[1], "--quick") == 0) || (env && env[0] == '1');
+  const bool quick = gpu_test_start(argc, argv);
 
   // host-side check of the multiply-high division used by delta_bucket
   {
