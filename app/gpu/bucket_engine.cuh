@@ -27,15 +27,19 @@
  * pile (which Near-Far re-reads at every phase change). With m = 2 the window
  * is one bucket and every phase is a refill: Near-Far, with multisplit as its
  * near/far split. Step 1 places items of bucket c directly (the split would put
- * them there), so the multisplit runs once per phase rather than once per
- * round: on road graphs, phases of ~10 rounds each, that is what makes the
- * host-side size the library call needs affordable.
+ * them there), so the split runs once per phase rather than once per round.
  *
- * Host control: one small read-back per phase (the spill count, which the
- * Splitter needs as its size, and what the last bookkeeping found: each
- * phase is enqueued right after the bookkeeping, and returns at once if
- * there was no frontier), two on a rebuild. A bucket whose gathered entries
- * are all stale is skipped, not taken for the end of the search.
+ * Control, two ways:
+ *   - a Splitter that splits on the device (ON_DEVICE: the multisplit, with
+ *     the library's grid-wide multisplit) runs the whole search as one
+ *     cooperative kernel, steps separated by grid barriers (bk_search_kernel);
+ *   - one called from the host (the sort) needs the spill's size there:
+ *     one cooperative launch per phase and one small read-back (the spill
+ *     count and what the last bookkeeping found: each phase is enqueued
+ *     right after the bookkeeping, and returns at once if there was no
+ *     frontier), two on a rebuild (bk_host_loop).
+ * Both take their decisions with bk_next_step. A bucket whose gathered
+ * entries are all stale is skipped, not taken for the end of the search.
  */
 #ifndef DS_GPU_BUCKET_ENGINE_CUH
 #define DS_GPU_BUCKET_ENGINE_CUH
@@ -163,13 +167,13 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
                         edges, parts, ss, local, counts);
 }
 
-/* Step 1: the rounds of one phase, as one cooperative kernel. Frontiers of at
- * most team_max vertices are relaxed by block 0 alone or the team (as in
- * near_far.cu). */
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
+/* Step 1: the rounds of one phase, by the whole (cooperative) grid, every
+ * block ranked (ss). Frontiers of at most team_max vertices are relaxed by
+ * block 0 alone or the team (as in near_far.cu). Returns at once, in every
+ * block, when the frontier is empty. */
+template <typename W>
+__device__ void bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
   using T = weight_traits<W>;
-  __shared__ relax_smem sm;
-  cg::grid_group grid = cg::this_grid();
   volatile bk_state<W> *st = a.b.st;
   const uint32_t c = st->c;
   const typename T::acc_t hi = st->base0 + a.delta * (typename T::acc_t)(c + 1);
@@ -179,9 +183,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   uint32_t nin = st->f_count;
   if (nin == 0) return; /* the host enqueued the phase before knowing (every block returns) */
   unsigned long long edges = 0;
-  uint32_t r = 0, base = st->spill_count; /* the book kernel zeroed spill_count and sc */
-  stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
+  uint32_t r = 0, base = st->spill_count; /* the bookkeeping zeroed spill_count and sc */
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
@@ -223,18 +225,33 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   }
 }
 
+/* Step 1 as a kernel of its own (the host-driven loop). */
+template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
+  __shared__ relax_smem sm;
+  cg::grid_group grid = cg::this_grid();
+  stretch_sync ss;
+  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
+  bk_phase<W>(a, grid, sm, ss);
+}
+
+struct bk_book_smem {
+  typedef cub::BlockScan<uint64_t, BOOK_THREADS> scan_t;
+  typename scan_t::TempStorage scan;
+  uint32_t next;
+};
+
 /* Step 3 (have_seg: a split segment starts at log[seg_start]; advance: the
  * current bucket is done, the search goes on from bucket c + 1), or the
  * collection of every piece for a rebuild (collect != 0). One block of
  * BOOK_THREADS, thread j for bucket j. */
 template <typename W>
-__global__ void __launch_bounds__(BOOK_THREADS)
-    bk_book_kernel(bk_bufs<W> b, uint32_t m, int have_seg, uint64_t seg_start, int collect, int advance) {
+__device__ void bk_book(const bk_bufs<W> &b, uint32_t m, bool have_seg, uint64_t seg_start, bool collect,
+                        bool advance, bk_book_smem &sm) {
+  typedef bk_book_smem::scan_t scan_t;
   bk_state<W> *st = b.st;
   const uint32_t j = threadIdx.x;
-  __shared__ uint32_t s_next;
-  typedef cub::BlockScan<uint64_t, BOOK_THREADS> scan_t;
-  __shared__ typename scan_t::TempStorage scan_tmp;
+  uint32_t &s_next = sm.next;
+  typename scan_t::TempStorage &scan_tmp = sm.scan;
   if (collect) {
     // rebuild: list every piece; the spill comes after them
     uint64_t cnt = j < m ? st->npieces[j] : 0;
@@ -328,10 +345,16 @@ __global__ void __launch_bounds__(BOOK_THREADS)
   }
 }
 
+template <typename W>
+__global__ void __launch_bounds__(BOOK_THREADS)
+    bk_book_kernel(bk_bufs<W> b, uint32_t m, int have_seg, uint64_t seg_start, int collect, int advance) {
+  __shared__ bk_book_smem sm;
+  bk_book<W>(b, m, have_seg, seg_start, collect, advance, sm);
+}
+
 /* Copies the gather list (and, in a rebuild, the spill) into fbuf or fill,
  * keeping live entries once each; a rebuild also finds the smallest distance. */
-template <typename W>
-__global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b, uint32_t stamp_value) {
+template <typename W> __device__ void bk_gather(const dev_vertex_state &vs, const bk_bufs<W> &b, uint32_t stamp_value) {
   bk_state<W> *st = b.st;
   const uint32_t mode = st->gather_mode;
   if (mode == 0) return;
@@ -364,21 +387,197 @@ __global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b, uint32_t sta
   if (mode == 2 && local_min != weight_traits<W>::INF_BITS) atomicMin(&st->gmin, local_min);
 }
 
-/* After a rebuild's gather: the window starts at the smallest distance. */
 template <typename W>
-__global__ void bk_rebase_kernel(bk_state<W> *st, typename weight_traits<W>::acc_t delta) {
+__global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b, uint32_t stamp_value) {
+  bk_gather<W>(vs, b, stamp_value);
+}
+
+/* After a rebuild's gather: the window starts at the smallest distance. */
+template <typename W> __device__ void bk_rebase(bk_state<W> *st, typename weight_traits<W>::acc_t delta) {
   st->base0 = weight_traits<W>::floor_to(st->gmin, delta);
   st->c = 0;
   st->need_rebuild = 0;
   st->gather_mode = 0;
 }
 
+template <typename W>
+__global__ void bk_rebase_kernel(bk_state<W> *st, typename weight_traits<W>::acc_t delta) {
+  bk_rebase<W>(st, delta);
+}
+
+/* What follows a phase, from what it and the last bookkeeping left (the
+ * read-back): the end of the search, a rebuild (step 4), or the split of the
+ * spill and the next bookkeeping (steps 2-3). f_in == 0: the bookkeeping
+ * found no live frontier: nothing pending (done), the window exhausted
+ * (refill it from bucket m-1), or a bucket whose entries were all stale (go
+ * on from the next one). rebuilt: the last step was a rebuild, whose frontier
+ * is never empty while anything is pending. tail: the log's used length. */
+enum bk_step { BK_DONE, BK_REBUILD, BK_SPLIT };
+__host__ __device__ inline bk_step bk_next_step(uint32_t spill, uint32_t f_in, uint32_t need_rebuild, uint32_t c,
+                                                uint32_t empty, bool rebuilt, uint64_t tail, uint32_t m,
+                                                uint64_t log_cap) {
+  if (f_in == 0) {
+    if (empty || rebuilt) return BK_DONE;
+    return need_rebuild ? BK_REBUILD : BK_SPLIT;
+  }
+  return c + 1 >= m - 1 || tail + spill > log_cap || need_rebuild ? BK_REBUILD : BK_SPLIT;
+}
+
+/* The whole search as one cooperative kernel, for a Splitter that splits on
+ * the device (ON_DEVICE: multisplit_sssp.cu): the steps of the host-driven
+ * loop below, separated by grid barriers instead of launches and read-backs.
+ * Every block takes the same decisions from the state it reads after a
+ * barrier; block 0 does the bookkeeping. Per phase: the phase, a barrier,
+ * the split (one barrier of its own), a barrier, the bookkeeping, a barrier,
+ * and when the bucket has several pieces the gather and a barrier. */
+template <typename W, typename Splitter>
+__global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
+  __shared__ union smem_t {
+    relax_smem relax;
+    bk_book_smem book;
+    typename Splitter::smem split;
+  } sm;
+  cg::grid_group grid = cg::this_grid();
+  volatile bk_state<W> *st = a.b.st;
+  stretch_sync ss;
+  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.relax.rank);
+  const bool book = blockIdx.x == 0;
+  uint64_t tail = 0;
+  uint32_t gstamp = 1;
+  bool rebuilt = false;
+  for (;;) {
+    bk_phase<W>(a, grid, sm.relax, ss);
+    grid.sync();
+    const uint32_t spill = st->spill_count;
+    const bk_step step = bk_next_step(spill, st->f_count, st->need_rebuild, st->c, st->empty, rebuilt, tail, m,
+                                      a.b.log_cap);
+    if (step == BK_DONE) break;
+    rebuilt = step == BK_REBUILD;
+    if (rebuilt) {
+      if (book) bk_book<W>(a.b, m, false, 0, true, false, sm.book);
+      grid.sync();
+      bk_gather<W>(a.vs, a.b, GATHER_STAMP_BIT | gstamp++);
+      grid.sync();
+      if (book && threadIdx.x == 0) bk_rebase<W>(a.b.st, a.delta);
+      grid.sync();
+      const uint32_t fill = st->fill_count;
+      if (fill > 0) sp.split(grid, sm.split, a.b.fill, a.b.log, fill, a.b.off);
+      grid.sync();
+      tail = fill;
+      if (book) bk_book<W>(a.b, m, fill > 0, 0, false, false, sm.book);
+    } else {
+      if (spill > 0) sp.split(grid, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off);
+      grid.sync();
+      if (book) bk_book<W>(a.b, m, spill > 0, tail, false, true, sm.book);
+      tail += spill;
+    }
+    grid.sync();
+    if (st->gather_mode != 0) {
+      bk_gather<W>(a.vs, a.b, GATHER_STAMP_BIT | gstamp++);
+      grid.sync();
+    }
+  }
+}
+
+/* The host-driven loop, for a Splitter called from the host (the sort): one
+ * cooperative launch per phase, and one small read-back per phase (the spill
+ * count, which the Splitter needs as its size, and what the last bookkeeping
+ * found: each phase is enqueued right after the bookkeeping, and returns at
+ * once if there was no frontier), two on a rebuild. hb: pinned, the first
+ * BK_READBACK_WORDS of the state. */
+template <typename W, typename Splitter>
+ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint32_t m, int grid, uint32_t *hb,
+                       ds_error *err) {
+  const bk_bufs<W> &b = pa.b;
+  void *pargs[1] = {&pa};
+  uint64_t tail = 0;
+  uint32_t gstamp = 1;
+  bool rebuilt = false; /* the last step was a rebuild */
+  ds_status st = DS_OK;
+#ifdef DS_GPU_STEP_PROFILE
+  /* host wall time of each step of the phase loop, summed (performance work) */
+  double prof_ms[4] = {0, 0, 0, 0};
+  uint32_t prof_phases = 0;
+  auto prof_t = std::chrono::steady_clock::now();
+  auto prof_step = [&](int i) {
+    const auto t = std::chrono::steady_clock::now();
+    prof_ms[i] += std::chrono::duration<double, std::milli>(t - prof_t).count();
+    prof_t = t;
+  };
+#define BK_PROF(i) prof_step(i)
+#else
+#define BK_PROF(i)
+#endif
+#define BK_READBACK(what)                                                                        \
+  if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost,    \
+                      ctx->stream) != cudaSuccess ||                                             \
+      cudaStreamSynchronize(ctx->stream) != cudaSuccess)                                         \
+    return ds_error_set(err, DS_ERR_DEVICE, "%s: %s failed: %s", Splitter::name(), what,         \
+                        cudaGetErrorString(cudaGetLastError()));
+  for (;;) {
+    // one phase: the rounds of bucket c, on the device
+    if (cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs, 0,
+                                    ctx->stream) != cudaSuccess)
+      return ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
+                          cudaGetErrorString(cudaGetLastError()));
+#ifdef DS_GPU_STEP_PROFILE
+    ++prof_phases;
+#endif
+    BK_READBACK("phase");
+    BK_PROF(0);
+    const uint32_t spill = hb[0];
+    const bk_step step = bk_next_step(spill, hb[1], hb[2], hb[4], hb[6], rebuilt, tail, m, b.log_cap);
+    if (step == BK_DONE) break;
+    rebuilt = step == BK_REBUILD;
+    if (rebuilt) {
+      // rebuild: gather every pending item and the spill, rebase, split all
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1, 0);
+      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b, GATHER_STAMP_BIT | gstamp++);
+      bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, pa.delta);
+      BK_READBACK("rebuild");
+      const uint32_t fill = hb[3];
+      tail = 0;
+      if (fill > 0) {
+        st = sp.split(b.fill, b.log, fill, b.off, err);
+        if (st != DS_OK) return st;
+        tail = fill;
+      }
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, fill > 0, 0, 0, 0);
+    } else {
+      // split the spill onto the log, from bucket c + 1 on
+      if (spill > 0) {
+        st = sp.split(b.spill, b.log + tail, spill, b.off, err);
+        if (st != DS_OK) return st;
+      }
+      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, spill > 0, tail, 0, 1);
+      tail += spill;
+    }
+    BK_PROF(1);
+    // a frontier made of several pieces is gathered into one array
+    bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b, GATHER_STAMP_BIT | gstamp++);
+    DS_LAUNCH_CHECK("bucket bookkeeping");
+    BK_PROF(2);
+  }
+#undef BK_READBACK
+#ifdef DS_GPU_STEP_PROFILE
+  fprintf(stderr, "phase profile %s: %u phase launches, host ms: to the phase's read-back %.3f, split and book %.3f, "
+          "gather %.3f\n", Splitter::name(), prof_phases, prof_ms[0], prof_ms[1], prof_ms[2]);
+#endif
+#undef BK_PROF
+  return DS_OK;
+}
+
 /* The engine. Splitter: a type with
  *   static const char *name();
- *   ds_status init(ds_gpu_ctx*, uint32_t m, size_t max_n, bucket_of<W> fn,
+ *   static constexpr bool ON_DEVICE;
+ *   ds_status init(ds_gpu_ctx*, uint32_t m, size_t max_n, uint32_t grid, bucket_of<W> fn,
  *                  const uint32_t *in, uint32_t *out, ds_error*);   (sizes its storage)
- *   ds_status split(const uint32_t *in, uint32_t *out, size_t n, size_t *d_off, ds_error*);
  *   void release();
+ * and, ON_DEVICE, a shared-memory type smem and
+ *   __device__ void split(cg::grid_group&, smem&, const uint32_t *in, uint32_t *out,
+ *                         uint32_t n, size_t *d_off) const;   (by the whole grid)
+ * else
+ *   ds_status split(const uint32_t *in, uint32_t *out, size_t n, size_t *d_off, ds_error*);
  */
 template <typename W, typename Splitter>
 ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint32_t m,
@@ -395,28 +594,10 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   bucket_of<W> fn;
   bk_state<W> hinit;
   bk_phase_args<W> pa;
-  void *pargs[1] = {&pa};
   uint32_t *hb = NULL; /* pinned read-back: the first BK_READBACK_WORDS of the state */
   int per_sm = 0, grid = 0;
-  uint64_t tail = 0;
-  uint32_t gstamp = 1;
-  bool rebuilt = false; /* the last step was a rebuild */
   float ms = 0;
   acc_t delta;
-#ifdef DS_GPU_STEP_PROFILE
-  /* host wall time of each step of the phase loop, summed (performance work) */
-  double prof_ms[4] = {0, 0, 0, 0};
-  uint32_t prof_phases = 0;
-  auto prof_t = std::chrono::steady_clock::now();
-  auto prof_step = [&](int i) {
-    const auto t = std::chrono::steady_clock::now();
-    prof_ms[i] += std::chrono::duration<double, std::milli>(t - prof_t).count();
-    prof_t = t;
-  };
-#define BK_PROF(i) prof_step(i)
-#else
-#define BK_PROF(i)
-#endif
   if (T::INF_BITS == DS_INF_U32) delta = (acc_t)(delta_in < 1 ? 1 : ceil(delta_in > 1e15 ? 1e15 : delta_in));
   else delta = (acc_t)delta_in;
   // 1. buffers: q0, q1, fbuf, fill (n each), spill and log (4n + slack each)
@@ -443,7 +624,22 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   fn.st = b.st;
   fn.delta = delta;
   fn.m = m;
-  st = sp.init(ctx, m, (size_t)b.spill_cap, fn, b.spill, b.log, err);
+  // 2. the grid: as many blocks as can be resident at once (at most the context's per SM)
+  {
+    cudaError_t e;
+    if constexpr (Splitter::ON_DEVICE)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_search_kernel<W, Splitter>, RELAX_BLOCK, 0);
+    else
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_phase_kernel<W>, RELAX_BLOCK, 0);
+    if (e != cudaSuccess || per_sm < 1) {
+      st = ds_error_set(err, DS_ERR_DEVICE, "%s: the search kernel cannot be resident: %s", Splitter::name(),
+                        cudaGetErrorString(e));
+      goto done;
+    }
+  }
+  if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
+  grid = per_sm * ctx->num_sms;
+  st = sp.init(ctx, m, (size_t)b.spill_cap, (uint32_t)grid, fn, b.spill, b.log, err);
   if (st != DS_OK) goto done;
   pa.g = ds_dev_graph<W>(ctx);
   pa.vs = ctx->vs;
@@ -453,102 +649,38 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.huge = (huge_entry *)ctx->d_huge;
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
-  // 2. the source alone is the first frontier, in bucket 0 of a window at 0
+  pa.kn = knobs_for(ctx, grid);
+  // 3. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);
   hinit.f_src = 1;
   hinit.f_count = 1;
   hinit.gmin = T::INF_BITS;
   hinit.stamp_next = 1;
   if (cudaMemcpyAsync(b.st, &hinit, sizeof hinit, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
-      cudaMemcpyAsync(b.fbuf, &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_phase_kernel<W>, RELAX_BLOCK, 0) != cudaSuccess ||
-      per_sm < 1) {
+      cudaMemcpyAsync(b.fbuf, &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess) {
     st = ds_error_set(err, DS_ERR_DEVICE, "%s: setup failed: %s", Splitter::name(),
                       cudaGetErrorString(cudaGetLastError()));
     goto done;
   }
-  if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
-  grid = per_sm * ctx->num_sms;
-  pa.kn = knobs_for(ctx, grid);
-#define BK_READBACK(what)                                                                        \
-  if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost,    \
-                      ctx->stream) != cudaSuccess ||                                             \
-      cudaStreamSynchronize(ctx->stream) != cudaSuccess) {                                       \
-    st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s failed: %s", Splitter::name(), what,           \
-                      cudaGetErrorString(cudaGetLastError()));                                   \
-    goto done;                                                                                   \
-  }
   cudaEventRecord(ctx->ev_start, ctx->stream);
-#ifdef DS_GPU_STEP_PROFILE
-  prof_t = std::chrono::steady_clock::now();
-#endif
-  for (;;) {
-    // 3. one phase: the rounds of bucket c, on the device. It is enqueued
-    //    right after the last bookkeeping, without reading its result back:
-    //    with an empty frontier the kernel returns at once, and the one
-    //    read-back below tells the host what the bookkeeping found.
-    if (cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs, 0,
+  // 4. the search
+  if constexpr (Splitter::ON_DEVICE) {
+    void *args[3] = {&pa, &sp, &m};
+    if (cudaLaunchCooperativeKernel((void *)bk_search_kernel<W, Splitter>, dim3(grid), dim3(RELAX_BLOCK), args, 0,
                                     ctx->stream) != cudaSuccess) {
-      st = ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
+      st = ds_error_set(err, DS_ERR_DEVICE, "%s: cooperative launch failed: %s", Splitter::name(),
                         cudaGetErrorString(cudaGetLastError()));
       goto done;
     }
-#ifdef DS_GPU_STEP_PROFILE
-    ++prof_phases;
-#endif
-    BK_READBACK("phase");
-    BK_PROF(0);
-    const uint32_t spill = hb[0], f_in = hb[1], need_rebuild = hb[2], c = hb[4], empty = hb[6];
-    bool rebuild;
-    if (f_in == 0) {
-      /* the bookkeeping found no live frontier: nothing pending (done), the
-         window exhausted (refill it from bucket m-1), or a bucket whose
-         entries were all stale (go on from the next one) */
-      if (empty || rebuilt) break;
-      rebuild = need_rebuild != 0;
-    } else {
-      rebuild = c + 1 >= m - 1 || tail + spill > b.log_cap || need_rebuild;
-    }
-    rebuilt = rebuild;
-    if (rebuild) {
-      // 4. rebuild: gather every pending item and the spill, rebase, split all
-      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1, 0);
-      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
-      bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, delta);
-      BK_READBACK("rebuild");
-      const uint32_t fill = hb[3];
-      tail = 0;
-      if (fill > 0) {
-        st = sp.split(b.fill, b.log, fill, b.off, err);
-        if (st != DS_OK) goto done;
-        tail = fill;
-      }
-      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, fill > 0, 0, 0, 0);
-    } else {
-      // 5. split the spill onto the log, from bucket c + 1 on
-      if (spill > 0) {
-        st = sp.split(b.spill, b.log + tail, spill, b.off, err);
-        if (st != DS_OK) goto done;
-      }
-      bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, spill > 0, tail, 0, 1);
-      tail += spill;
-    }
-    BK_PROF(1);
-    // 6. a frontier made of several pieces is gathered into one array
-    bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(ctx->vs, b, GATHER_STAMP_BIT | gstamp++);
-    DS_LAUNCH_CHECK("bucket bookkeeping");
-    BK_PROF(2);
+  } else {
+    st = bk_host_loop<W>(ctx, sp, pa, m, grid, hb, err);
+    if (st != DS_OK) goto done;
   }
-#undef BK_READBACK
-#ifdef DS_GPU_STEP_PROFILE
-  fprintf(stderr, "phase profile %s: %u phase launches, host ms: to the phase's read-back %.3f, split and book %.3f, "
-          "gather %.3f\n", Splitter::name(), prof_phases, prof_ms[0], prof_ms[1], prof_ms[2]);
-#endif
-#undef BK_PROF
   cudaEventRecord(ctx->ev_stop, ctx->stream);
-  if (cudaEventSynchronize(ctx->ev_stop) != cudaSuccess) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s", Splitter::name(),
-                      cudaGetErrorString(cudaGetLastError()));
+  if (cudaMemcpyAsync(hb, b.st, BK_READBACK_WORDS * sizeof(uint32_t), cudaMemcpyDeviceToHost, ctx->stream) !=
+          cudaSuccess ||
+      cudaEventSynchronize(ctx->ev_stop) != cudaSuccess || cudaStreamSynchronize(ctx->stream) != cudaSuccess) {
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: %s", Splitter::name(), cudaGetErrorString(cudaGetLastError()));
     goto done;
   }
   cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);

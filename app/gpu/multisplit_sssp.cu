@@ -6,49 +6,45 @@
  * current bucket are permuted into m contiguous buckets, the bucket of vertex
  * v being (dist[v] - base0) / delta clamped into the window (bucket_of<W>, a
  * functor that reads the tentative distance), with the m + 1 bucket offsets
- * written on the device. One call per phase (and per window refill), no
- * synchronisation inside it.
+ * written on the device. The library's grid-wide multisplit
+ * (msplit/grid_multisplit.cuh) runs inside the engine's one cooperative
+ * kernel, so the whole search is one launch: no host round trip per phase.
+ * (Until 2026-11-23 the host called msplit::multisplit_keys once per phase,
+ * which needs the spill's size on the host: ~45 us of launches and a
+ * read-back per phase, 10 % of NY's time; bench/NOTES-sssp.md.)
  */
-#include <msplit/multisplit.cuh>
+#include <msplit/grid_multisplit.cuh>
 
 #include "bucket_engine.cuh"
 
 namespace dsgpu {
 
 template <typename W> struct multisplit_splitter {
-  void *temp = nullptr;
-  size_t temp_bytes = 0;
+  static constexpr bool ON_DEVICE = true;
+  typedef msplit::grid_multisplit_storage<RELAX_BLOCK> smem;
+  uint32_t *counts = nullptr; /* the grid multisplit's scratch: grid x m words */
   bucket_of<W> fn;
   uint32_t m = 0;
-  cudaStream_t stream = 0;
   static const char *name() { return "multisplit"; }
 
-  ds_status init(ds_gpu_ctx *ctx, uint32_t m_, size_t max_n, bucket_of<W> fn_, const uint32_t *in,
-                 uint32_t *out, ds_error *err) {
+  ds_status init(ds_gpu_ctx *, uint32_t m_, size_t max_n, uint32_t grid, bucket_of<W> fn_, const uint32_t *,
+                 uint32_t *, ds_error *err) {
     fn = fn_;
     m = m_;
-    stream = ctx->stream;
-    msplit_status s = msplit::multisplit_keys(nullptr, &temp_bytes, in, out, max_n, m, fn,
-                                              (size_t *)nullptr, stream);
-    if (s != MSPLIT_SUCCESS)
-      return ds_error_set(err, DS_ERR_DEVICE, "multisplit: sizing failed: %s",
-                          msplit_last_error_message());
-    if (temp_bytes > 0 && cudaMalloc(&temp, temp_bytes) != cudaSuccess)
-      return ds_error_set(err, DS_ERR_DEVICE, "multisplit: cannot allocate %zu bytes of temporary storage",
-                          temp_bytes);
+    if (max_n > 0xFFFFFFFFull)
+      return ds_error_set(err, DS_ERR_ARG, "multisplit: queues of %zu entries exceed the grid multisplit's 2^32",
+                          max_n);
+    if (cudaMalloc(&counts, sizeof(uint32_t) * msplit::grid_multisplit_count_words(grid, m)) != cudaSuccess)
+      return ds_error_set(err, DS_ERR_DEVICE, "multisplit: cannot allocate the bucket counts");
     return DS_OK;
   }
-  ds_status split(const uint32_t *in, uint32_t *out, size_t n, size_t *d_off, ds_error *err) {
-    size_t bytes = temp_bytes;
-    msplit_status s = msplit::multisplit_keys(temp, &bytes, in, out, n, m, fn, d_off, stream);
-    if (s != MSPLIT_SUCCESS)
-      return ds_error_set(err, DS_ERR_DEVICE, "multisplit of %zu items into %u buckets failed: %s",
-                          n, m, msplit_last_error_message());
-    return DS_OK;
+  __device__ __forceinline__ void split(cg::grid_group &grid, smem &s, const uint32_t *in, uint32_t *out,
+                                        uint32_t n, size_t *d_off) const {
+    msplit::grid_multisplit_keys<RELAX_BLOCK>(grid, s, in, out, n, m, fn, counts, d_off);
   }
   void release() {
-    cudaFree(temp);
-    temp = nullptr;
+    cudaFree(counts);
+    counts = nullptr;
   }
 };
 

@@ -54,8 +54,9 @@ template <typename W> struct sort_splitter {
   int grid = 1;
   cudaStream_t stream = 0;
   static const char *name() { return "sort"; }
+  static constexpr bool ON_DEVICE = false; /* CUB's sort is called from the host */
 
-  ds_status init(ds_gpu_ctx *ctx, uint32_t m_, size_t max_n_, bucket_of<W> fn_, const uint32_t *in,
+  ds_status init(ds_gpu_ctx *ctx, uint32_t m_, size_t max_n_, uint32_t, bucket_of<W> fn_, const uint32_t *in,
                  uint32_t *out, ds_error *err) {
     fn = fn_;
     m = m_;

@@ -1,7 +1,7 @@
 // GPU SSSP tests: every GPU algorithm against an independent CPU Dijkstra.
 //
 // A table of graphs (built here: one vertex, isolated and unreachable parts,
-// zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
+// a bucket of stale entries only, zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
 // grids, geometric graphs with integer and float weights; plus the bundled
 // datasets read with ds_graph_load) times a table of configurations (every
 // algorithm; bucket counts 2, 3, 10, 32, 256; deltas 1, the cuGraph-style
@@ -255,6 +255,11 @@ int main(int argc, char **argv) {
   {
     Graph g = saturating();
     run_graph(g, all, {0});
+  }
+  {
+    Graph g = stale_bucket();
+    run_graph(g, {{DS_ALGO_MULTISPLIT, 10, 10}, {DS_ALGO_SORT, 10, 10}, {DS_ALGO_MULTISPLIT, 10, 3},
+                  {DS_ALGO_NEAR_FAR, 10, 2}}, {0});
   }
   {
     Graph g = zero_weights(quick ? 500 : 5000, 3, 11);

@@ -233,6 +233,17 @@ inline Graph saturating() {
 
 inline Graph one_vertex() { return build("one-vertex", 1, {}, false, false); }
 
+// With delta 10 and 10 buckets, bucket 3 ends up holding two pieces of stale
+// entries only: v (35, split in phase 0) and w (35, split in phase 1, from a)
+// are both lowered into bucket 2 and expanded in phase 2 (from b). The search
+// must go on past bucket 3 to z (bucket 5), whose arc is the only way to t.
+// Vertices: s 0, v 1, a 2, b 3, z 4, w 5, t 6.
+inline Graph stale_bucket() {
+  std::vector<Edge> e = {{0, 1, 35}, {0, 2, 12}, {0, 3, 22}, {0, 4, 55},
+                         {2, 5, 23}, {3, 1, 1},  {3, 5, 2},  {4, 6, 1}};
+  return build("stale-bucket", 7, e, false, false);
+}
+
 // Independent oracle: lazy-deletion Dijkstra on distance bits (the same
 // saturating / float additions the problem defines).
 inline std::vector<uint32_t> dijkstra(const Graph &g, uint32_t s) {
