@@ -51,7 +51,8 @@ if [ $san = 1 ]; then
   : > "$out/sanitizer.txt"
   echo >> "$summary"; echo "## compute-sanitizer (quick GPU suites)" >> "$summary"
   for tool in memcheck racecheck; do
-    for t in "primitives/tests/test_multisplit --quick" "tests/gpu/gpu_sssp_test --quick"; do
+    for t in "primitives/tests/test_multisplit --quick" "primitives/tests/test_grid_multisplit --quick" \
+             "tests/gpu/gpu_sssp_test --quick"; do
       log="$out/san-$tool-$(basename ${t%% *}).log"
       "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
       r=$?
