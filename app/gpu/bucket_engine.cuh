@@ -85,16 +85,27 @@ template <typename W> struct bk_state {
 constexpr size_t BK_READBACK_WORDS = 7;
 constexpr uint32_t GATHER_STAMP_BIT = 0x80000000u; /* host-issued stamps; the phase kernel's are below */
 
-/* The bucket of a work item, read from its current distance. */
+/* The bucket of a work item in the window (base0, current bucket c), read
+ * from its current distance. */
+template <typename W> struct window_bucket {
+  const unsigned long long *dist;
+  typename weight_traits<W>::acc_t base0, delta;
+  uint32_t c, m;
+  __device__ __forceinline__ uint32_t operator()(const uint32_t &v) const {
+    uint64_t b = weight_traits<W>::bucket(dist_of(dist[v]), base0, delta);
+    if (b < c) b = c; /* stale entries (below the window) go to the frontier, to be dropped */
+    return b > m - 1 ? m - 1 : (uint32_t)b;
+  }
+};
+
+/* The same with the window read from the state (a split launched from the host). */
 template <typename W> struct bucket_of {
   const unsigned long long *dist;
   const bk_state<W> *st;
   typename weight_traits<W>::acc_t delta;
   uint32_t m;
   __device__ __forceinline__ uint32_t operator()(const uint32_t &v) const {
-    uint64_t b = weight_traits<W>::bucket(dist_of(dist[v]), st->base0, delta);
-    if (b < st->c) b = st->c; /* stale entries (below the window) go to the frontier, to be dropped */
-    return b > m - 1 ? m - 1 : (uint32_t)b;
+    return window_bucket<W>{dist, st->base0, delta, st->c, m}(v);
   }
 };
 
@@ -170,9 +181,10 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
 /* Step 1: the rounds of one phase, by the whole (cooperative) grid, every
  * block ranked (ss). Frontiers of at most team_max vertices are relaxed by
  * block 0 alone or the team (as in near_far.cu). Returns at once, in every
- * block, when the frontier is empty. */
+ * block, when the frontier is empty. Returns the spill's size, in every
+ * block; the spill is complete then (the last round's barrier). */
 template <typename W>
-__device__ void bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
+__device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
   using T = weight_traits<W>;
   volatile bk_state<W> *st = a.b.st;
   const uint32_t c = st->c;
@@ -181,7 +193,7 @@ __device__ void bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_
   const bool gathered = st->f_src != 0;
   const uint32_t *in = gathered ? a.b.fbuf : a.b.log + st->f_start;
   uint32_t nin = st->f_count;
-  if (nin == 0) return; /* the host enqueued the phase before knowing (every block returns) */
+  if (nin == 0) return st->spill_count; /* enqueued before the frontier was known (every block returns) */
   unsigned long long edges = 0;
   uint32_t r = 0, base = st->spill_count; /* the bookkeeping zeroed spill_count and sc */
   const bool first = ss.b == 0 && threadIdx.x == 0;
@@ -210,6 +222,7 @@ __device__ void bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_
            i += (uint64_t)gridDim.x * blockDim.x)
         a.b.spill[spilled + i] = out[i];
       base = spilled + nout;
+      grid.sync(); /* the copy is complete before anyone splits the spill */
       break;
     }
     in = out;
@@ -223,6 +236,7 @@ __device__ void bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_
     a.huge_word[r & 1] = 0; /* read by every block before the last barrier; the next phase starts at 0 */
     a.huge_word[2 + (r & 1)] = 0;
   }
+  return base;
 }
 
 /* Step 1 as a kernel of its own (the host-driven loop). */
@@ -231,7 +245,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_ke
   cg::grid_group grid = cg::this_grid();
   stretch_sync ss;
   ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
-  bk_phase<W>(a, grid, sm, ss);
+  (void)bk_phase<W>(a, grid, sm, ss);
 }
 
 struct bk_book_smem {
@@ -426,12 +440,18 @@ __host__ __device__ inline bk_step bk_next_step(uint32_t spill, uint32_t f_in, u
 /* The whole search as one cooperative kernel, for a Splitter that splits on
  * the device (ON_DEVICE: multisplit_sssp.cu): the steps of the host-driven
  * loop below, separated by grid barriers instead of launches and read-backs.
- * Every block takes the same decisions from the state it reads after a
- * barrier; block 0 does the bookkeeping. Per phase: the phase, a barrier,
- * the split (one barrier of its own), a barrier, the bookkeeping, a barrier,
- * and when the bucket has several pieces the gather and a barrier. */
+ * Every block takes the same decisions, from what the last bookkeeping left
+ * (read before the phase, which changes none of it) and the spill's size
+ * (which every block knows at the end of the phase); block 0 does the
+ * bookkeeping. A phase costs the split's one barrier and one after the
+ * bookkeeping, plus the gather and a barrier when the bucket has several
+ * pieces: the bookkeeping needs only the split's offsets, which block 0
+ * writes itself, so it follows block 0's part of the split at once (the
+ * split reads the window from its copy, not from the state that the
+ * bookkeeping changes). */
 template <typename W, typename Splitter>
 __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
+  using acc_t = typename weight_traits<W>::acc_t;
   __shared__ union smem_t {
     relax_smem relax;
     bk_book_smem book;
@@ -446,14 +466,14 @@ __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W>
   uint32_t gstamp = 1;
   bool rebuilt = false;
   for (;;) {
-    bk_phase<W>(a, grid, sm.relax, ss);
-    grid.sync();
-    const uint32_t spill = st->spill_count;
-    const bk_step step = bk_next_step(spill, st->f_count, st->need_rebuild, st->c, st->empty, rebuilt, tail, m,
-                                      a.b.log_cap);
+    const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
+    const acc_t base0 = st->base0;
+    const uint32_t spill = bk_phase<W>(a, grid, sm.relax, ss);
+    const bk_step step = bk_next_step(spill, f_in, need_rebuild, c, empty, rebuilt, tail, m, a.b.log_cap);
     if (step == BK_DONE) break;
     rebuilt = step == BK_REBUILD;
     if (rebuilt) {
+      grid.sync(); /* the phase's end: its spill count is in the state */
       if (book) bk_book<W>(a.b, m, false, 0, true, false, sm.book);
       grid.sync();
       bk_gather<W>(a.vs, a.b, GATHER_STAMP_BIT | gstamp++);
@@ -461,13 +481,12 @@ __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W>
       if (book && threadIdx.x == 0) bk_rebase<W>(a.b.st, a.delta);
       grid.sync();
       const uint32_t fill = st->fill_count;
-      if (fill > 0) sp.split(grid, sm.split, a.b.fill, a.b.log, fill, a.b.off);
-      grid.sync();
+      if (fill > 0) sp.split(grid, sm.split, a.b.fill, a.b.log, fill, a.b.off, st->base0, 0);
       tail = fill;
       if (book) bk_book<W>(a.b, m, fill > 0, 0, false, false, sm.book);
     } else {
-      if (spill > 0) sp.split(grid, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off);
-      grid.sync();
+      if (spill > 0) sp.split(grid, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off, base0, c);
+      else grid.sync(); /* a phase that returned at once has no barrier: all must have read the state */
       if (book) bk_book<W>(a.b, m, spill > 0, tail, false, true, sm.book);
       tail += spill;
     }
@@ -575,7 +594,10 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
  *   void release();
  * and, ON_DEVICE, a shared-memory type smem and
  *   __device__ void split(cg::grid_group&, smem&, const uint32_t *in, uint32_t *out,
- *                         uint32_t n, size_t *d_off) const;   (by the whole grid)
+ *                         uint32_t n, size_t *d_off, acc_t base0, uint32_t c) const;
+ *     (by the whole grid, in the window (base0, c); one grid barrier inside,
+ *     after which block 0 has written d_off and placed its part, and the
+ *     others go on placing theirs)
  * else
  *   ds_status split(const uint32_t *in, uint32_t *out, size_t n, size_t *d_off, ds_error*);
  */

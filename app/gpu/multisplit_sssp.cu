@@ -39,8 +39,10 @@ template <typename W> struct multisplit_splitter {
     return DS_OK;
   }
   __device__ __forceinline__ void split(cg::grid_group &grid, smem &s, const uint32_t *in, uint32_t *out,
-                                        uint32_t n, size_t *d_off) const {
-    msplit::grid_multisplit_keys<RELAX_BLOCK>(grid, s, in, out, n, m, fn, counts, d_off);
+                                        uint32_t n, size_t *d_off, typename weight_traits<W>::acc_t base0,
+                                        uint32_t c) const {
+    msplit::grid_multisplit_keys<RELAX_BLOCK>(grid, s, in, out, n, m, window_bucket<W>{fn.dist, base0, fn.delta, c, m},
+                                              counts, d_off);
   }
   void release() {
     cudaFree(counts);
