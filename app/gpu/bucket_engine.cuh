@@ -72,6 +72,9 @@ template <typename W> struct bk_state {
   uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
   uint32_t f_src;        /* frontier in 0: the log at f_start, 1: fbuf */
   uint64_t f_start;
+  uint64_t tail;         /* the log's used length */
+  uint32_t gstamp;       /* the last gather's stamp (GATHER_STAMP_BIT | gstamp): one per bookkeeping */
+  uint32_t rebuilt;      /* the last bookkeeping ended a rebuild */
   uint32_t gmin;         /* smallest pending distance (bits), for a rebuild */
   uint32_t gather_mode;  /* 0: none, 1: frontier into fbuf, 2: rebuild into fill */
   uint32_t gather_n;     /* pieces in the gather list */
@@ -284,6 +287,8 @@ __device__ void bk_book(const bk_bufs<W> &b, uint32_t m, bool have_seg, uint64_t
       st->total[j] = 0;
     }
     if (j == 0) {
+      st->tail = 0;
+      st->gstamp += 1;
       b.goff[all_pieces] = all_items;
       st->gather_n = (uint32_t)all_pieces;
       st->gather_total = all_items;
@@ -299,6 +304,9 @@ __device__ void bk_book(const bk_bufs<W> &b, uint32_t m, bool have_seg, uint64_t
   if (j == 0) {
     s_next = UINT32_MAX;
     if (advance) st->c += 1;
+    if (have_seg) st->tail = seg_start + b.off[m];
+    st->gstamp += 1;
+    st->rebuilt = !advance;
     st->empty = 0;
     st->gather_mode = 0;
     st->spill_count = 0;
@@ -368,8 +376,9 @@ __global__ void __launch_bounds__(BOOK_THREADS)
 
 /* Copies the gather list (and, in a rebuild, the spill) into fbuf or fill,
  * keeping live entries once each; a rebuild also finds the smallest distance. */
-template <typename W> __device__ void bk_gather(const dev_vertex_state &vs, const bk_bufs<W> &b, uint32_t stamp_value) {
+template <typename W> __device__ void bk_gather(const dev_vertex_state &vs, const bk_bufs<W> &b) {
   bk_state<W> *st = b.st;
+  const uint32_t stamp_value = GATHER_STAMP_BIT | st->gstamp;
   const uint32_t mode = st->gather_mode;
   if (mode == 0) return;
   const uint32_t np = st->gather_n;
@@ -402,8 +411,8 @@ template <typename W> __device__ void bk_gather(const dev_vertex_state &vs, cons
 }
 
 template <typename W>
-__global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b, uint32_t stamp_value) {
-  bk_gather<W>(vs, b, stamp_value);
+__global__ void bk_gather_kernel(dev_vertex_state vs, bk_bufs<W> b) {
+  bk_gather<W>(vs, b);
 }
 
 /* After a rebuild's gather: the window starts at the smallest distance. */
@@ -441,14 +450,43 @@ __host__ __device__ inline bk_step bk_next_step(uint32_t spill, uint32_t f_in, u
  * the device (ON_DEVICE: multisplit_sssp.cu): the steps of the host-driven
  * loop below, separated by grid barriers instead of launches and read-backs.
  * Every block takes the same decisions, from what the last bookkeeping left
- * (read before the phase, which changes none of it) and the spill's size
- * (which every block knows at the end of the phase); block 0 does the
- * bookkeeping. A phase costs the split's one barrier and one after the
+ * in the state (read after the phase, which changes none of it, and before
+ * the barrier after which block 0 changes it) and the spill's size (which
+ * every block knows at the end of the phase); block 0 does the bookkeeping.
+ * The log's length, the gather stamp and whether the last step was a rebuild
+ * are kept in the state too: nothing is held in registers across the phase,
+ * whose rounds spilled registers otherwise (ptxas: 168 bytes of spill
+ * stores, against none in the phase kernel). A phase costs the split's one barrier and one after the
  * bookkeeping, plus the gather and a barrier when the bucket has several
  * pieces: the bookkeeping needs only the split's offsets, which block 0
  * writes itself, so it follows block 0's part of the split at once (the
  * split reads the window from its copy, not from the state that the
  * bookkeeping changes). */
+#ifdef DS_GPU_STEP_PROFILE
+/* Performance work only: thread 0 of block 0 adds up the cycles of the
+ * search kernel's steps: [0] phases, [1] split, bookkeeping and barrier,
+ * [2] gathers, [3] rebuilds (up to their bookkeeping); the counts of
+ * [4] phases, [5] rebuilds, [6] gathers. bucket_engine prints them. */
+static __device__ unsigned long long bk_prof[8];
+#define BK_STAMP(i)                                                                              \
+  do {                                                                                           \
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                                                   \
+      const unsigned long long t_ = clock64();                                                   \
+      if ((i) >= 0) bk_prof[(i)] += t_ - prof_t;                                                 \
+      prof_t = t_;                                                                               \
+    }                                                                                            \
+  } while (0)
+#define BK_COUNT(i)                                                                              \
+  do {                                                                                           \
+    if (blockIdx.x == 0 && threadIdx.x == 0) bk_prof[(i)] += 1;                                  \
+  } while (0)
+#else
+#define BK_STAMP(i)                                                                              \
+  do {                                                                                           \
+  } while (0)
+#define BK_COUNT(i) BK_STAMP(i)
+#endif
+
 template <typename W, typename Splitter>
 __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
   using acc_t = typename weight_traits<W>::acc_t;
@@ -459,41 +497,47 @@ __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W>
   } sm;
   cg::grid_group grid = cg::this_grid();
   volatile bk_state<W> *st = a.b.st;
+  const bool book = blockIdx.x == 0; /* the block that does the bookkeeping */
   stretch_sync ss;
   ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.relax.rank);
-  const bool book = blockIdx.x == 0;
-  uint64_t tail = 0;
-  uint32_t gstamp = 1;
-  bool rebuilt = false;
+#ifdef DS_GPU_STEP_PROFILE
+  unsigned long long prof_t = 0;
+#endif
   for (;;) {
+    BK_STAMP(-1);
+    BK_COUNT(4);
+    const uint32_t spill = bk_phase<W>(a, grid, sm.relax, ss);
+    BK_STAMP(0);
     const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
     const acc_t base0 = st->base0;
-    const uint32_t spill = bk_phase<W>(a, grid, sm.relax, ss);
-    const bk_step step = bk_next_step(spill, f_in, need_rebuild, c, empty, rebuilt, tail, m, a.b.log_cap);
+    const uint64_t tail = st->tail;
+    const bk_step step = bk_next_step(spill, f_in, need_rebuild, c, empty, st->rebuilt, tail, m, a.b.log_cap);
     if (step == BK_DONE) break;
-    rebuilt = step == BK_REBUILD;
-    if (rebuilt) {
+    if (step == BK_REBUILD) {
       grid.sync(); /* the phase's end: its spill count is in the state */
       if (book) bk_book<W>(a.b, m, false, 0, true, false, sm.book);
       grid.sync();
-      bk_gather<W>(a.vs, a.b, GATHER_STAMP_BIT | gstamp++);
+      bk_gather<W>(a.vs, a.b);
       grid.sync();
       if (book && threadIdx.x == 0) bk_rebase<W>(a.b.st, a.delta);
       grid.sync();
       const uint32_t fill = st->fill_count;
       if (fill > 0) sp.split(grid, sm.split, a.b.fill, a.b.log, fill, a.b.off, st->base0, 0);
-      tail = fill;
       if (book) bk_book<W>(a.b, m, fill > 0, 0, false, false, sm.book);
+      BK_STAMP(3);
+      BK_COUNT(5);
     } else {
       if (spill > 0) sp.split(grid, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off, base0, c);
       else grid.sync(); /* a phase that returned at once has no barrier: all must have read the state */
       if (book) bk_book<W>(a.b, m, spill > 0, tail, false, true, sm.book);
-      tail += spill;
     }
     grid.sync();
+    BK_STAMP(1);
     if (st->gather_mode != 0) {
-      bk_gather<W>(a.vs, a.b, GATHER_STAMP_BIT | gstamp++);
+      bk_gather<W>(a.vs, a.b);
       grid.sync();
+      BK_STAMP(2);
+      BK_COUNT(6);
     }
   }
 }
@@ -510,7 +554,6 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
   const bk_bufs<W> &b = pa.b;
   void *pargs[1] = {&pa};
   uint64_t tail = 0;
-  uint32_t gstamp = 1;
   bool rebuilt = false; /* the last step was a rebuild */
   ds_status st = DS_OK;
 #ifdef DS_GPU_STEP_PROFILE
@@ -551,7 +594,7 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
     if (rebuilt) {
       // rebuild: gather every pending item and the spill, rebase, split all
       bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, 0, 0, 1, 0);
-      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b, GATHER_STAMP_BIT | gstamp++);
+      bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b);
       bk_rebase_kernel<W><<<1, 1, 0, ctx->stream>>>(b.st, pa.delta);
       BK_READBACK("rebuild");
       const uint32_t fill = hb[3];
@@ -573,7 +616,7 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
     }
     BK_PROF(1);
     // a frontier made of several pieces is gathered into one array
-    bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b, GATHER_STAMP_BIT | gstamp++);
+    bk_gather_kernel<W><<<grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b);
     DS_LAUNCH_CHECK("bucket bookkeeping");
     BK_PROF(2);
   }
@@ -708,6 +751,17 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
   res->time_ms = ms;
   res->rounds = hb[5];
+#ifdef DS_GPU_STEP_PROFILE
+  if constexpr (Splitter::ON_DEVICE) {
+    unsigned long long p[8], zero[8] = {};
+    if (cudaMemcpyFromSymbol(p, bk_prof, sizeof p) == cudaSuccess &&
+        cudaMemcpyToSymbol(bk_prof, zero, sizeof zero) == cudaSuccess)
+      fprintf(stderr, "search profile %s: %llu phases, %llu rebuilds, %llu gathers; kcycles: phases %.0f, split and "
+              "book %.0f, gathers %.0f, rebuilds %.0f\n", Splitter::name(), p[4], p[5], p[6], p[0] / 1e3,
+              p[1] / 1e3, p[2] / 1e3, p[3] / 1e3);
+  }
+  ds_step_prof_report(Splitter::name());
+#endif
 done:
   sp.release();
   cudaFree(b.st);

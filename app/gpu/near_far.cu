@@ -28,10 +28,6 @@
  * Bellman-Ford on frontiers is this engine with S = infinity (bellman_ford.cu).
  */
 #include <cooperative_groups.h>
-#ifdef DS_GPU_STEP_PROFILE
-#include <cstdio>
-#endif
-
 #include "near_far.cuh"
 #include "relax.cuh"
 
@@ -265,18 +261,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   res->time_ms = ms;
   res->rounds = h.rounds;
 #ifdef DS_GPU_STEP_PROFILE
-  {
-    unsigned long long p[3][8], zero[3][8] = {};
-    if (cudaMemcpyFromSymbol(p, ds_step_prof, sizeof p) == cudaSuccess &&
-        cudaMemcpyToSymbol(ds_step_prof, zero, sizeof zero) == cudaSuccess)
-      for (int k = 0; k < 3; ++k)
-        if (p[k][5])
-          fprintf(stderr, "step profile %s %s: %llu rounds, cycles/round: entry %.0f frontier+scan %.0f "
-                  "arcs %.0f barrier %.0f exit %.0f between %.0f\n", infinite ? "bellman-ford" : "near-far",
-                  k == 0 ? "solo" : k == 1 ? "team" : "grid", p[k][5], (double)p[k][0] / p[k][5],
-                  (double)p[k][1] / p[k][5], (double)p[k][2] / p[k][5], (double)p[k][3] / p[k][5],
-                  (double)p[k][4] / p[k][5], (double)p[k][6] / p[k][5]);
-  }
+  ds_step_prof_report(infinite ? "bellman-ford" : "near-far");
 #endif
   st = ds_gpu_trace_write(ctx, infinite ? "bellman-ford" : "near-far", source, h.rounds, ms, err);
 done:

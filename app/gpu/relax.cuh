@@ -170,12 +170,26 @@ __device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t c
 }
 
 #ifdef DS_GPU_STEP_PROFILE
+#include <cstdio>
 /* Performance work only (cmake -DDS_GPU_STEP_PROFILE=ON): thread 0 of the
  * block of rank 0 (stretch_sync::b) stamps clock64 at the steps of each round it takes part in (DS_STEP), and
  * relax_round adds the steps' cycles up per kind of round (0 solo, 1 team,
  * 2 grid): [k][0..4] the steps, [k][5] rounds, [k][6] cycles between rounds.
- * near_far_engine prints them. */
+ * The engines print them with ds_step_prof_report (one copy per translation
+ * unit, like the array). */
 static __device__ unsigned long long ds_step_prof[3][8];
+static inline void ds_step_prof_report(const char *algo) {
+  unsigned long long p[3][8], zero[3][8] = {};
+  if (cudaMemcpyFromSymbol(p, ds_step_prof, sizeof p) != cudaSuccess ||
+      cudaMemcpyToSymbol(ds_step_prof, zero, sizeof zero) != cudaSuccess)
+    return;
+  for (int k = 0; k < 3; ++k)
+    if (p[k][5])
+      fprintf(stderr, "step profile %s %s: %llu rounds, cycles/round: entry %.0f frontier+scan %.0f "
+              "arcs %.0f barrier %.0f exit %.0f between %.0f\n", algo, k == 0 ? "solo" : k == 1 ? "team" : "grid",
+              p[k][5], (double)p[k][0] / p[k][5], (double)p[k][1] / p[k][5], (double)p[k][2] / p[k][5],
+              (double)p[k][3] / p[k][5], (double)p[k][4] / p[k][5], (double)p[k][6] / p[k][5]);
+}
 #define DS_STEP(sm, lead, i)                                                                     \
   do {                                                                                           \
     if ((lead) && threadIdx.x == 0) (sm).prof[i] = clock64();                                    \
