@@ -3,7 +3,7 @@
 # cJSON package: cJSON comes from rt/ (ignored by git), made beforehand on the dev machine with
 #   mkdir -p rt && cd rt && apt-get download libcjson-dev libcjson1 && for f in *.deb; do dpkg -x "$f" root; done
 # and carried along. Usage (then export the LD_LIBRARY_PATH it prints before running sssp):
-#   bench/device_build.sh COMMIT LOG_DIR
+#   bench/device_build.sh COMMIT LOG_DIR   (COMMIT: pass the sha from this machine; the device's .git copy may be stale)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 commit=$1 log=$2
