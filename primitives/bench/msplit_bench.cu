@@ -3,14 +3,16 @@
 // For each n, distribution, m and mode (keys, pairs = u32 keys + u32 values): every requested
 // multisplit variant (delta buckets through the template API), the reduced-bit sort (bucket
 // labels, then CUB SortPairs on ceil(log2 m) bits: the strongest sort-based method of seed 000),
-// CUB DevicePartition two-way (m = 2) and three-way (m = 3); once per n and mode: CUB
+// CUB DevicePartition two-way (m = 2) and three-way (m = 3); the variant "grid" is
+// msplit::grid_multisplit_keys (keys only) in a cooperative kernel of every resident block,
+// launched per run; once per n and mode: CUB
 // DeviceRadixSort on full 32-bit keys and a device-to-device copy (the bandwidth reference).
 // Protocol: one warm-up, then --trials timed runs (CUDA events), median, min and max. Inputs are
 // regenerated per (n, distribution, m) with a fixed seed; every input is larger than twice the L2
 // (n >= 2^25), so nothing is reused from L2 between trials.
 //
 //   msplit_bench [--n 25,28] [--m 2,3,4,8,10,16,32,64,128,256] [--dist uniform,one,binomial,quarter]
-//                [--variants onepass,direct,warp,block] [--modes keys,pairs] [--trials 10]
+//                [--variants onepass,direct,warp,block,grid] [--modes keys,pairs] [--trials 10]
 //                [--no-baselines] [--json FILE] [--commit SHA]
 #include <cuda_runtime.h>
 
@@ -24,6 +26,9 @@
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
+#include <cooperative_groups.h>
+
+#include "msplit/grid_multisplit.cuh"
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
 #include "../tests/test_util.h"
@@ -106,6 +111,14 @@ __global__ void label_pack(const uint32_t *keys, const uint32_t *values, uint32_
   }
 }
 
+__global__ void __launch_bounds__(msplit::tuning::BLOCK_THREADS)
+    grid_split(const uint32_t *in, uint32_t *out, uint32_t n, uint32_t m, msplit::delta_bucket<uint32_t> op,
+               uint32_t *counts, size_t *off) {
+  __shared__ msplit::grid_multisplit_storage<> sm;
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  msplit::grid_multisplit_keys(grid, sm, in, out, n, m, op, counts, off);
+}
+
 struct below {
   uint32_t t;
   __device__ bool operator()(const uint32_t &k) const { return k < t; }
@@ -168,7 +181,8 @@ struct dev_pool {
 
 int main(int argc, char **argv) {
   std::vector<std::string> ns = {"25", "28"}, msl = {"2", "3", "4", "8", "10", "16", "32", "64", "128", "256"};
-  std::vector<std::string> dists = {"uniform", "one", "binomial", "quarter"}, variants = {"onepass", "direct", "warp", "block"};
+  std::vector<std::string> dists = {"uniform", "one", "binomial", "quarter"}, variants = {"onepass", "direct", "warp", "block",
+                                                                                     "grid"};
   std::vector<std::string> modes = {"keys", "pairs"};
   int trials = 10;
   bool baselines = true;
@@ -276,6 +290,26 @@ int main(int argc, char **argv) {
             const msplit_variant v = variant_of(v_s);
             size_t bytes = 0;
             double med, mn, mx;
+            if (v_s == "grid") {
+              if (pairs || n > 0xFFFFFFFFull) continue;
+              int per_sm = 0;
+              CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_split,
+                                                                       msplit::tuning::BLOCK_THREADS, 0));
+              const unsigned blocks = unsigned(per_sm * prop.multiProcessorCount);
+              uint32_t *counts = static_cast<uint32_t *>(
+                  p_temp.get(msplit::grid_multisplit_count_words(blocks, m) * sizeof(uint32_t)));
+              const uint32_t *a_in = kin;
+              uint32_t *a_out = kout, a_n = uint32_t(n), a_m = m;
+              msplit::delta_bucket<uint32_t> a_op = op;
+              size_t *a_off = off;
+              void *args[] = {&a_in, &a_out, &a_n, &a_m, &a_op, &counts, &a_off};
+              tm.run([&] {
+                CHECK_CUDA(cudaLaunchCooperativeKernel((void *)grid_split, dim3(blocks),
+                                                       dim3(msplit::tuning::BLOCK_THREADS), args, 0, 0));
+              }, trials, med, mn, mx);
+              add("ms_grid", mode, dist_s, m, med, mn, mx, min_bytes);
+              continue;
+            }
             if (pairs) {
               MS(msplit::multisplit_pairs(nullptr, &bytes, kin, kout, vin, vout, n, m, op, off, 0, v));
               void *t = p_temp.get(bytes);
