@@ -446,22 +446,6 @@ __host__ __device__ inline bk_step bk_next_step(uint32_t spill, uint32_t f_in, u
   return c + 1 >= m - 1 || tail + spill > log_cap || need_rebuild ? BK_REBUILD : BK_SPLIT;
 }
 
-/* The whole search as one cooperative kernel, for a Splitter that splits on
- * the device (ON_DEVICE: multisplit_sssp.cu): the steps of the host-driven
- * loop below, separated by grid barriers instead of launches and read-backs.
- * Every block takes the same decisions, from what the last bookkeeping left
- * in the state (read after the phase, which changes none of it, and before
- * the barrier after which block 0 changes it) and the spill's size (which
- * every block knows at the end of the phase); block 0 does the bookkeeping.
- * The log's length, the gather stamp and whether the last step was a rebuild
- * are kept in the state too: nothing is held in registers across the phase,
- * whose rounds spilled registers otherwise (ptxas: 168 bytes of spill
- * stores, against none in the phase kernel). A phase costs the split's one barrier and one after the
- * bookkeeping, plus the gather and a barrier when the bucket has several
- * pieces: the bookkeeping needs only the split's offsets, which block 0
- * writes itself, so it follows block 0's part of the split at once (the
- * split reads the window from its copy, not from the state that the
- * bookkeeping changes). */
 #ifdef DS_GPU_STEP_PROFILE
 /* Performance work only: thread 0 of block 0 adds up the cycles of the
  * search kernel's steps: [0] phases, [1] split, bookkeeping and barrier,
@@ -487,6 +471,22 @@ static __device__ unsigned long long bk_prof[8];
 #define BK_COUNT(i) BK_STAMP(i)
 #endif
 
+/* The whole search as one cooperative kernel, for a Splitter that splits on
+ * the device (ON_DEVICE: multisplit_sssp.cu): the steps of the host-driven
+ * loop below, separated by grid barriers instead of launches and read-backs.
+ * Every block takes the same decisions, from what the last bookkeeping left
+ * in the state (read after the phase, which changes none of it, and before
+ * the barrier after which block 0 changes it) and the spill's size (which
+ * every block knows at the end of the phase); block 0 does the bookkeeping.
+ * The log's length, the gather stamp and whether the last step was a rebuild
+ * are kept in the state too: nothing is held in registers across the phase,
+ * whose rounds spilled registers otherwise (ptxas: 168 bytes of spill
+ * stores, against none in the phase kernel).
+ * A phase costs the split's one barrier and one after the bookkeeping, plus
+ * the gather and a barrier when the bucket has several pieces: the
+ * bookkeeping needs only the split's offsets, which block 0 writes itself,
+ * so it follows block 0's part of the split at once (the split reads the
+ * window from its copy, not from the state that the bookkeeping changes). */
 template <typename W, typename Splitter>
 __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
   using acc_t = typename weight_traits<W>::acc_t;
