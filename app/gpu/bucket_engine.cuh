@@ -137,7 +137,7 @@ template <typename W> struct bk_phase_args {
   unsigned long long *huge_word;
   huge_entry *huge;
   typename weight_traits<W>::acc_t delta;
-  uint64_t spill_limit; /* end the phase early beyond this (room for 2n more) */
+  uint64_t spill_limit; /* end the phase early beyond this (room for 2n more; ds_gpu_ctx::spill_limit) */
   round_knobs kn;       /* knobs_for this launch */
 };
 
@@ -220,12 +220,16 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
     if (nout == 0) break;
     uint32_t *out = a.b.q[r & 1];
     if (spilled > a.spill_limit) {
-      // the spill is nearly full: end the phase, the frontier goes with the spill
+      // the spill is nearly full: end the phase, the frontier goes with the
+      // spill, and a rebuild follows. (Its entries are still in bucket c: a
+      // split and an advance past c would leave them behind, and the search
+      // could end without them.)
       for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nout;
            i += (uint64_t)gridDim.x * blockDim.x)
         a.b.spill[spilled + i] = out[i];
       base = spilled + nout;
-      grid.sync(); /* the copy is complete before anyone splits the spill */
+      if (first) st->need_rebuild = 1;
+      grid.sync(); /* the copy and the flag are complete before anyone decides or splits */
       break;
     }
     in = out;
@@ -714,6 +718,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   pa.huge = (huge_entry *)ctx->d_huge;
   pa.delta = delta;
   pa.spill_limit = b.spill_cap - 2ull * n - 1;
+  if (ctx->spill_limit && ctx->spill_limit < pa.spill_limit) pa.spill_limit = ctx->spill_limit;
   pa.kn = knobs_for(ctx, grid);
   // 3. the source alone is the first frontier, in bucket 0 of a window at 0
   memset(&hinit, 0, sizeof hinit);

@@ -211,6 +211,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->num_sms = sms;
   c->blocks_per_sm = (int)env_knob("DS_GPU_BLOCKS_PER_SM", 1,
                                    m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM, INT32_MAX);
+  c->spill_limit = env_knob("DS_GPU_SPILL_LIMIT", 1, 0);
   // the rounds' knobs: the measured defaults, or tuning variables (experiments only)
   round_knobs &kn = c->knobs;
   kn.solo_max = env_knob("DS_GPU_SOLO_MAX", 0, SOLO_MAX_FRONTIER); /* 0 turns solo rounds off */

@@ -159,6 +159,8 @@ struct ds_gpu_ctx {
   int device;
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
+  uint32_t spill_limit; /* bucket engine: a phase ends early once its spill passes this (0: the
+                           queue's room, ~2n; DS_GPU_SPILL_LIMIT, to test that path) */
   dsgpu::round_knobs knobs;
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
   char trace_path[512];

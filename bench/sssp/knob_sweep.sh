@@ -11,7 +11,8 @@
 #   (DS_GPU_TRACE) to OUT_DIR/trace-GRAPH-CONFIGINDEX.txt.
 # Knobs (app/gpu/context.cu): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
 # DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
-# (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE. Every run is validated (--validate).
+# (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT. Every run is validated
+# (--validate).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1 work=$2 out=$3 configs=$4 graphs=$5 algos=${6:-near-far,multisplit,sort,bellman-ford}

@@ -1,7 +1,7 @@
 // GPU SSSP tests: every GPU algorithm against an independent CPU Dijkstra.
 //
 // A table of graphs (built here: one vertex, isolated and unreachable parts,
-// a bucket of stale entries only, zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
+// a bucket of stale entries only, phases ended early by a full spill, zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
 // grids, geometric graphs with integer and float weights; plus the bundled
 // datasets read with ds_graph_load) times a table of configurations (every
 // algorithm; bucket counts 2, 3, 10, 32, 256; deltas 1, the cuGraph-style
@@ -209,6 +209,16 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
 
 } // namespace
 
+// A phase whose spill fills up ends early, its frontier (not yet expanded, still
+// in the current bucket) moved to the spill: it must not be left behind when the
+// search moves on past that bucket (early_end's path is reached only through it).
+void early_phase_ends() {
+  Graph g = early_end();
+  setenv("DS_GPU_SPILL_LIMIT", "100", 1); /* read when the context opens */
+  run_graph(g, {{DS_ALGO_MULTISPLIT, 1000, 10}, {DS_ALGO_SORT, 1000, 10}, {DS_ALGO_MULTISPLIT, 1000, 3}}, {0});
+  unsetenv("DS_GPU_SPILL_LIMIT");
+}
+
 int main(int argc, char **argv) {
   bool quick = false;
   std::string datasets;
@@ -256,6 +266,7 @@ int main(int argc, char **argv) {
     Graph g = saturating();
     run_graph(g, all, {0});
   }
+  early_phase_ends();
   {
     Graph g = stale_bucket();
     run_graph(g, {{DS_ALGO_MULTISPLIT, 10, 10}, {DS_ALGO_SORT, 10, 10}, {DS_ALGO_MULTISPLIT, 10, 3},
