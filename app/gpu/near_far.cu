@@ -28,6 +28,7 @@
  * Bellman-Ford on frontiers is this engine with S = infinity (bellman_ford.cu).
  */
 #include <cooperative_groups.h>
+
 #include "near_far.cuh"
 #include "relax.cuh"
 
@@ -40,7 +41,6 @@ struct nf_ctl {
   uint32_t fr[3];     /* far pushes of round r in fr[r % 3] (rotating), from the pile's base */
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
-  uint32_t phases;
   stretch_ctl stretch; /* stretches of small frontiers (relax.cuh) */
 };
 
@@ -116,7 +116,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   const uint64_t gsize = (uint64_t)gridDim.x * blockDim.x;
   unsigned long long edges = 0;
   acc_t S = a.infinite ? (acc_t)0 : a.delta; /* near: [0, delta) at first */
-  uint32_t fp = 0, fbase = 0, r = 0, phases = 0;
+  uint32_t fp = 0, fbase = 0, r = 0;
   uint32_t nin = ctl->ncnt[0];
   stretch_sync ss;
   ss.init(grid, &a.ctl->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
@@ -160,7 +160,6 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
       acc_t k = (acc_t)T::bucket(gmin, S, a.delta);
       S_new = S + a.delta * (k + 1);
       while (!T::below(gmin, S_new)) S_new += a.delta; /* float rounding */
-      ++phases;
     }
     // 5. split the far pile: stale entries dropped, [S, S_new) to near, the
     //    rest to the other pile, counted in the slot of round r + 1 (cleared
@@ -183,7 +182,6 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   if (edges) atomicAdd(&a.ctr->edges_relaxed, edges);
   if (first) {
     ctl->rounds = r + 1;
-    ctl->phases = phases;
     a.trace.end(r + 1);
   }
 }
