@@ -50,15 +50,21 @@ if [ $san = 1 ]; then
   echo "== compute-sanitizer"
   : > "$out/sanitizer.txt"
   echo >> "$summary"; echo "## compute-sanitizer (quick GPU suites)" >> "$summary"
+  # the GPU SSSP suite twice: as it runs, and with local steps in every round
+  # and on every graph (tests/gpu/CMakeLists.txt: gpu_sssp_local_steps)
+  local_env="DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=3 DS_GPU_LOCAL_GRID=3"
   for tool in memcheck racecheck; do
     for t in "primitives/tests/test_multisplit --quick" "primitives/tests/test_grid_multisplit --quick" \
-             "tests/gpu/gpu_sssp_test --quick"; do
-      log="$out/san-$tool-$(basename ${t%% *}).log"
-      "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+             "tests/gpu/gpu_sssp_test --quick" "local: tests/gpu/gpu_sssp_test --quick"; do
+      envs=""
+      case "$t" in "local: "*) envs=$local_env; t=${t#local: } ;; esac
+      log="$out/san-$tool-$(basename ${t%% *})${envs:+-local}.log"
+      # shellcheck disable=SC2086
+      env $envs "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
       r=$?
       [ $r = 0 ] || rc=1
       line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
-      echo "$tool $t: exit $r: $line" | tee -a "$out/sanitizer.txt" >> "$summary"
+      echo "$tool ${envs:+$envs }$t: exit $r: $line" | tee -a "$out/sanitizer.txt" >> "$summary"
       grep -E "PASSED|FAILED|failures|tests passed|FAIL" "$log" | tail -1 >> "$summary"
     done
   done

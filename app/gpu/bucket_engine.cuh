@@ -157,14 +157,16 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
 
 /* unique: the frontier holds each vertex once (round r > 0: deduplicated per
  * round; round 0: if gathered; a single piece of the log may repeat one) */
-template <typename W>
+template <typename W, int BPS>
 __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, unique};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, unique,
+                   local_steps<BPS>(a.kn.local_solo), local_steps<BPS>(a.kn.local_team),
+                   local_steps<BPS>(a.kn.local_grid)};
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
  * by `parts` blocks (see relax_round, whose result it returns). */
-template <typename W>
+template <typename W, int BPS>
 __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
@@ -177,7 +179,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge(a, r, unique),
+  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);
 }
 
@@ -186,7 +188,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
  * block 0 alone or the team (as in near_far.cu). Returns at once, in every
  * block, when the frontier is empty. Returns the spill's size, in every
  * block; the spill is complete then (the last round's barrier). */
-template <typename W>
+template <typename W, int BPS>
 __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
   using T = weight_traits<W>;
   volatile bk_state<W> *st = a.b.st;
@@ -202,17 +204,17 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
-    bk_round<W>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
+    bk_round<W, BPS>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
     if (nout <= a.kn.team_max && keep(nout, spilled)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
-        return bk_round<W>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
+        return bk_round<W, BPS>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
                            c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
-        relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge(a, r, true));
+        relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge<W, BPS>(a, r, true));
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }
@@ -247,12 +249,13 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
 }
 
 /* Step 1 as a kernel of its own (the host-driven loop). */
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) bk_phase_kernel(bk_phase_args<W> a) {
+template <typename W, int BPS>
+__global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_phase_kernel(bk_phase_args<W> a) {
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   stretch_sync ss;
   ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
-  (void)bk_phase<W>(a, grid, sm, ss);
+  (void)bk_phase<W, BPS>(a, grid, sm, ss);
 }
 
 struct bk_book_smem {
@@ -491,8 +494,8 @@ static __device__ unsigned long long bk_prof[8];
  * bookkeeping needs only the split's offsets, which block 0 writes itself,
  * so it follows block 0's part of the split at once (the split reads the
  * window from its copy, not from the state that the bookkeeping changes). */
-template <typename W, typename Splitter>
-__global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
+template <typename W, typename Splitter, int BPS>
+__global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
   using acc_t = typename weight_traits<W>::acc_t;
   __shared__ union smem_t {
     relax_smem relax;
@@ -510,7 +513,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK) bk_search_kernel(bk_phase_args<W>
   for (;;) {
     BK_STAMP(-1);
     BK_COUNT(4);
-    const uint32_t spill = bk_phase<W>(a, grid, sm.relax, ss);
+    const uint32_t spill = bk_phase<W, BPS>(a, grid, sm.relax, ss);
     BK_STAMP(0);
     const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
     const acc_t base0 = st->base0;
@@ -582,7 +585,8 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
                         cudaGetErrorString(cudaGetLastError()));
   for (;;) {
     // one phase: the rounds of bucket c, on the device
-    if (cudaLaunchCooperativeKernel((void *)bk_phase_kernel<W>, dim3(grid), dim3(RELAX_BLOCK), pargs, 0,
+    if (cudaLaunchCooperativeKernel(kernel_for(ctx, bk_phase_kernel<W, 1>, bk_phase_kernel<W, 2>), dim3(grid),
+                                    dim3(RELAX_BLOCK), pargs, 0,
                                     ctx->stream) != cudaSuccess)
       return ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
                           cudaGetErrorString(cudaGetLastError()));
@@ -665,6 +669,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   bk_phase_args<W> pa;
   uint32_t *hb = NULL; /* pinned read-back: the first BK_READBACK_WORDS of the state */
   int per_sm = 0, grid = 0;
+  const void *kernel = NULL; /* the search or phase kernel's build (kernel_for) */
   float ms = 0;
   acc_t delta;
   if (T::INF_BITS == DS_INF_U32) delta = (acc_t)(delta_in < 1 ? 1 : ceil(delta_in > 1e15 ? 1e15 : delta_in));
@@ -697,9 +702,10 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   {
     cudaError_t e;
     if constexpr (Splitter::ON_DEVICE)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_search_kernel<W, Splitter>, RELAX_BLOCK, 0);
+      kernel = kernel_for(ctx, bk_search_kernel<W, Splitter, 1>, bk_search_kernel<W, Splitter, 2>);
     else
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bk_phase_kernel<W>, RELAX_BLOCK, 0);
+      kernel = kernel_for(ctx, bk_phase_kernel<W, 1>, bk_phase_kernel<W, 2>);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RELAX_BLOCK, 0);
     if (e != cudaSuccess || per_sm < 1) {
       st = ds_error_set(err, DS_ERR_DEVICE, "%s: the search kernel cannot be resident: %s", Splitter::name(),
                         cudaGetErrorString(e));
@@ -736,7 +742,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   // 4. the search
   if constexpr (Splitter::ON_DEVICE) {
     void *args[3] = {&pa, &sp, &m};
-    if (cudaLaunchCooperativeKernel((void *)bk_search_kernel<W, Splitter>, dim3(grid), dim3(RELAX_BLOCK), args, 0,
+    if (cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(RELAX_BLOCK), args, 0,
                                     ctx->stream) != cudaSuccess) {
       st = ds_error_set(err, DS_ERR_DEVICE, "%s: cooperative launch failed: %s", Splitter::name(),
                         cudaGetErrorString(cudaGetLastError()));

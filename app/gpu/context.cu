@@ -24,11 +24,13 @@ constexpr uint64_t FIXED_BYTES = 64ull << 20;
 /* Blocks per SM of the persistent (cooperative) kernels: more hides the
  * latency of large rounds, fewer makes the small rounds of road-like graphs
  * cheaper. A graph of at most SPARSE_ARCS_PER_VERTEX arcs per vertex gets one
- * block per SM: on the H100 (bench/NOTES-sssp.md, step 27) road networks
- * 4-8 % and grid-1000 1 % faster, while geo-1M (8 arcs per vertex) lost 5 %
- * and kron20 / R-MAT 35 %. */
+ * block per SM, and with it the kernels' build with local steps (relax.cuh:
+ * kernel_for). On the H100 (bench/NOTES-sssp.md, steps 27 and 37) one block
+ * per SM made road networks 4-8 % and grid-1000 1 % faster, geo-1M (8 arcs
+ * per vertex) 5 % slower and kron20 / R-MAT 35 % slower; with local steps
+ * geo-1M is ~20 % faster than at two blocks per SM without them. */
 constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
-constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 4;
+constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 8;
 /* A round whose frontier has at most this many vertices runs on block 0 alone,
  * with block barriers instead of grid-wide ones. Swept on the H100
  * (bench/sssp/solo_sweep.sh, bench/NOTES-sssp.md): 256 is 5-8% faster than
@@ -61,6 +63,13 @@ constexpr int RANK_BLOCKS = 1;
  * unluckiest one; on road graphs the counter is also 4-7 % faster (the blocks
  * that leave the barrier first take the work): bench/NOTES-sssp.md, step 12. */
 constexpr int DYNAMIC_TILES = 1;
+/* Local steps per round (relax.cuh: relax_frontier, steps) of solo, team
+ * and grid rounds, in the one-block-per-SM build (kernel_for). Swept on the
+ * H100 (bench/NOTES-sssp.md, step 37; near-far ms, none -> these): NY 4.14 ->
+ * 3.23, BAY 3.15 -> 2.40, COL 6.57 -> 4.95, grid-1000 13.27 -> 11.86, geo-1M
+ * 25.30 -> 20.02. Team steps 6 or 8 are up to 2 % faster on the roads and
+ * 6-11 % slower on the grid; 2 is 4-5 % slower on the roads. */
+constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 4, LOCAL_GRID = 2;
 constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
@@ -222,6 +231,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   kn.min_tile = env_knob("DS_GPU_MIN_TILE", 1, MIN_TILE); /* 256: no spreading */
   kn.dyn_tiles = (int)env_knob("DS_GPU_DYNAMIC_TILES", 0, DYNAMIC_TILES, 2);
   kn.huge_degree = env_knob("DS_GPU_HUGE_DEGREE", 1, HUGE_DEGREE);
+  kn.local_solo = env_knob("DS_GPU_LOCAL_SOLO", 0, LOCAL_SOLO, 64);
+  kn.local_team = env_knob("DS_GPU_LOCAL_TEAM", 0, LOCAL_TEAM, 64);
+  kn.local_grid = env_knob("DS_GPU_LOCAL_GRID", 0, LOCAL_GRID, 64);
   if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
   /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
      arcs / degree + 1 of them (every vertex listed once per round) */

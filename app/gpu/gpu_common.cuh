@@ -150,6 +150,8 @@ struct round_knobs {
   int dyn_tiles;        /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
   uint32_t min_tile;    /* smallest tile when a small frontier is spread over the blocks */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
+  /* local steps of solo, team and grid rounds (relax.cuh: relax_frontier) */
+  uint32_t local_solo, local_team, local_grid;
 };
 
 } // namespace dsgpu

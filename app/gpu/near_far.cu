@@ -72,10 +72,12 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
                        a.infinite ? weight_traits<W>::acc_max() : S};
 }
 
-template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
+template <typename W, int BPS> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, true};
+  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, true,
+                   local_steps<BPS>(a.kn.local_solo), local_steps<BPS>(a.kn.local_team),
+                   local_steps<BPS>(a.kn.local_grid)};
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
@@ -83,7 +85,7 @@ template <typename W> __device__ __forceinline__ huge_list nf_huge(const nf_args
  * the far pile fp (from its base fbase), by `parts` blocks (see
  * relax_round, whose result it returns). counts: the next frontier's size
  * and the round's far pushes. */
-template <typename W>
+template <typename W, int BPS>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
                                          relax_smem &sm, unsigned long long &edges, uint32_t parts,
@@ -97,7 +99,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  const huge_list hl = nf_huge(a, r);
+  const huge_list hl = nf_huge<W, BPS>(a, r);
   const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
                                      hl, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
@@ -106,7 +108,8 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   return handed;
 }
 
-template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_kernel(nf_args<W> a) {
+template <typename W, int BPS>
+__global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a) {
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
   __shared__ relax_smem sm;
@@ -124,7 +127,7 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
-    nf_round<W>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
+    nf_round<W, BPS>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
     //    blocks go on from its last round
@@ -133,10 +136,10 @@ template <typename W> __global__ void __launch_bounds__(RELAX_BLOCK) near_far_ke
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && (uint64_t)pile + a.g.n <= a.far_cap; };
     if (nout <= a.kn.team_max && keep(nout, nfar)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
-        return nf_round<W>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
+        return nf_round<W, BPS>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
-        relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge(a, r));
+        relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r));
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }
@@ -199,6 +202,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   nf_args<W> a;
   nf_ctl h{};
   int per_sm = 0;
+  const void *kernel = NULL; /* the build for the context (kernel_for) */
   void *args[1] = {&a};
   float ms = 0;
   // 1. queues: two near (n each), two far piles (far_cap each), control block
@@ -233,7 +237,8 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
     goto done;
   }
   // 3. one cooperative launch: as many blocks as can be resident at once
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, near_far_kernel<W>, RELAX_BLOCK, 0) !=
+  kernel = kernel_for(ctx, near_far_kernel<W, 1>, near_far_kernel<W, 2>);
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RELAX_BLOCK, 0) !=
           cudaSuccess ||
       per_sm < 1) {
     st = ds_error_set(err, DS_ERR_DEVICE, "near-far: kernel cannot be resident");
@@ -242,7 +247,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
   a.kn = knobs_for(ctx, per_sm * ctx->num_sms);
   cudaEventRecord(ctx->ev_start, ctx->stream);
-  if (cudaLaunchCooperativeKernel((void *)near_far_kernel<W>, dim3(per_sm * ctx->num_sms),
+  if (cudaLaunchCooperativeKernel(kernel, dim3(per_sm * ctx->num_sms),
                                   dim3(RELAX_BLOCK), args, 0, ctx->stream) != cudaSuccess) {
     st = ds_error_set(err, DS_ERR_DEVICE, "near-far: cooperative launch failed: %s",
                       cudaGetErrorString(cudaGetLastError()));

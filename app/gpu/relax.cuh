@@ -57,6 +57,15 @@ __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint
   if (atomicExch(&stamp[v], stamp_value) != stamp_value) queue_push(q, cnt, v);
 }
 
+/* The most vertices a block keeps for its next local step (relax_frontier). */
+constexpr uint32_t LOCAL_CAP = 256;
+
+/* The vertices (and their distances) a block keeps for its next local step;
+ * cnt counts the pushes, also those beyond LOCAL_CAP. */
+struct local_buf {
+  uint32_t v[LOCAL_CAP], d[LOCAL_CAP], cnt;
+};
+
 /* Where a relaxation round sends the vertices it improved: queue 0 if the new
  * distance is below `split`, else queue 1 (Near-Far: near / far pile; the
  * bucket engine: this bucket's next frontier / the spill). Each queue is
@@ -70,12 +79,28 @@ template <typename W> struct split_sink {
   /* a local solo round (relax_round): queue 0's entries also go to this
      shared array while they fit in it, as the next round's frontier */
   uint32_t *mirror = NULL;
+  /* a local step (relax_frontier, steps): vertices below split go to this
+     shared buffer for the block to expand itself within the round, not to
+     queue 0 */
+  local_buf *lb = NULL;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
-    return atomicExch(&stamp[k][v], stamp_value) != stamp_value ? k : -1;
+    /* selects, not an index: a dynamic index puts the sink in local memory */
+    return atomicExch(&(k ? stamp[1] : stamp[0])[v], stamp_value) != stamp_value ? k : -1;
+  }
+  /* Appends v to queue k (and to the mirror), one atomic per coalesced group:
+     the rare pushes outside warp_push. */
+  __device__ __forceinline__ void push(int k, uint32_t v) const {
+    cg::coalesced_group g = cg::coalesced_threads();
+    uint32_t base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(k ? cnt[1] : cnt[0], g.size());
+    const uint32_t i = g.shfl(base, 0) + g.thread_rank();
+    (k ? q[1] : q[0])[i] = v;
+    if (k == 0 && mirror && i < SOLO_LOCAL_CAP) mirror[i] = v;
   }
 };
+
 
 /* The pushes of N relaxation steps of a whole warp (every lane calls it, full
  * mask), k[j] the queue of v[j] or -1: one atomicAdd per warp and queue for
@@ -84,9 +109,36 @@ template <typename W> struct split_sink {
  * words serialized the large Kronecker rounds. */
 template <int N, typename W>
 __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t (&v)[N],
-                                          const int (&k)[N]) {
+                                          const uint32_t (&nd)[N], const int (&k)[N]) {
   const uint32_t lane = threadIdx.x % WARP_SIZE;
   const uint32_t lt = (1u << lane) - 1;
+  if (s.lb) {
+    /* k = 2: the block's next local step, while it has room; beyond it, the
+       vertex is claimed for queue 0 as usual */
+    uint32_t off[N], total = 0;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const uint32_t b = __ballot_sync(0xffffffffu, k[j] == 2);
+      off[j] = total + __popc(b & lt);
+      total += __popc(b);
+    }
+    if (total) {
+      uint32_t base = 0;
+      if (lane == 0) base = atomicAdd(&s.lb->cnt, total);
+      base = __shfl_sync(0xffffffffu, base, 0);
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        if (k[j] == 2) {
+          const uint32_t i = base + off[j];
+          if (i < LOCAL_CAP) {
+            s.lb->v[i] = v[j];
+            s.lb->d[i] = nd[j];
+          } else if (s.claim(v[j], nd[j]) == 0) {
+            s.push(0, v[j]);
+          }
+        }
+    }
+  }
 #pragma unroll
   for (int q = 0; q < 2; ++q) {
     uint32_t off[N], total = 0;
@@ -113,7 +165,8 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
  * this round, nd the distance through src. If nd < cur, the 64-bit atomicMin
  * of (distance, predecessor) is issued without waiting for its result (a
  * reduction: one dependent round trip less per round) and v is claimed for
- * the queue of nd (split_sink::claim; returns it, or -1). If another thread
+ * the queue of nd (split_sink::claim; returns it, or -1), or, in a local
+ * step with nd below the split, returned as 2 for the block's next step. If another thread
  * lowered v below nd meanwhile, it claims v too, and the stamps keep one entry
  * per queue and round: the queues get the same vertices as when only the
  * thread that lowered the distance pushed. */
@@ -122,6 +175,7 @@ __device__ __forceinline__ int relax_commit(const dev_vertex_state &vs, uint32_t
                                             uint32_t nd, uint32_t cur, const split_sink<W> &sink) {
   if (nd < cur) {
     atomicMin(&vs.dist[v], (unsigned long long)pack(nd, src));
+    if (sink.lb && weight_traits<W>::below(nd, sink.split)) return 2;
     return sink.claim(v, nd);
   }
   return -1;
@@ -157,6 +211,8 @@ struct huge_list {
   /* the frontier holds each vertex at most once: the `done` test can be a
      plain load and store instead of an atomic exchange (relax_frontier) */
   bool unique;
+  /* local steps of solo, team and grid rounds (relax_frontier, steps) */
+  uint32_t local_solo, local_team, local_grid;
 };
 
 /* How a round's tiles are dealt (ds_gpu_ctx::dyn_tiles): 0 statically, 1 by
@@ -213,6 +269,7 @@ struct relax_smem {
   uint32_t cnt[2][2];             /* the sink's counters */
   unsigned long long hw[2];       /* the huge-list word */
   uint32_t rank[2];               /* stretch_sync::init */
+  local_buf lb[2]; /* local steps (relax_frontier), by the parity of the step */
 #ifdef DS_GPU_STEP_PROFILE
   long long prof[8];
 #endif
@@ -222,12 +279,25 @@ struct relax_smem {
  * the whole grid (part = the block's rank, parts = gridDim.x), or the blocks of
  * ranks 0..parts-1 (block 0 alone or a team: rounds of small frontiers, see
  * small_stretch; ranks: stretch_sync::b).
- * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges. */
+ * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges.
+ *
+ * steps > 0: local steps. A vertex that one of the block's threads lowers
+ * below the split is not queued for the next round but kept in shared memory
+ * (up to LOCAL_CAP) and expanded by the block itself once its tiles are done,
+ * up to `steps` times in a row; the last step queues as usual. A round then
+ * advances the search by up to steps + 1 arcs of path without a barrier of
+ * the blocks: road rounds are bound by their number (a team round costs
+ * ~10,000 cycles, a local step of a few dozen vertices a few L2 round trips).
+ * Correctness: every lowering of dist[v] is followed by an expansion of v that
+ * reads it, in a local step of the lowering block (which needs no stamp) or
+ * from a queue (claimed by stamp: whoever lowers v after a claim finds v
+ * queued); a local entry expands at min(its distance, dist[v]), an upper bound
+ * of dist[v] no smaller than it, so a later lowering is expanded again. */
 template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
-                               const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
+                               const uint32_t *frontier, uint32_t count, split_sink<W> sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
-                               uint32_t part, uint32_t parts) {
+                               uint32_t part, uint32_t parts, uint32_t steps) {
   const uint32_t tid = threadIdx.x;
   const bool dynamic = hl.tiles != NULL;
   /* A frontier of fewer than RELAX_BLOCK entries per block is spread evenly
@@ -244,30 +314,61 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
   }
   uint64_t tile = (uint64_t)part * tl;
-  if (dynamic) {
-    if (tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
-    __syncthreads();
-    tile = (uint64_t)sm.next[0] * RELAX_BLOCK;
+  if (steps) {
+    if (tid == 0) sm.lb[0].cnt = 0;
+    sink.lb = &sm.lb[0];
   }
-  for (uint32_t it = 0; tile < count; ++it) {
+  if (dynamic && tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+  if (dynamic || steps) __syncthreads();
+  if (dynamic) tile = (uint64_t)sm.next[0] * RELAX_BLOCK;
+  /* step 0: the frontier's tiles; step s > 0: the entries that step s - 1
+     kept (parity (s - 1) & 1), pushing to parity s & 1 or, in the last step,
+     to the queues */
+  uint32_t step = 0, lcount = 0;
+  for (uint32_t it = 0;; ++it) {
+    if (step == 0 && tile >= count) {
+      if (!steps) break;
+      step = 1;
+    }
+    if (step) {
+      lcount = min(sm.lb[(step - 1) & 1].cnt, LOCAL_CAP); /* complete: the last barrier */
+      if (lcount == 0) break;
+      /* parity step & 1 was last read at the start of step - 1 */
+      if (step < steps && tid == 0) sm.lb[step & 1].cnt = 0;
+      sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
+    }
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
     uint32_t u = 0, du = 0;
     uint64_t beg = 0, deg = 0;
-    if (tid < tl && i < count) {
-      u = frontier[i];
+    if (step ? tid < lcount : tid < tl && i < count) {
+      uint32_t nd = weight_traits<W>::INF_BITS;
+      if (step) {
+        u = sm.lb[(step - 1) & 1].v[tid];
+        nd = sm.lb[(step - 1) & 1].d[tid];
+      } else {
+        u = frontier[i];
+      }
       /* the row bounds are loaded with the distance, not after the done test:
          one dependent memory access less per round (rounds are latency-bound
          on road graphs) */
       const uint64_t rb = g.row[u], re = g.row[u + 1];
       du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
+      if (nd < du) du = nd;
       /* in a frontier without duplicates nobody else tests u this round: the
          test is a load issued with the others and a store nobody waits for,
-         one dependent atomic less per round */
-      const uint32_t dn = hl.unique ? vs.done[u] : 0;
+         one dependent atomic less per round. Local entries test the same way:
+         a race there only expands u twice (whoever stores du expands at du) */
+      const bool plain = hl.unique || step;
+      const uint32_t dn = plain ? vs.done[u] : 0;
       bool expand = false;
-      if (du != weight_traits<W>::INF_BITS) {
-        if (hl.unique) {
+      if (step && re - rb >= hl.degree) {
+        /* not listed as huge in a local step (the list has room for each
+           vertex once a round): queued for the next round instead */
+        const int k = sink.claim(u, du);
+        if (k >= 0) sink.push(k, u);
+      } else if (du != weight_traits<W>::INF_BITS) {
+        if (plain) {
           expand = dn != du;
           if (expand) vs.done[u] = du;
         } else {
@@ -289,7 +390,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     }
     /* the next tile's index is fetched now, while this one runs; it is read
        after the barriers below, from the other half of next[] */
-    if (dynamic && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+    if (dynamic && step == 0 && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
     // 2. the tile's arcs, dealt out over the block
     uint32_t my_off = 0, total = 0;
     relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
@@ -338,11 +439,16 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
 #pragma unroll
       for (int j = 0; j < RELAX_ILP; ++j)
         k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink) : -1;
-      warp_push<RELAX_ILP, W>(sink, v, k);
+      warp_push<RELAX_ILP, W>(sink, v, nd, k);
     }
     __syncthreads();
     DS_STEP(sm, part == 0, 3);
-    tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
+    if (step) {
+      if (step == steps) break;
+      ++step;
+    } else {
+      tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
+    }
   }
 }
 
@@ -402,7 +508,7 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
 #pragma unroll
     for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
       k[s] = c0 + (uint64_t)s * WARP_SIZE + lane < c_end ? relax_commit<W>(vs, src[s], v[s], nd[s], cur[s], sink) : -1;
-    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, k);
+    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k);
   }
 }
 
@@ -519,6 +625,24 @@ struct stretch_sync {
   }
 };
 
+/* The persistent kernels are built twice, for BPS = 1 or 2 resident blocks
+ * per SM (ds_gpu_ctx::blocks_per_sm; launch bounds: up to 255 registers a
+ * thread, or 128). Local steps (relax_frontier) are in the one-block build
+ * only, which the sparse graphs get: in the two-block build their code raised
+ * the kernels' register spills (search kernel 36 / 208 -> 144 / 692 bytes),
+ * and on the dense graphs that get it they made rounds slower (kron20
+ * 2.92 -> 3.18 ms; bench/NOTES-sssp.md, step 37). The engines build their
+ * huge_list with this (zero: the compiler drops the code; changing the
+ * kernel's argument instead copies it to the stack). */
+template <int BPS> __device__ __forceinline__ uint32_t local_steps(uint32_t knob) {
+  return BPS == 1 ? knob : 0;
+}
+
+/* The build of a persistent kernel for the context's blocks per SM. */
+template <typename K> inline const void *kernel_for(const ds_gpu_ctx *ctx, K one, K two) {
+  return ctx->blocks_per_sm == 1 ? (const void *)one : (const void *)two;
+}
+
 /* The context's knobs for a launch of `grid` blocks: the team fewer blocks
  * than the grid (team_blocks = 1, team_max = solo_max: no team rounds). */
 inline round_knobs knobs_for(const ds_gpu_ctx *ctx, uint32_t grid) {
@@ -586,7 +710,8 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
 #endif
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts);
+  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
+                    parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
   ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
   counts[0] = *(volatile uint32_t *)s.cnt[0];

@@ -11,7 +11,8 @@
 #   (DS_GPU_TRACE) to OUT_DIR/trace-GRAPH-CONFIGINDEX.txt.
 # Knobs (app/gpu/context.cu): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
 # DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
-# (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT. Every run is validated
+# (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT, DS_GPU_LOCAL_SOLO,
+# DS_GPU_LOCAL_TEAM, DS_GPU_LOCAL_GRID (local steps per round, one block per SM only). Every run is validated
 # (--validate).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,7 +36,7 @@ for g in $graphs; do
       --buckets 10 --trials 5 --seed 1 --validate --cache-dir "$work" --json "$out/knob-$g-$i.json" \
       > "$log" 2>&1 || { echo "FAILED: $g [$cfg] (see $log)"; status=1; }
     printf '%-12s [%s] ' "$g" "${cfg:-defaults}"
-    grep -E "^ *(near-far|multisplit|sort|bellman-ford) " "$log" | awk '{printf "%s %s  ", $1, $3}'
+    grep -E "^ *(near-far|multisplit|sort|bellman-ford) " "$log" | awk '{printf "%s %s (%s r, %.2fM e)  ", $1, $3, $7, $8 / 1e6}'
     echo
   done
 done
