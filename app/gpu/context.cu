@@ -65,11 +65,11 @@ constexpr int RANK_BLOCKS = 1;
 constexpr int DYNAMIC_TILES = 1;
 /* Local steps per round (relax.cuh: relax_frontier, steps) of solo, team
  * and grid rounds, in the one-block-per-SM build (kernel_for). Swept on the
- * H100 (bench/NOTES-sssp.md, step 37; near-far ms, none -> these): NY 4.14 ->
- * 3.23, BAY 3.15 -> 2.40, COL 6.57 -> 4.95, grid-1000 13.27 -> 11.86, geo-1M
- * 25.30 -> 20.02. Team steps 6 or 8 are up to 2 % faster on the roads and
- * 6-11 % slower on the grid; 2 is 4-5 % slower on the roads. */
-constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 4, LOCAL_GRID = 2;
+ * H100 (bench/NOTES-sssp.md, steps 37-38; near-far ms, none -> these): NY
+ * 4.14 -> 2.73, BAY 3.15 -> 2.03, COL 6.57 -> 4.17, grid-1000 13.27 -> 9.09,
+ * geo-1M 25.30 -> 17.11. Team steps 6 are 1-2 % slower, 4 4-5 % and 2 10-15 %;
+ * 16 solo steps 1-5 % slower. */
+constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 8, LOCAL_GRID = 2;
 constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {

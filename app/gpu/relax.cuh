@@ -60,10 +60,12 @@ __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint
 /* The most vertices a block keeps for its next local step (relax_frontier). */
 constexpr uint32_t LOCAL_CAP = 256;
 
-/* The vertices (and their distances) a block keeps for its next local step;
- * cnt counts the pushes, also those beyond LOCAL_CAP. */
+/* The vertices a block keeps for its next local step, with their distances
+ * and arcs (first arc, degree: loaded when they were pushed); cnt counts the
+ * pushes, also those beyond LOCAL_CAP. */
 struct local_buf {
-  uint32_t v[LOCAL_CAP], d[LOCAL_CAP], cnt;
+  uint64_t beg[LOCAL_CAP];
+  uint32_t v[LOCAL_CAP], d[LOCAL_CAP], deg[LOCAL_CAP], cnt;
 };
 
 /* Where a relaxation round sends the vertices it improved: queue 0 if the new
@@ -101,15 +103,16 @@ template <typename W> struct split_sink {
   }
 };
 
-
 /* The pushes of N relaxation steps of a whole warp (every lane calls it, full
- * mask), k[j] the queue of v[j] or -1: one atomicAdd per warp and queue for
- * all N steps. Pushes per round are counted on two global words; with one
+ * mask), k[j] the queue of v[j], 2 for the sink's local step (with the
+ * distance nd[j] and the row bounds vb[j], ve[j]), or -1: one atomicAdd per
+ * warp and queue for all N steps. Pushes per round are counted on two global words; with one
  * atomic per coalesced group and step, the same-address atomics on those
  * words serialized the large Kronecker rounds. */
 template <int N, typename W>
 __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t (&v)[N],
-                                          const uint32_t (&nd)[N], const int (&k)[N]) {
+                                          const uint32_t (&nd)[N], const int (&k)[N],
+                                          const uint64_t (&vb)[N], const uint64_t (&ve)[N]) {
   const uint32_t lane = threadIdx.x % WARP_SIZE;
   const uint32_t lt = (1u << lane) - 1;
   if (s.lb) {
@@ -133,6 +136,8 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
           if (i < LOCAL_CAP) {
             s.lb->v[i] = v[j];
             s.lb->d[i] = nd[j];
+            s.lb->beg[i] = vb[j];
+            s.lb->deg[i] = ve[j] - vb[j] < UINT32_MAX ? (uint32_t)(ve[j] - vb[j]) : UINT32_MAX;
           } else if (s.claim(v[j], nd[j]) == 0) {
             s.push(0, v[j]);
           }
@@ -288,11 +293,12 @@ struct relax_smem {
  * advances the search by up to steps + 1 arcs of path without a barrier of
  * the blocks: road rounds are bound by their number (a team round costs
  * ~10,000 cycles, a local step of a few dozen vertices a few L2 round trips).
- * Correctness: every lowering of dist[v] is followed by an expansion of v that
- * reads it, in a local step of the lowering block (which needs no stamp) or
- * from a queue (claimed by stamp: whoever lowers v after a claim finds v
- * queued); a local entry expands at min(its distance, dist[v]), an upper bound
- * of dist[v] no smaller than it, so a later lowering is expanded again. */
+ * Correctness: every lowering of dist[v] to d is followed by an expansion of
+ * v at d or less: in a local step of the lowering block, at d (no stamp
+ * needed), or from a queue (claimed by stamp: whoever lowers v after a claim
+ * finds v queued, and the queued entry reads dist[v] when it is expanded).
+ * Expanding at a d that another thread has since undercut only wastes work:
+ * d is a path's length, and that thread expands v at its own distance. */
 template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
@@ -342,49 +348,60 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     uint32_t u = 0, du = 0;
     uint64_t beg = 0, deg = 0;
     if (step ? tid < lcount : tid < tl && i < count) {
-      uint32_t nd = weight_traits<W>::INF_BITS;
       if (step) {
-        u = sm.lb[(step - 1) & 1].v[tid];
-        nd = sm.lb[(step - 1) & 1].d[tid];
+        /* a local entry: its row bounds were loaded when it was pushed, and
+           it is expanded at the distance it was pushed with, without loading
+           dist[u] or done[u], so a step costs two dependent L2 round trips
+           (the arcs, then their targets' distances and rows) instead of
+           three. Sound: that distance is a path's length, no less than
+           dist[u], and whoever lowered u since expands it again; the done
+           store lets a queued copy of u skip it. */
+        const local_buf &b = sm.lb[(step - 1) & 1];
+        u = b.v[tid];
+        du = b.d[tid];
+        const uint32_t dg = b.deg[tid];
+        if (dg >= hl.degree) {
+          /* not listed as huge in a local step (the list has room for each
+             vertex once a round): queued for the next round instead */
+          const int k = sink.claim(u, du);
+          if (k >= 0) sink.push(k, u);
+        } else {
+          vs.done[u] = du;
+          beg = b.beg[tid];
+          deg = dg;
+          edges += deg;
+        }
       } else {
         u = frontier[i];
-      }
-      /* the row bounds are loaded with the distance, not after the done test:
-         one dependent memory access less per round (rounds are latency-bound
-         on road graphs) */
-      const uint64_t rb = g.row[u], re = g.row[u + 1];
-      du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
-      if (nd < du) du = nd;
-      /* in a frontier without duplicates nobody else tests u this round: the
-         test is a load issued with the others and a store nobody waits for,
-         one dependent atomic less per round. Local entries test the same way:
-         a race there only expands u twice (whoever stores du expands at du) */
-      const bool plain = hl.unique || step;
-      const uint32_t dn = plain ? vs.done[u] : 0;
-      bool expand = false;
-      if (step && re - rb >= hl.degree) {
-        /* not listed as huge in a local step (the list has room for each
-           vertex once a round): queued for the next round instead */
-        const int k = sink.claim(u, du);
-        if (k >= 0) sink.push(k, u);
-      } else if (du != weight_traits<W>::INF_BITS) {
-        if (plain) {
-          expand = dn != du;
-          if (expand) vs.done[u] = du;
-        } else {
-          expand = atomicExch(&vs.done[u], du) != du;
+        /* the row bounds are loaded with the distance, not after the done
+           test: one dependent memory access less per round (rounds are
+           latency-bound on road graphs) */
+        const uint64_t rb = g.row[u], re = g.row[u + 1];
+        du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
+        /* in a frontier without duplicates nobody else tests u this round:
+           the test is a load issued with the others and a store nobody waits
+           for, one dependent atomic less per round */
+        const uint32_t dn = hl.unique ? vs.done[u] : 0;
+        bool expand = false;
+        if (du != weight_traits<W>::INF_BITS) {
+          if (hl.unique) {
+            expand = dn != du;
+            if (expand) vs.done[u] = du;
+          } else {
+            expand = atomicExch(&vs.done[u], du) != du;
+          }
         }
-      }
-      if (expand) {
-        beg = rb;
-        deg = re - rb;
-        edges += deg;
-        if (deg >= hl.degree) {
-          /* each vertex is expanded at most once per round (frontiers are
-             deduplicated), so arcs / degree + 1 entries suffice */
-          unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
-          hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
-          deg = 0;
+        if (expand) {
+          beg = rb;
+          deg = re - rb;
+          edges += deg;
+          if (deg >= hl.degree) {
+            /* each vertex is expanded at most once per round (frontiers are
+               deduplicated), so arcs / degree + 1 entries suffice */
+            unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
+            hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
+            deg = 0;
+          }
         }
       }
     }
@@ -411,6 +428,8 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     const uint32_t lane = tid % WARP_SIZE;
     for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * RELAX_ILP) {
       uint32_t v[RELAX_ILP] = {}, nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
+      uint64_t vb[RELAX_ILP], ve[RELAX_ILP]; /* the targets' rows, for a local step */
+      uint32_t sd[RELAX_ILP], su[RELAX_ILP]; /* in a local step: the source's distance now, and expanded at */
       int k[RELAX_ILP];
       uint32_t lo = 0;
 #pragma unroll
@@ -430,16 +449,34 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
           const uint2 a = g.arc[arc];
           v[j] = a.x;
           nd[j] = weight_traits<W>::add(sm.du[lo], weight_traits<W>::weight(a.y));
+          /* a local step expands its entries without loading their distance
+             first (step 1 above); the source's distance is loaded here, with
+             the arc, and an arc whose source was lowered since it was pushed
+             is dropped (whoever lowered it expands it): on grid-1000 and
+             geo-1M, 16-21 % of the arcs otherwise */
+          if (step) {
+            sd[j] = dist_of(*(volatile unsigned long long *)&vs.dist[src[j]]);
+            su[j] = sm.du[lo];
+          }
         }
       }
 #pragma unroll
       for (int j = 0; j < RELAX_ILP; ++j)
-        if (e0 + (uint32_t)j * RELAX_BLOCK < total)
+        if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
           cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
+          /* loaded with the distance, in case the target goes to the next
+             local step (which then need not load them) */
+          if (sink.lb) {
+            vb[j] = g.row[v[j]];
+            ve[j] = g.row[v[j] + 1];
+          }
+        }
 #pragma unroll
       for (int j = 0; j < RELAX_ILP; ++j)
-        k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink) : -1;
-      warp_push<RELAX_ILP, W>(sink, v, nd, k);
+        k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
+                   ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
+                   : -1;
+      warp_push<RELAX_ILP, W>(sink, v, nd, k, vb, ve);
     }
     __syncthreads();
     DS_STEP(sm, part == 0, 3);
@@ -488,6 +525,7 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
     /* staged as in relax_frontier: arc loads, distance loads, atomics */
     uint32_t v[HUGE_CHUNK_STEPS] = {}, nd[HUGE_CHUNK_STEPS], src[HUGE_CHUNK_STEPS], cur[HUGE_CHUNK_STEPS];
     int k[HUGE_CHUNK_STEPS];
+    const uint64_t none[HUGE_CHUNK_STEPS] = {}; /* no local steps here (sink.lb is NULL) */
 #pragma unroll
     for (int s = 0; s < HUGE_CHUNK_STEPS; ++s) {
       const uint64_t a = c0 + (uint64_t)s * WARP_SIZE + lane;
@@ -508,7 +546,7 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
 #pragma unroll
     for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
       k[s] = c0 + (uint64_t)s * WARP_SIZE + lane < c_end ? relax_commit<W>(vs, src[s], v[s], nd[s], cur[s], sink) : -1;
-    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k);
+    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k, none, none);
   }
 }
 
