@@ -3,7 +3,9 @@
  *
  * The automatic delta is a fixed multiple of the mean arc weight,
  *     delta = DS_DELTA_AUTO_SCALE * mean_weight,
- * chosen from delta sweeps on the H100 (see sssp.h and bench/NOTES-sssp.md).
+ * or DS_DELTA_AUTO_SCALE_SPARSE * mean_weight on graphs of fewer than
+ * DS_DELTA_AUTO_SPARSE_DEGREE arcs per vertex, chosen from delta sweeps on
+ * the H100 (see sssp.h and bench/NOTES-sssp.md).
  * Integer weights round it up (at least 1);
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).
@@ -54,8 +56,9 @@ double ds_delta_auto(const ds_graph *g) {
   }
   double mean_weight = sum / (double)g->m;
   if (!(mean_weight > 0.0)) return 1.0;
-  // 2. a fixed multiple of the mean weight (measured, see sssp.h)
-  double delta = DS_DELTA_AUTO_SCALE * mean_weight;
+  // 2. a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
+  const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
+  double delta = (sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE) * mean_weight;
   // 3. clamp for the weight type
   if (g->weight_type == DS_WEIGHT_U32) {
     delta = ceil(delta);

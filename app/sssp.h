@@ -51,15 +51,25 @@ typedef struct {
 } ds_sssp_result;
 
 /* Delta from the graph when the user says --delta auto (documented in README).
- * Rule: delta = DS_DELTA_AUTO_SCALE * mean_weight. cuGraph's rule (32 * mean
- * weight / mean out-degree) was 1.2-1.5x slower than the best delta of a sweep
- * on every graph swept on the H100 (bench/NOTES-sssp.md): a round costs
- * microseconds of latency there, so coarser buckets win; 64 * mean weight was
- * within 5% of the best on roads, grids, Kronecker and R-MAT.
+ * Rule: delta = DS_DELTA_AUTO_SCALE * mean_weight, or DS_DELTA_AUTO_SCALE_SPARSE
+ * * mean_weight for a graph of fewer than DS_DELTA_AUTO_SPARSE_DEGREE arcs per
+ * vertex (road networks). cuGraph's rule (32 * mean weight / mean out-degree)
+ * was 1.2-1.5x slower than the best delta of a sweep on every graph swept on
+ * the H100 (bench/NOTES-sssp.md): a round costs microseconds of latency
+ * there, so coarser buckets win; 64 * mean weight was within 5% of the best on
+ * roads, grids, Kronecker and R-MAT. Since the GPU's rounds take local steps
+ * (step 38 there), the roads' best delta grew to 256-8192 x mean weight (NY
+ * 2.72 -> 2.22 ms at 256 x, COL 4.24 -> 3.53, BAY 2.04 -> 1.66), while the grid
+ * (4 arcs per vertex) and the geometric graph (8) still want 64 x (2.0x and
+ * 1.7x slower at 256 x: their vertices are reached by many paths, and wider
+ * buckets relax more of them in vain); Kronecker and R-MAT are flat. 256 x,
+ * not the roads' best, keeps several buckets on a road network.
  * Integer weights: rounded up, at least 1.
  * Float weights: at least DS_DELTA_AUTO_MIN_FLOAT. A graph without arcs, or
  * with only zero weights, gets 1. */
 #define DS_DELTA_AUTO_SCALE 64.0
+#define DS_DELTA_AUTO_SCALE_SPARSE 256.0
+#define DS_DELTA_AUTO_SPARSE_DEGREE 3.0
 #define DS_DELTA_AUTO_MIN_FLOAT 1e-6
 double ds_delta_auto(const ds_graph *g);
 

@@ -65,11 +65,12 @@ constexpr int RANK_BLOCKS = 1;
 constexpr int DYNAMIC_TILES = 1;
 /* Local steps per round (relax.cuh: relax_frontier, steps) of solo, team
  * and grid rounds, in the one-block-per-SM build (kernel_for). Swept on the
- * H100 (bench/NOTES-sssp.md, steps 37-38; near-far ms, none -> these): NY
- * 4.14 -> 2.73, BAY 3.15 -> 2.03, COL 6.57 -> 4.17, grid-1000 13.27 -> 9.09,
- * geo-1M 25.30 -> 17.11. Team steps 6 are 1-2 % slower, 4 4-5 % and 2 10-15 %;
- * 16 solo steps 1-5 % slower. */
-constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 8, LOCAL_GRID = 2;
+ * H100 (bench/NOTES-sssp.md, steps 37-38; near-far ms at 64 x the mean
+ * weight, none -> 8 team steps -> 16): NY 4.14 -> 2.73 -> 2.69, BAY 3.15 ->
+ * 2.03, COL 6.57 -> 4.17 -> 4.06, grid-1000 13.27 -> 9.09 -> 8.68, geo-1M
+ * 25.30 -> 17.11 -> 16.93. Fewer team steps are slower (6: 1-2 %, 2: 10-15 %),
+ * and so are 16 solo steps (1-5 %), or no grid steps (geo-1M +18 %). */
+constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 16, LOCAL_GRID = 2;
 constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
 
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {

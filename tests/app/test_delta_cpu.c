@@ -116,7 +116,26 @@ int main(void) {
   ds_graph_free(&g);
   graphs++;
 #endif
-  // 4. bad deltas are argument errors
+  // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x
+  for (int dense = 0; dense < 2; dense++) {
+    ds_graph a;
+    const uint32_t n = 1000;
+    if (!test_random_graph(n, (dense ? 4 : 2) * (uint64_t)n, W_WIDE, 0, 5, &a)) return 1;
+    if ((a.m >= 3ull * n) != dense) {
+      printf("delta auto: the test graph has %llu arcs\n", (unsigned long long)a.m);
+      failed++;
+    }
+    double sum = 0;
+    for (uint64_t e = 0; e < a.m; e++) sum += ((const uint32_t *)a.weights)[e];
+    const double want = ceil((dense ? DS_DELTA_AUTO_SCALE : DS_DELTA_AUTO_SCALE_SPARSE) * sum / (double)a.m);
+    const double got = ds_delta_auto(&a);
+    if (got != want) {
+      printf("delta auto, %llu arcs on %u vertices: %g, want %g\n", (unsigned long long)a.m, n, got, want);
+      failed++;
+    }
+    ds_graph_free(&a);
+  }
+  // 5. bad deltas are argument errors
   ds_graph small;
   if (test_random_graph(4, 4, W_WIDE, 0, 3, &small)) {
     uint32_t d[4];
