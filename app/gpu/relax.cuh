@@ -25,6 +25,10 @@
  * of (distance, predecessor) decides, and the thread that lowered the distance
  * hands v to the split_sink, which queues it (near or far by its new
  * distance; one atomic per warp, queue and ILP batch: warp_push).
+ *
+ * In the kernels' one-block-per-SM build (road-like graphs), a block expands
+ * the near vertices it lowered itself, within the round ("local steps",
+ * relax_frontier): a road round is bound by latency and barriers, not work.
  */
 #ifndef DS_GPU_RELAX_CUH
 #define DS_GPU_RELAX_CUH
@@ -106,9 +110,9 @@ template <typename W> struct split_sink {
 /* The pushes of N relaxation steps of a whole warp (every lane calls it, full
  * mask), k[j] the queue of v[j], 2 for the sink's local step (with the
  * distance nd[j] and the row bounds vb[j], ve[j]), or -1: one atomicAdd per
- * warp and queue for all N steps. Pushes per round are counted on two global words; with one
- * atomic per coalesced group and step, the same-address atomics on those
- * words serialized the large Kronecker rounds. */
+ * warp and queue for all N steps. Pushes per round are counted on two global
+ * words; with one atomic per coalesced group and step, the same-address
+ * atomics on those words serialized the large Kronecker rounds. */
 template <int N, typename W>
 __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t (&v)[N],
                                           const uint32_t (&nd)[N], const int (&k)[N],
@@ -171,10 +175,10 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
  * of (distance, predecessor) is issued without waiting for its result (a
  * reduction: one dependent round trip less per round) and v is claimed for
  * the queue of nd (split_sink::claim; returns it, or -1), or, in a local
- * step with nd below the split, returned as 2 for the block's next step. If another thread
- * lowered v below nd meanwhile, it claims v too, and the stamps keep one entry
- * per queue and round: the queues get the same vertices as when only the
- * thread that lowered the distance pushed. */
+ * step with nd below the split, returned as 2 for the block's next step. If
+ * another thread lowered v below nd meanwhile, it claims v too, and the stamps
+ * keep one entry per queue and round: the queues get the same vertices as
+ * when only the thread that lowered the distance pushed. */
 template <typename W>
 __device__ __forceinline__ int relax_commit(const dev_vertex_state &vs, uint32_t src, uint32_t v,
                                             uint32_t nd, uint32_t cur, const split_sink<W> &sink) {
