@@ -60,7 +60,7 @@ typedef struct {
  * roads, grids, Kronecker and R-MAT. Since the GPU's rounds take local steps
  * (step 38 there), the roads' best delta grew to 256-8192 x mean weight (NY
  * 2.72 -> 2.22 ms at 256 x, COL 4.24 -> 3.53, BAY 2.04 -> 1.66), while the grid
- * (4 arcs per vertex) and the geometric graph (8) still want 64 x (2.0x and
+ * (4 arcs per vertex) and the geometric graph (8) still want 64 x (1.3x and
  * 1.7x slower at 256 x: their vertices are reached by many paths, and wider
  * buckets relax more of them in vain); Kronecker and R-MAT are flat. 256 x,
  * not the roads' best, keeps several buckets on a road network.
