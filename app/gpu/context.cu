@@ -43,16 +43,23 @@ constexpr uint32_t SOLO_MAX_FRONTIER = 256;
  * a small round's cost (bench/NOTES-sssp.md, step 17). 64 blocks and up to
  * 16384 vertices since frontiers are spread over the team (MIN_TILE; steps
  * 22-25): NY 4.93 -> 4.45 ms, BAY 3.72 -> 3.43, COL 7.35 -> 7.19 against
- * 16 / 4096; 32, 96, 128 and 192 blocks slower on the roads. */
-constexpr uint32_t TEAM_BLOCKS = 64;
-constexpr uint32_t TEAM_MAX_FRONTIER = TEAM_BLOCKS * 256;
+ * 16 / 4096; 32, 96, 128 and 192 blocks slower on the roads. With local steps
+ * (step 42) more blocks win: 128 and tiles of 8 against 64 and 64, near-far
+ * NY 2.20 -> 2.01, COL 3.47 -> 3.14, grid-1000 8.71 -> 7.03, geo-1M 17.19 ->
+ * 13.04, R-MAT 2.23 -> 2.12, kron20 2.76 -> 2.78. (A grid of one block per SM
+ * has 132 blocks on the H100; knobs_for keeps the team below the grid.) */
+constexpr uint32_t TEAM_BLOCKS = 128;
+constexpr uint32_t TEAM_MAX_FRONTIER = 16384;
 /* Solo rounds keep the sink's counters, the huge-list word and the next
  * frontier in shared memory (relax.cuh: relax_round, local). */
 constexpr int SOLO_LOCAL = 1;
 /* A round's frontier of fewer than 256 entries per block is spread evenly over
  * its blocks, in tiles of at least MIN_TILE entries (relax.cuh:
- * relax_frontier); 256 keeps full tiles on the first blocks. */
-constexpr uint32_t MIN_TILE = 64;
+ * relax_frontier); 256 keeps full tiles on the first blocks. 8 since local
+ * steps (step 42): each tile's block then follows its own vertices, so more
+ * blocks with fewer entries each shorten a round (16 and 4 within 1 % of 8,
+ * 128 13-25 % slower). */
+constexpr uint32_t MIN_TILE = 8;
 /* The persistent kernels rank their blocks so that the solo block and the
  * team are first blocks of distinct SMs (relax.cuh: stretch_sync::init). */
 constexpr int RANK_BLOCKS = 1;
