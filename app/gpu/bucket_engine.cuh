@@ -554,10 +554,11 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
  * count, which the Splitter needs as its size, and what the last bookkeeping
  * found: each phase is enqueued right after the bookkeeping, and returns at
  * once if there was no frontier), two on a rebuild. hb: pinned, the first
- * BK_READBACK_WORDS of the state. */
+ * BK_READBACK_WORDS of the state; kernel: bk_phase_kernel's build for the
+ * context (kernel_for), launched with `grid` blocks. */
 template <typename W, typename Splitter>
-ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint32_t m, int grid, uint32_t *hb,
-                       ds_error *err) {
+ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint32_t m, const void *kernel,
+                       int grid, uint32_t *hb, ds_error *err) {
   const bk_bufs<W> &b = pa.b;
   void *pargs[1] = {&pa};
   uint64_t tail = 0;
@@ -585,9 +586,7 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
                         cudaGetErrorString(cudaGetLastError()));
   for (;;) {
     // one phase: the rounds of bucket c, on the device
-    if (cudaLaunchCooperativeKernel(kernel_for(ctx, bk_phase_kernel<W, 1>, bk_phase_kernel<W, 2>), dim3(grid),
-                                    dim3(RELAX_BLOCK), pargs, 0,
-                                    ctx->stream) != cudaSuccess)
+    if (cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(RELAX_BLOCK), pargs, 0, ctx->stream) != cudaSuccess)
       return ds_error_set(err, DS_ERR_DEVICE, "%s: phase launch failed: %s", Splitter::name(),
                           cudaGetErrorString(cudaGetLastError()));
 #ifdef DS_GPU_STEP_PROFILE
@@ -749,7 +748,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
       goto done;
     }
   } else {
-    st = bk_host_loop<W>(ctx, sp, pa, m, grid, hb, err);
+    st = bk_host_loop<W>(ctx, sp, pa, m, kernel, grid, hb, err);
     if (st != DS_OK) goto done;
   }
   cudaEventRecord(ctx->ev_stop, ctx->stream);
