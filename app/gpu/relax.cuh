@@ -16,10 +16,15 @@
  * one vertex at a time, after Merrill et al.; on Kronecker graphs those
  * serial per-vertex loops made every round latency-bound.)
  *
- * Each frontier entry is expanded only if its current distance differs from
- * the distance it was last expanded at (vs.done, set with atomicExch): this
- * drops stale entries (the vertex was improved and expanded since it was
- * queued) and duplicate entries in one frontier.
+ * Each frontier entry is expanded only if its current distance is below the
+ * smallest distance it was expanded at (vs.done): this drops stale entries
+ * (the vertex was improved and expanded since it was queued) and duplicate
+ * entries in one frontier. done only goes down (atomicMin, as distances do):
+ * with a plain store or an exchange, a late expansion at a distance that
+ * another thread had since undercut and expanded overwrote the lower value,
+ * the vertex looked pending ever after, and the bucket engine's rebuild
+ * restarted its window below it (grid-1000: ~4,000 such vertices, 9 extra
+ * phases; bench/NOTES-sssp.md step 43).
  *
  * An arc (u, v, w) improves v when dist(u) + w < dist(v); the 64-bit atomicMin
  * of (distance, predecessor) decides, and the thread that lowered the distance
@@ -370,7 +375,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
           const int k = sink.claim(u, du);
           if (k >= 0) sink.push(k, u);
         } else {
-          vs.done[u] = du;
+          atomicMin(&vs.done[u], du); /* a reduction: nothing waits for it */
           beg = b.beg[tid];
           deg = dg;
           edges += deg;
@@ -389,10 +394,10 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         bool expand = false;
         if (du != weight_traits<W>::INF_BITS) {
           if (hl.unique) {
-            expand = dn != du;
-            if (expand) vs.done[u] = du;
+            expand = dn > du;
+            if (expand) atomicMin(&vs.done[u], du);
           } else {
-            expand = atomicExch(&vs.done[u], du) != du;
+            expand = atomicMin(&vs.done[u], du) > du;
           }
         }
         if (expand) {
