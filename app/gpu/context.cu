@@ -102,10 +102,15 @@ __global__ void pack_arcs_kernel(const uint32_t *col, const uint32_t *w, uint2 *
   }
 }
 
-__global__ void finish_kernel(const unsigned long long *dist, const uint64_t *row, uint32_t n,
-                              uint32_t inf_bits, uint32_t *dist_out, uint32_t *pred_out,
+/* Unpacks the results and counts, in stats: [0] the reached vertices, [1]
+ * their out-arcs, [2] those whose done mark is not their final distance. Every
+ * reached vertex is expanded at its final distance, and done only goes down
+ * (relax.cuh), so [2] is 0 unless the bookkeeping lost a store: the bucket
+ * engine then takes expanded vertices for pending (DS_GPU_SELF_CHECK). */
+__global__ void finish_kernel(const unsigned long long *dist, const uint32_t *done, const uint64_t *row,
+                              uint32_t n, uint32_t inf_bits, uint32_t *dist_out, uint32_t *pred_out,
                               unsigned long long *stats) {
-  unsigned long long reached = 0, arcs = 0;
+  unsigned long long reached = 0, arcs = 0, marked_off = 0;
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
        v += (uint64_t)gridDim.x * blockDim.x) {
     uint64_t p = dist[v];
@@ -115,10 +120,12 @@ __global__ void finish_kernel(const unsigned long long *dist, const uint64_t *ro
     if (d != inf_bits) {
       ++reached;
       arcs += row[v + 1] - row[v];
+      marked_off += done[v] != d;
     }
   }
   if (reached) atomicAdd(&stats[0], reached);
   if (arcs) atomicAdd(&stats[1], arcs);
+  if (marked_off) atomicAdd(&stats[2], marked_off);
 }
 
 /* A tuning variable (experiments only): its value if it is a whole number in
@@ -229,6 +236,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   c->blocks_per_sm = (int)env_knob("DS_GPU_BLOCKS_PER_SM", 1,
                                    m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM, INT32_MAX);
   c->spill_limit = env_knob("DS_GPU_SPILL_LIMIT", 1, 0);
+  c->self_check = (int)env_knob("DS_GPU_SELF_CHECK", 0, 0, 1);
   // the rounds' knobs: the measured defaults, or tuning variables (experiments only)
   round_knobs &kn = c->knobs;
   kn.solo_max = env_knob("DS_GPU_SOLO_MAX", 0, SOLO_MAX_FRONTIER); /* 0 turns solo rounds off */
@@ -269,7 +277,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   DS_CUDA_TRY(cudaMalloc(&c->d_counters, sizeof(dev_counters)));
   DS_CUDA_TRY(cudaMalloc(&c->d_dist_out, 8ull * (n ? n : 1)));
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
-  DS_CUDA_TRY(cudaMalloc(&c->d_stats, 2 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_stats, 3 * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
@@ -306,7 +314,7 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   reset_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(ctx->vs, ctx->n, source, inf);
   DS_LAUNCH_CHECK("reset_kernel");
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
-  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 2 * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 3 * sizeof(unsigned long long), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 4 * sizeof(unsigned long long), ctx->stream));
   return DS_OK;
 }
@@ -372,9 +380,9 @@ extern "C" ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
   // 3. results: unpack distances and predecessors, count what was reached
   const uint32_t inf = ctx->wt == DS_WEIGHT_F32 ? weight_traits<float>::INF_BITS : DS_INF_U32;
   finish_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(
-      ctx->vs.dist, ctx->d_row, ctx->n, inf, ctx->d_dist_out, ctx->d_pred_out, ctx->d_stats);
+      ctx->vs.dist, ctx->vs.done, ctx->d_row, ctx->n, inf, ctx->d_dist_out, ctx->d_pred_out, ctx->d_stats);
   DS_LAUNCH_CHECK("finish_kernel");
-  unsigned long long stats[2] = {0, 0};
+  unsigned long long stats[3] = {0, 0, 0};
   dev_counters ctr;
   DS_CUDA_TRY(cudaMemcpyAsync(res->dist, ctx->d_dist_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
   if (res->pred)
@@ -385,5 +393,10 @@ extern "C" ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
   res->reached = (uint32_t)stats[0];
   res->reached_arcs = stats[1];
   res->edges_relaxed = ctr.edges_relaxed;
+  if (ctx->self_check && stats[2])
+    return ds_error_set(err, DS_ERR_VALIDATION,
+                        "GPU self-check (DS_GPU_SELF_CHECK): %llu of %u reached vertices are marked expanded "
+                        "at a distance other than their final one",
+                        stats[2], res->reached);
   return DS_OK;
 }

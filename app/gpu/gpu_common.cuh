@@ -163,6 +163,8 @@ struct ds_gpu_ctx {
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
   uint32_t spill_limit; /* bucket engine: a phase ends early once its spill passes this (0: the
                            queue's room, ~2n; DS_GPU_SPILL_LIMIT, to test that path) */
+  int self_check;       /* fail a search whose done marks disagree with its distances
+                           (DS_GPU_SELF_CHECK=1; the GPU tests set it; context.cu: finish_kernel) */
   dsgpu::round_knobs knobs;
   dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
   char trace_path[512];

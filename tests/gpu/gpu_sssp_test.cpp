@@ -235,6 +235,9 @@ int main(int argc, char **argv) {
     printf("SKIP: %s\n", reason);
     return 77;
   }
+  /* every search also checks that each reached vertex is marked expanded at its
+     final distance (context.cu: finish_kernel), unless the caller set it to 0 */
+  setenv("DS_GPU_SELF_CHECK", "1", 0);
   // configurations: negative delta = multiple of the mid (cuGraph-style) delta
   const std::vector<Config> all = {
       {DS_ALGO_BELLMAN_FORD, 1, 2},       {DS_ALGO_NEAR_FAR, -1, 2},
