@@ -388,7 +388,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         const uint64_t rb = g.row[u], re = g.row[u + 1];
         du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
         /* in a frontier without duplicates nobody else tests u this round:
-           the test is a load issued with the others and a store nobody waits
+           the test is a load issued with the others and a reduction nobody waits
            for, one dependent atomic less per round */
         const uint32_t dn = hl.unique ? vs.done[u] : 0;
         bool expand = false;
