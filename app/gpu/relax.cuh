@@ -364,7 +364,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
            (the arcs, then their targets' distances and rows) instead of
            three. Sound: that distance is a path's length, no less than
            dist[u], and whoever lowered u since expands it again; the done
-           store lets a queued copy of u skip it. */
+           mark lets a queued copy of u skip it. */
         const local_buf &b = sm.lb[(step - 1) & 1];
         u = b.v[tid];
         du = b.d[tid];

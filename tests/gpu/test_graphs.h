@@ -233,11 +233,6 @@ inline Graph saturating() {
 
 inline Graph one_vertex() { return build("one-vertex", 1, {}, false, false); }
 
-// With delta 10 and 10 buckets, bucket 3 ends up holding two pieces of stale
-// entries only: v (35, split in phase 0) and w (35, split in phase 1, from a)
-// are both lowered into bucket 2 and expanded in phase 2 (from b). The search
-// must go on past bucket 3 to z (bucket 5), whose arc is the only way to t.
-// Vertices: s 0, v 1, a 2, b 3, z 4, w 5, t 6.
 // With delta 1000 and a phase spill limit of 100 (DS_GPU_SPILL_LIMIT): the
 // source's first round spills its 200 arcs of weight 1500 (bucket 1) and ends
 // the phase early, with the frontier {1} (bucket 0, not yet expanded) moved to
@@ -249,6 +244,11 @@ inline Graph early_end() {
   return build("early-end", 251, e, false, false);
 }
 
+// With delta 10 and 10 buckets, bucket 3 ends up holding two pieces of stale
+// entries only: v (35, split in phase 0) and w (35, split in phase 1, from a)
+// are both lowered into bucket 2 and expanded in phase 2 (from b). The search
+// must go on past bucket 3 to z (bucket 5), whose arc is the only way to t.
+// Vertices: s 0, v 1, a 2, b 3, z 4, w 5, t 6.
 inline Graph stale_bucket() {
   std::vector<Edge> e = {{0, 1, 35}, {0, 2, 12}, {0, 3, 22}, {0, 4, 55},
                          {2, 5, 23}, {3, 1, 1},  {3, 5, 2},  {4, 6, 1}};
