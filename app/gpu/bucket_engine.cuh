@@ -159,9 +159,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
  * round; round 0: if gathered; a single piece of the log may repeat one) */
 template <typename W, int BPS>
 __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, unique,
-                   local_steps<BPS>(a.kn.local_solo), local_steps<BPS>(a.kn.local_team),
-                   local_steps<BPS>(a.kn.local_grid)};
+  return round_huge_list<BPS>(a.huge_word, a.huge, a.kn, r, unique);
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).

@@ -75,9 +75,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
 template <typename W, int BPS> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return huge_list{a.huge_word + (r & 1), a.huge, a.huge_word + 2 + (r & 1), a.kn.huge_degree, a.kn.dyn_tiles, a.kn.min_tile, true,
-                   local_steps<BPS>(a.kn.local_solo), local_steps<BPS>(a.kn.local_team),
-                   local_steps<BPS>(a.kn.local_grid)};
+  return round_huge_list<BPS>(a.huge_word, a.huge, a.kn, r, true);
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read

@@ -685,6 +685,18 @@ template <int BPS> __device__ __forceinline__ uint32_t local_steps(uint32_t knob
   return BPS == 1 ? knob : 0;
 }
 
+/* The huge list of round r of a persistent kernel, from the launch's knobs:
+ * the list's word and its tile counter alternate by the round's parity
+ * (huge_word[r & 1] and huge_word[2 + (r & 1)]; the other pair is zeroed for
+ * the next round while this one runs). unique: as in huge_list. */
+template <int BPS>
+__device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_word, huge_entry *huge,
+                                                     const round_knobs &kn, uint32_t r, bool unique) {
+  return huge_list{huge_word + (r & 1), huge, huge_word + 2 + (r & 1), kn.huge_degree, kn.dyn_tiles, kn.min_tile,
+                   unique, local_steps<BPS>(kn.local_solo), local_steps<BPS>(kn.local_team),
+                   local_steps<BPS>(kn.local_grid)};
+}
+
 /* The build of a persistent kernel for the context's blocks per SM. */
 template <typename K> inline const void *kernel_for(const ds_gpu_ctx *ctx, K one, K two) {
   return ctx->blocks_per_sm == 1 ? (const void *)one : (const void *)two;
