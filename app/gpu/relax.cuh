@@ -47,13 +47,15 @@ namespace dsgpu {
 
 namespace cg = cooperative_groups;
 
-/* Appends v to q[*cnt] with one atomic per coalesced group of threads. */
-__device__ __forceinline__ void queue_push(uint32_t *q, uint32_t *cnt, uint32_t v) {
+/* Appends v to q[*cnt] with one atomic per coalesced group of threads;
+ * returns where it went. */
+__device__ __forceinline__ uint32_t queue_push(uint32_t *q, uint32_t *cnt, uint32_t v) {
   cg::coalesced_group g = cg::coalesced_threads();
   uint32_t base = 0;
   if (g.thread_rank() == 0) base = atomicAdd(cnt, g.size());
-  base = g.shfl(base, 0);
-  q[base + g.thread_rank()] = v;
+  const uint32_t i = g.shfl(base, 0) + g.thread_rank();
+  q[i] = v;
+  return i;
 }
 
 /* The most vertices a local solo round keeps in shared memory as the next
@@ -103,11 +105,7 @@ template <typename W> struct split_sink {
   /* Appends v to queue k (and to the mirror), one atomic per coalesced group:
      the rare pushes outside warp_push. */
   __device__ __forceinline__ void push(int k, uint32_t v) const {
-    cg::coalesced_group g = cg::coalesced_threads();
-    uint32_t base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(k ? cnt[1] : cnt[0], g.size());
-    const uint32_t i = g.shfl(base, 0) + g.thread_rank();
-    (k ? q[1] : q[0])[i] = v;
+    const uint32_t i = queue_push(k ? q[1] : q[0], k ? cnt[1] : cnt[0], v);
     if (k == 0 && mirror && i < SOLO_LOCAL_CAP) mirror[i] = v;
   }
 };
