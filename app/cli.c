@@ -380,7 +380,10 @@ void ds_cli_usage(FILE *f) {
 "     not writable\n"
 "  3  validation failure (--validate)\n"
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
-"  5  out of memory or other internal error\n",
+"  5  out of memory or other internal error\n"
+"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
+"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
+"     such graphs in 64 bits)\n",
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
           DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
           DS_CLI_DEFAULT_TRIALS);

@@ -18,7 +18,8 @@ typedef enum {
   DS_EXIT_INPUT = 2,      /* graph file missing, unreadable or malformed; output not writable */
   DS_EXIT_VALIDATION = 3, /* --validate found a wrong result */
   DS_EXIT_DEVICE = 4,     /* CUDA error, or the graph does not fit on the device */
-  DS_EXIT_INTERNAL = 5    /* out of memory or another failure */
+  DS_EXIT_INTERNAL = 5,   /* out of memory or another failure */
+  DS_EXIT_RANGE = 6       /* a distance does not fit what the algorithm computes in */
 } ds_exit_code;
 
 typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2 } ds_source_mode;

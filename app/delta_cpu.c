@@ -20,7 +20,10 @@
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
  * distance, so the predecessor always belongs to the distance and the
- * predecessors form a tree even with zero weights. Stale queue entries (the
+ * predecessors form a tree even with zero weights. With 64-bit distances
+ * (graphs whose paths may not fit 32 bits) the word holds the distance alone,
+ * and the predecessors are taken afterwards from tight arcs in breadth-first
+ * order, which again gives a tree. Stale queue entries (the
  * vertex's distance has since dropped into a lower, already processed bucket)
  * are skipped. Distances are deterministic; predecessors may differ between
  * runs among equally short paths.
@@ -51,10 +54,12 @@ typedef struct {
 typedef struct {
   const ds_graph *g;
   int is_float;
+  int wide;               /* 64-bit distances: cell holds the key alone */
   uint64_t delta_u32;     /* integer bucket width */
   double delta_f32;       /* float bucket width */
   _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
   _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
+  _Atomic uint64_t *relaxed_wide; /* the same, with 64-bit distances */
   bin *bins;              /* SLOTS per thread */
   int team;
   uint32_t *frontier;
@@ -68,14 +73,15 @@ typedef struct {
   uint64_t rounds;
 } dstate;
 
-static uint64_t bucket_of(const dstate *s, uint32_t key) {
-  if (!s->is_float) return (uint64_t)key / s->delta_u32;
-  double b = floor((double)ds_key_to_f32(key) / s->delta_f32);
+static uint64_t bucket_of(const dstate *s, uint64_t key) {
+  if (!s->is_float) return key / s->delta_u32;
+  double b = floor((double)ds_key_to_f32((uint32_t)key) / s->delta_f32);
   return b >= MAX_BUCKET_INDEX ? (uint64_t)MAX_BUCKET_INDEX : (uint64_t)b;
 }
 
-static uint32_t key_of(const dstate *s, uint32_t v) {
-  return (uint32_t)(atomic_load_explicit(&s->cell[v], memory_order_relaxed) >> 32);
+static uint64_t key_of(const dstate *s, uint32_t v) {
+  uint64_t c = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+  return s->wide ? c : c >> 32;
 }
 
 /* Window slot of a bucket index relative to base: far beyond the window. */
@@ -101,29 +107,44 @@ static void bin_push(dstate *s, bin *b, uint32_t v) {
   b->items[b->len++] = v;
 }
 
+/* Lowers v to the candidate word `desired` of key nk if nk is smaller; pushes
+ * v into its bucket on success. */
+static void lower(dstate *s, uint32_t v, uint64_t nk, uint64_t desired, bin *mine) {
+  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+  while ((s->wide ? old : old >> 32) > nk) {
+    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
+                                              memory_order_relaxed)) {
+      bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
+      return;
+    }
+  }
+}
+
 /* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned. */
 static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
   const ds_graph *g = s->g;
-  uint32_t ku = key_of(s, u);
+  uint64_t ku = key_of(s, u);
   if (bucket_of(s, ku) < s->base + s->cur) return 0; /* stale: settled in a lower bucket */
-  if (atomic_exchange_explicit(&s->relaxed_key[u], ku, memory_order_relaxed) == ku)
-    return 0; /* a duplicate entry: already relaxed with this distance */
+  int again = s->wide ? atomic_exchange_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed) == ku
+                      : atomic_exchange_explicit(&s->relaxed_key[u], (uint32_t)ku,
+                                                 memory_order_relaxed) == (uint32_t)ku;
+  if (again) return 0; /* a duplicate entry: already relaxed with this distance */
   const uint32_t *wu = (const uint32_t *)g->weights;
   const float *wf = (const float *)g->weights;
-  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
-    uint32_t v = g->col[e];
-    uint32_t nk = s->is_float ? ds_key_add_f32(ku, wf[e]) : ds_key_add_u32(ku, wu[e]);
-    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-    uint64_t desired = ((uint64_t)nk << 32) | u;
-    while ((uint32_t)(old >> 32) > nk) {
-      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired,
-                                                memory_order_relaxed, memory_order_relaxed)) {
-        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
-        break;
-      }
+  const uint64_t first = g->row_offsets[u], last = g->row_offsets[u + 1];
+  if (s->wide) {
+    for (uint64_t e = first; e < last; e++) {
+      uint64_t nk = ku + wu[e]; /* exact: a simple path stays below 2^64 */
+      lower(s, g->col[e], nk, nk, mine);
+    }
+  } else {
+    for (uint64_t e = first; e < last; e++) {
+      uint32_t nk = s->is_float ? ds_key_add_f32((uint32_t)ku, wf[e])
+                                : ds_key_add_u32((uint32_t)ku, wu[e]);
+      lower(s, g->col[e], nk, ((uint64_t)nk << 32) | u, mine);
     }
   }
-  return g->row_offsets[u + 1] - g->row_offsets[u];
+  return last - first;
 }
 
 /* The lowest slot >= from that some thread holds entries in, or NO_SLOT. */
@@ -224,6 +245,32 @@ static uint64_t serial_rounds(dstate *s, int tid, size_t limit) {
   return scanned;
 }
 
+/* Predecessors from final 64-bit distances: a breadth-first walk from the
+ * source over tight arcs (dist[v] == dist[u] + w) gives every reached vertex a
+ * tight arc from a vertex found before it, so they form a tree even where zero
+ * weights make cycles of tight arcs. */
+static ds_status tight_tree(const ds_graph *g, uint32_t source, const uint64_t *dist,
+                            uint32_t *pred, ds_error *err) {
+  uint32_t *queue = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
+  if (queue == NULL)
+    return ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
+  const uint32_t *w = (const uint32_t *)g->weights;
+  for (uint32_t v = 0; v < g->n; v++) pred[v] = DS_NO_PRED;
+  uint32_t head = 0, tail = 0;
+  queue[tail++] = source;
+  while (head < tail) {
+    uint32_t u = queue[head++];
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+      uint32_t v = g->col[e];
+      if (v == source || pred[v] != DS_NO_PRED || dist[v] != dist[u] + w[e]) continue;
+      pred[v] = u;
+      queue[tail++] = v;
+    }
+  }
+  free(queue);
+  return DS_OK;
+}
+
 ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
                             ds_sssp_result *res, ds_error *err) {
   ds_status st = DS_OK;
@@ -240,6 +287,9 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     return ds_error_set(err, DS_ERR_ARG, "delta %g must be positive and finite", params->delta);
   s.g = g;
   s.is_float = g->weight_type == DS_WEIGHT_F32;
+  s.wide = params->dist_width == DS_DIST_WIDE;
+  if (s.wide && s.is_float)
+    return ds_error_set(err, DS_ERR_ARG, "cpu-delta: 64-bit distances need integer weights");
   s.delta_f32 = params->delta;
   s.delta_u32 = params->delta >= (double)UINT32_MAX ? UINT32_MAX : (uint64_t)ceil(params->delta);
   int want_pred = params->want_pred && res->pred != NULL;
@@ -248,24 +298,29 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
 
   // 2. allocate: distances, per-thread bins, the shared frontier
   s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
-  s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
+  if (s.wide)
+    s.relaxed_wide = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.relaxed_wide));
+  else
+    s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
   s.bins = (bin *)calloc((size_t)nthreads * SLOTS, sizeof(bin));
   s.thread_min = (uint64_t *)malloc((size_t)nthreads * sizeof(uint64_t));
   s.offsets = (size_t *)malloc(((size_t)nthreads + 1) * sizeof(size_t));
   s.frontier_cap = BIN_INITIAL_CAP;
   s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
-  if (s.cell == NULL || s.relaxed_key == NULL || s.bins == NULL || s.thread_min == NULL || s.offsets == NULL ||
+  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.bins == NULL || s.thread_min == NULL || s.offsets == NULL ||
       s.frontier == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
     goto cleanup;
   }
-  const uint64_t inf_cell = ((uint64_t)ds_key_inf(s.is_float) << 32) | DS_NO_PRED;
-  const uint32_t inf_key = ds_key_inf(s.is_float); /* never relaxed with: inf is not queued */
+  /* inf is never relaxed with, since an unreached vertex is not queued */
+  const uint32_t inf_key = ds_key_inf(s.is_float);
+  const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
   for (uint32_t v = 0; v < g->n; v++) {
     atomic_init(&s.cell[v], inf_cell);
-    atomic_init(&s.relaxed_key[v], inf_key);
+    if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
+    else atomic_init(&s.relaxed_key[v], inf_key);
   }
-  atomic_store(&s.cell[source], (uint64_t)DS_NO_PRED); /* key 0, no predecessor */
+  atomic_store(&s.cell[source], s.wide ? 0 : (uint64_t)DS_NO_PRED); /* key 0, no predecessor */
   atomic_init(&s.oom, 0);
   s.frontier[0] = source;
   s.frontier_len = 1;
@@ -322,16 +377,31 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   }
 
   // 4. hand out distances, predecessors and counters
-  uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-    dist_keys[v] = (uint32_t)(c >> 32);
-    if (want_pred) res->pred[v] = (uint32_t)c;
+  if (s.wide) {
+    uint64_t *dist = (uint64_t *)res->dist;
+    for (uint32_t v = 0; v < g->n; v++)
+      dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+    if (want_pred) {
+      st = tight_tree(g, source, dist, res->pred, err);
+      if (st != DS_OK) goto cleanup;
+    }
+  } else {
+    const uint32_t sat_key = ds_key_sat(s.is_float);
+    uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
+    for (uint32_t v = 0; v < g->n; v++) {
+      uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+      dist_keys[v] = (uint32_t)(c >> 32);
+      if (want_pred) res->pred[v] = (uint32_t)c;
+      if (dist_keys[v] == sat_key) {
+        st = ds_dist_range_error(g, v, err);
+        goto cleanup;
+      }
+    }
   }
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = s.rounds;
   res->edges_relaxed = scanned;
-  ds_sssp_count_reached(g, res);
+  ds_sssp_count_reached(g, params->dist_width, res);
 
 cleanup:
   if (s.bins != NULL)
@@ -342,5 +412,6 @@ cleanup:
   free(s.frontier);
   free((void *)s.cell);
   free((void *)s.relaxed_key);
+  free((void *)s.relaxed_wide);
   return st;
 }

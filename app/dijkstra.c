@@ -1,10 +1,12 @@
 /* Dijkstra's algorithm with an indexed binary heap (decrease-key): the CPU
  * oracle that every other SSSP result is checked against.
  *
- * Both weight types run through one code path on 32-bit keys: integer
- * distances are their own keys, float distances are the bit patterns of
+ * Both weight types run through one code path on 64-bit keys: integer
+ * distances are their own keys, exact at any width (a simple path of uint32_t
+ * weights stays below 2^64), float distances are the bit patterns of
  * non-negative floats, whose unsigned order is the order of the values (+inf
- * included). Integer sums saturate at DS_INF_U32.
+ * included). The keys are narrowed to the width asked for at the end, where
+ * a distance that does not fit is DS_ERR_RANGE.
  *
  * Invariants: a vertex leaves the heap with its final distance; pred[v] is the
  * vertex whose relaxation last lowered dist[v], which was popped before v, so
@@ -23,7 +25,7 @@
 typedef struct {
   uint32_t *items;   /* heap of vertices, ordered by key[] */
   uint32_t *pos;     /* pos[v]: index of v in items, or HEAP_ABSENT */
-  const uint32_t *key;
+  const uint64_t *key;
   uint32_t size;
 } index_heap;
 
@@ -80,7 +82,7 @@ static uint32_t heap_pop(index_heap *h) {
 ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
                            ds_sssp_result *res, ds_error *err) {
   ds_status st = DS_OK;
-  uint32_t *key = NULL;
+  uint64_t *key = NULL;
   index_heap heap = {NULL, NULL, NULL, 0};
 
   // 1. check arguments
@@ -91,10 +93,13 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
                         source, g->n);
   int want_pred = params != NULL && params->want_pred && res->pred != NULL;
   int is_float = g->weight_type == DS_WEIGHT_F32;
+  int wide = params != NULL && params->dist_width == DS_DIST_WIDE;
+  if (wide && is_float)
+    return ds_error_set(err, DS_ERR_ARG, "dijkstra: 64-bit distances need integer weights");
   double t0 = omp_get_wtime();
 
   // 2. allocate scratch
-  key = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
+  key = (uint64_t *)malloc((size_t)g->n * sizeof(uint64_t));
   heap.items = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
   heap.pos = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
   if (key == NULL || heap.items == NULL || heap.pos == NULL) {
@@ -104,7 +109,7 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
   heap.key = key;
 
   // 3. initialise: everything unreached, the source at 0
-  uint32_t inf_key = ds_key_inf(is_float);
+  const uint64_t inf_key = is_float ? ds_key_inf(1) : DS_INF_U64;
   for (uint32_t v = 0; v < g->n; v++) {
     key[v] = inf_key;
     heap.pos[v] = HEAP_ABSENT;
@@ -121,10 +126,10 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
   while (heap.size > 0) {
     uint32_t u = heap_pop(&heap);
     pops++;
-    uint32_t du = key[u];
+    uint64_t du = key[u];
     for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
       uint32_t v = g->col[e];
-      uint32_t nk = is_float ? ds_key_add_f32(du, wf[e]) : ds_key_add_u32(du, wu[e]);
+      uint64_t nk = is_float ? ds_key_add_f32((uint32_t)du, wf[e]) : du + wu[e];
       if (nk < key[v]) {
         key[v] = nk;
         if (want_pred) res->pred[v] = u;
@@ -134,12 +139,24 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
     scanned += g->row_offsets[u + 1] - g->row_offsets[u];
   }
 
-  // 5. hand out the distances and counters
-  memcpy(res->dist, key, (size_t)g->n * sizeof(uint32_t)); /* keys are the values' bits */
+  // 5. hand out the distances at the width asked for, and the counters
+  if (wide) {
+    memcpy(res->dist, key, (size_t)g->n * sizeof(uint64_t));
+  } else {
+    const uint64_t too_far = is_float ? ds_key_sat(1) : (uint64_t)DS_DIST_MAX_U32 + 1;
+    uint32_t *out = (uint32_t *)res->dist; /* float results are their keys' bits */
+    for (uint32_t v = 0; v < g->n; v++) {
+      if (key[v] >= too_far && key[v] != inf_key) {
+        st = ds_dist_range_error(g, v, err);
+        goto cleanup;
+      }
+      out[v] = (uint32_t)key[v];
+    }
+  }
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = pops;
   res->edges_relaxed = scanned;
-  ds_sssp_count_reached(g, res);
+  ds_sssp_count_reached(g, wide ? DS_DIST_WIDE : DS_DIST_NATURAL, res);
 
 cleanup:
   free(key);

@@ -55,6 +55,7 @@ static ds_exit_code exit_of(ds_status st) {
   case DS_ERR_NOMEM: return DS_EXIT_INTERNAL;
   case DS_ERR_DEVICE: return DS_EXIT_DEVICE;
   case DS_ERR_VALIDATION: return DS_EXIT_VALIDATION;
+  case DS_ERR_RANGE: return DS_EXIT_RANGE;
   default: return DS_EXIT_INPUT;
   }
 }
@@ -180,7 +181,7 @@ static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
 static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint32_t source,
                          const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
   size_t n = g->n;
-  memset(res->dist, POISON_BYTE, n * sizeof(uint32_t));
+  memset(res->dist, POISON_BYTE, n * ds_dist_size(g, params->dist_width));
   if (res->pred != NULL) memset(res->pred, POISON_BYTE, n * sizeof(uint32_t));
   res->time_ms = 0.0;
   res->rounds = res->edges_relaxed = res->reached_arcs = 0;
@@ -191,28 +192,29 @@ static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint3
 
 /* The test hook's corruption: the last reached vertex other than the source
  * gets a larger distance. */
-static void corrupt_for_test(const ds_graph *g, uint32_t source, void *dist) {
+static void corrupt_for_test(const ds_graph *g, uint32_t source, void *dist, ds_dist_width w) {
   for (uint32_t v = g->n; v-- > 0;) {
-    if (v == source) continue;
-    if (g->weight_type == DS_WEIGHT_U32) {
-      uint32_t *d = (uint32_t *)dist;
-      if (d[v] != DS_INF_U32 && d[v] < DS_INF_U32 - 1) {
-        d[v]++;
-        return;
-      }
-    } else {
-      float *d = (float *)dist;
-      if (isfinite(d[v])) {
-        d[v] = 2.0f * d[v] + 1.0f;
-        return;
-      }
-    }
+    if (v == source || !ds_dist_is_finite(g, dist, w, v)) continue;
+    if (g->weight_type == DS_WEIGHT_F32) ((float *)dist)[v] = 2.0f * ((float *)dist)[v] + 1.0f;
+    else if (w == DS_DIST_WIDE) ((uint64_t *)dist)[v]++;
+    else if (((uint32_t *)dist)[v] < DS_DIST_MAX_U32) ((uint32_t *)dist)[v]++;
+    else continue;
+    return;
   }
+}
+
+/* One distance as --output prints it: exact integers, floats to 9 digits. */
+static void print_distance(FILE *f, const ds_graph *g, const void *dist, ds_dist_width w,
+                           uint32_t v) {
+  if (!ds_dist_is_finite(g, dist, w, v)) fputs("inf", f);
+  else if (g->weight_type == DS_WEIGHT_F32) fprintf(f, "%.9g", (double)((const float *)dist)[v]);
+  else if (w == DS_DIST_WIDE) fprintf(f, "%llu", (unsigned long long)((const uint64_t *)dist)[v]);
+  else fprintf(f, "%u", ((const uint32_t *)dist)[v]);
 }
 
 /* --output: one line per vertex in the file's numbering. */
 static ds_exit_code write_output(const char *path, const ds_graph *g, const void *dist,
-                                 const uint32_t *pred) {
+                                 ds_dist_width w, const uint32_t *pred) {
   FILE *f = fopen(path, "w");
   if (f == NULL) {
     fprintf(stderr, "sssp: %s: cannot write the output file\n", path);
@@ -221,15 +223,7 @@ static ds_exit_code write_output(const char *path, const ds_graph *g, const void
   const uint32_t base = (uint32_t)g->index_base;
   for (uint32_t v = 0; v < g->n; v++) {
     fprintf(f, "%u ", v + base);
-    if (g->weight_type == DS_WEIGHT_U32) {
-      uint32_t d = ((const uint32_t *)dist)[v];
-      if (d == DS_INF_U32) fputs("inf", f);
-      else fprintf(f, "%u", d);
-    } else {
-      float d = ((const float *)dist)[v];
-      if (d == (float)INFINITY) fputs("inf", f);
-      else fprintf(f, "%.9g", (double)d);
-    }
+    print_distance(f, g, dist, w, v);
     if (pred != NULL) {
       if (pred[v] == DS_NO_PRED) fputs(" -", f);
       else fprintf(f, " %u", pred[v] + base);
@@ -247,10 +241,10 @@ static ds_exit_code write_output(const char *path, const ds_graph *g, const void
 
 /* Checks one result; records the first failure of (algorithm, source). */
 static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result *res,
-                        const void *ref, ds_algo_stats *a, uint32_t s) {
+                        ds_dist_width w, const void *ref, ds_algo_stats *a, uint32_t s) {
   ds_error err = {{0}};
-  ds_status st = ds_sssp_validate(g, source, res->dist, res->pred, NULL, &err);
-  if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, NULL, &err);
+  ds_status st = ds_sssp_validate(g, source, res->dist, w, res->pred, NULL, &err);
+  if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, w, NULL, &err);
   if (st == DS_OK) {
     if (a->check[s] == DS_CHECK_NOT_RUN) a->check[s] = DS_CHECK_PASSED;
     return 1;
@@ -322,12 +316,20 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   }
   for (int i = 0; i < p->n_algos && r.reference < 0; i++)
     if (r.algos[i].algo == DS_ALGO_DIJKSTRA) r.reference = i;
+  // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
+  const ds_dist_width width = ds_sssp_dist_width(&g);
+  if (width == DS_DIST_WIDE && !cli->quiet)
+    fprintf(stderr,
+            "sssp: note: %s: paths may be longer than 2^32-3, so distances are 64-bit; the GPU "
+            "algorithms compute in 32 bits and stop with exit code 6 if a distance does not fit\n",
+            path);
   size_t n = g.n ? g.n : 1;
-  dist = malloc(n * sizeof(uint32_t));
+  const size_t dist_bytes = ds_dist_size(&g, width);
+  dist = malloc(n * dist_bytes);
   if (dist == NULL) goto nomem;
   int want_pred = cli->predecessors;
   if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
-  if (cli->validate && (ref = malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
+  if (cli->validate && (ref = malloc(n * dist_bytes)) == NULL) goto nomem;
 
   // 3d. the device
   if (p->uses_gpu) {
@@ -346,6 +348,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   params.buckets = r.buckets;
   params.want_pred = want_pred;
   params.threads = cli->threads;
+  params.dist_width = width;
   ds_sssp_result res;
   memset(&res, 0, sizeof res);
   res.dist = dist;
@@ -374,9 +377,9 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
           goto cleanup;
         }
         if (t == 0) continue;
-        if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(&g, src, dist);
+        if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(&g, src, dist, width);
         a->times_ms[(size_t)s * r.trials + (t - 1)] = res.time_ms;
-        if (cli->validate) check_result(&g, src, &res, ref, a, s);
+        if (cli->validate) check_result(&g, src, &res, width, ref, a, s);
       }
       a->rounds[s] = res.rounds;
       a->edges_relaxed[s] = res.edges_relaxed;
@@ -385,7 +388,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
       if (a->check[s] == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
       // 3f. --output: the first algorithm's result (single source checked by the CLI)
       if (i == 0 && cli->output_path != NULL) {
-        ds_exit_code orc = write_output(cli->output_path, &g, dist, pred);
+        ds_exit_code orc = write_output(cli->output_path, &g, dist, width, pred);
         if (orc != DS_EXIT_OK) {
           rc = orc;
           goto cleanup;

@@ -1,15 +1,22 @@
 /* deltasplit SSSP: the algorithms, their parameters and results.
  *
  * Every algorithm (CPU and GPU) fills a ds_sssp_result whose arrays the
- * caller allocates: dist (n values of the graph's weight type: uint32_t with
- * DS_INF_U32 for unreached, or float with +INFINITY) and pred (n values, or
- * NULL when predecessors are not wanted; DS_NO_PRED for the source and for
- * unreached vertices). Vertex ids here are 0-based; only the CLI and output
- * convert to the file's numbering.
+ * caller allocates: dist (n distances of the width params->dist_width asks
+ * for, see ds_dist_width) and pred (n values, or NULL when predecessors are
+ * not wanted; DS_NO_PRED for the source and for unreached vertices). Vertex
+ * ids here are 0-based; only the CLI and output convert to the file's
+ * numbering.
+ *
+ * No reachable vertex is ever reported unreachable. A distance that does not
+ * fit the width asked for (an integer path of 2^32-2 or more in 32 bits, a
+ * float sum beyond FLT_MAX) makes the search fail with DS_ERR_RANGE, naming
+ * the vertex; ds_sssp_dist_width tells, before a search, which width holds
+ * every distance of a graph.
  */
 #ifndef DS_SSSP_H
 #define DS_SSSP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ds/graph.h"
@@ -33,11 +40,37 @@ typedef enum {
 const char *ds_algo_name(ds_algo a);
 int ds_algo_is_gpu(ds_algo a);
 
+/* How distances are stored in ds_sssp_result.dist.
+ * DS_DIST_NATURAL: the weight type. Integer weights: uint32_t, DS_INF_U32 for
+ *   unreached, so a distance must be at most DS_DIST_MAX_U32. Float weights:
+ *   float, +INFINITY for unreached, so a distance must be at most FLT_MAX.
+ * DS_DIST_WIDE: integer weights only: uint64_t, DS_INF_U64 for unreached;
+ *   every simple path of a graph of uint32_t ids and weights fits (below
+ *   2^64 - 2^32). The CPU algorithms compute in 64 bits then; the GPU
+ *   algorithms compute in 32 bits and widen, so they fail with DS_ERR_RANGE
+ *   where a distance exceeds DS_DIST_MAX_U32. */
+typedef enum { DS_DIST_NATURAL = 0, DS_DIST_WIDE = 1 } ds_dist_width;
+
+#define DS_INF_U64 UINT64_MAX             /* wide distance of an unreached vertex */
+#define DS_DIST_MAX_U32 (DS_INF_U32 - 2u) /* the largest 32-bit distance; 2^32-2 marks
+                                            a sum that did not fit */
+
+/* Bytes of one distance of g at width w (4 or 8). */
+size_t ds_dist_size(const ds_graph *g, ds_dist_width w);
+
+/* The width that holds every distance of g from any source, from a bound on
+ * the length of a simple path: the sum over vertices of their heaviest
+ * out-arc. DS_DIST_WIDE for integer weights when that bound exceeds
+ * DS_DIST_MAX_U32, DS_DIST_NATURAL otherwise (float graphs always: their
+ * searches fail with DS_ERR_RANGE if a sum overflows). O(m). */
+ds_dist_width ds_sssp_dist_width(const ds_graph *g);
+
 typedef struct {
   double delta;       /* bucket width (> 0); integer weights round it up */
   uint32_t buckets;   /* m for DS_ALGO_MULTISPLIT / DS_ALGO_SORT (2..256) */
   int want_pred;      /* fill pred */
   int threads;        /* CPU threads; 0 = OpenMP default */
+  ds_dist_width dist_width; /* of res->dist; DS_DIST_WIDE needs integer weights */
 } ds_sssp_params;
 
 typedef struct {
@@ -87,9 +120,10 @@ void ds_sssp_params_default(ds_sssp_params *p);
  * [in] g, source (0-based, < g->n), params (want_pred; the rest is unused).
  * [out] res->dist (n values of the weight type), res->pred when want_pred
  * and res->pred != NULL, and the counters: rounds = heap pops, edges_relaxed =
- * arcs scanned. Integer sums saturate at DS_INF_U32 (a distance that would
- * reach 2^32-1 counts as unreached). Allocates O(n) scratch.
- * Errors: DS_ERR_ARG (bad source, NULL arrays), DS_ERR_NOMEM. */
+ * arcs scanned. Allocates O(n) scratch (64-bit keys).
+ * Errors: DS_ERR_ARG (bad source, NULL arrays, a wide width on float
+ * weights), DS_ERR_RANGE (a distance beyond the width, see ds_dist_width),
+ * DS_ERR_NOMEM. */
 ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
                            ds_sssp_result *res, ds_error *err);
 
@@ -108,10 +142,12 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
 ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
                       const ds_sssp_params *params, ds_sssp_result *res, ds_error *err);
 
-/* Independent validator of a result (does not use any search). Checks:
+/* Independent validator of a result (does not use any search). dist holds n
+ * distances of width w. Checks:
  *  1. dist[source] == 0, and no distance is negative or NaN;
- *  2. every arc u->v with dist[u] finite: dist[v] <= dist[u] + w (saturating
- *     for integers; relative tolerance DS_FLOAT_REL_TOL for float);
+ *  2. every arc u->v with dist[u] finite: dist[v] is finite and
+ *     dist[v] <= dist[u] + w, the sum taken exactly (integers in 64 bits,
+ *     floats in double; relative tolerance DS_FLOAT_REL_TOL for float);
  *  3. when pred != NULL: pred[source] and pred of unreached vertices are
  *     DS_NO_PRED; every other reached vertex v has an arc pred[v] -> v that is
  *     tight (dist[v] == dist[pred[v]] + w); the predecessors form a tree
@@ -123,17 +159,25 @@ ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
  * vertex (in the file's numbering, g->index_base) and, if bad_vertex is not
  * NULL, its 0-based id there. O(n + m) time, O(n) scratch (DS_ERR_NOMEM). */
 ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
-                           const uint32_t *pred, uint32_t *bad_vertex, ds_error *err);
+                           ds_dist_width w, const uint32_t *pred, uint32_t *bad_vertex,
+                           ds_error *err);
 
-/* Compares two distance arrays of g's weight type: exact for integers,
+/* Compares two distance arrays of g at width w: exact for integers,
  * relative tolerance DS_FLOAT_REL_TOL for float (inf only equals inf).
  * DS_ERR_VALIDATION names the first differing vertex (file numbering) and
  * both values; bad_vertex (optional) receives its 0-based id. */
 ds_status ds_sssp_compare(const ds_graph *g, const void *expected, const void *actual,
-                          uint32_t *bad_vertex, ds_error *err);
+                          ds_dist_width w, uint32_t *bad_vertex, ds_error *err);
 
-/* Fills res->reached and res->reached_arcs from res->dist. */
-void ds_sssp_count_reached(const ds_graph *g, ds_sssp_result *res);
+/* The DS_ERR_RANGE error of a search that reached vertex v (0-based) at a
+ * distance its width cannot hold; the message names v in file numbering. */
+ds_status ds_dist_range_error(const ds_graph *g, uint32_t v, ds_error *err);
+
+/* Fills res->reached and res->reached_arcs from res->dist (width w). */
+void ds_sssp_count_reached(const ds_graph *g, ds_dist_width w, ds_sssp_result *res);
+
+/* Whether vertex v is reached in the distance array dist of width w. */
+int ds_dist_is_finite(const ds_graph *g, const void *dist, ds_dist_width w, uint32_t v);
 
 /* Parses an algorithm name ("dijkstra", ...); returns DS_ALGO_COUNT if unknown. */
 ds_algo ds_algo_parse(const char *name);

@@ -1,20 +1,27 @@
 /* Distance keys shared by the CPU algorithms (internal to ds_cpu).
  *
- * A distance is kept as a 32-bit key: integer distances are their own value
- * (DS_INF_U32 = unreached, sums saturate there), float distances are the bit
- * pattern of a non-negative float, whose unsigned order is the order of the
- * values (+inf = 0x7f800000 is above every finite one). One comparison then
- * serves both weight types, and an atomic min on the key is an atomic min on
- * the distance.
+ * A distance is kept as an unsigned key whose order is the order of the
+ * distances, so one comparison serves both weight types and an atomic min on
+ * the key is an atomic min on the distance:
+ *   - integer distances are their own value; 32-bit keys saturate at
+ *     DS_KEY_SAT_U32, one below DS_INF_U32 (unreached), so a sum that does not
+ *     fit is told apart from an unreached vertex; 64-bit keys are exact;
+ *   - float distances are the bit pattern of a non-negative float (+inf =
+ *     0x7f800000 is above every finite one); a finite sum that overflows
+ *     saturates at FLT_MAX, again told apart from unreached.
+ * A search ends with DS_ERR_RANGE if a saturated key is left.
  */
 #ifndef DS_SSSP_KEYS_H
 #define DS_SSSP_KEYS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "sssp.h"
+
+#define DS_KEY_SAT_U32 (DS_INF_U32 - 1u) /* an integer sum beyond DS_DIST_MAX_U32 */
 
 static inline uint32_t ds_key_from_f32(float f) {
   uint32_t k;
@@ -32,16 +39,23 @@ static inline uint32_t ds_key_inf(int is_float) {
   return is_float ? ds_key_from_f32(INFINITY) : DS_INF_U32;
 }
 
-/* du + w for integer keys, saturating at DS_INF_U32. */
-static inline uint32_t ds_key_add_u32(uint32_t du, uint32_t w) {
-  uint64_t s = (uint64_t)du + (uint64_t)w;
-  return s >= (uint64_t)DS_INF_U32 ? DS_INF_U32 : (uint32_t)s;
+/* The key that marks a distance too large for the narrow width. */
+static inline uint32_t ds_key_sat(int is_float) {
+  return is_float ? ds_key_from_f32(FLT_MAX) : DS_KEY_SAT_U32;
 }
 
-/* du + w for float keys; +0 for a -0 sum so that the key stays non-negative. */
+/* du + w for 32-bit integer keys, saturating at DS_KEY_SAT_U32. */
+static inline uint32_t ds_key_add_u32(uint32_t du, uint32_t w) {
+  uint64_t s = (uint64_t)du + (uint64_t)w;
+  return s >= (uint64_t)DS_KEY_SAT_U32 ? DS_KEY_SAT_U32 : (uint32_t)s;
+}
+
+/* du + w for float keys: +0 for a -0 sum so that the key stays non-negative,
+ * FLT_MAX for a sum that overflowed. */
 static inline uint32_t ds_key_add_f32(uint32_t du, float w) {
   float s = ds_key_to_f32(du) + w;
   if (s == 0.0f) s = 0.0f;
+  if (s > FLT_MAX) s = FLT_MAX;
   return ds_key_from_f32(s);
 }
 

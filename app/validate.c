@@ -10,12 +10,14 @@
  * Predecessors, when given, must be tight arcs of the graph forming a tree
  * rooted at the source.
  *
- * Values are compared as doubles: exact for integer distances (sums of two
- * 32-bit values fit in a double), relative tolerance DS_FLOAT_REL_TOL for
- * float distances, whose sums the algorithms round in their own order.
+ * Integer distances (32 or 64-bit) are checked exactly in 64-bit integers,
+ * float distances as doubles with relative tolerance DS_FLOAT_REL_TOL, since
+ * the algorithms round their sums in their own order. A sum is never
+ * saturated: an unreached vertex with an arc from a reached one fails, which
+ * is what a distance that overflowed into the unreached marker looks like.
  * Vertex numbers in messages follow the file (g->index_base).
  */
-#include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,49 +27,83 @@
 /* States of a vertex in the predecessor-tree walk. */
 enum { TREE_UNKNOWN = 0, TREE_ON_PATH = 1, TREE_OK = 2 };
 
-#define U32_INF_AS_DOUBLE ((double)DS_INF_U32)
-
 typedef struct {
   const ds_graph *g;
   const void *dist;
+  ds_dist_width width;
   int is_float;
   double tol; /* 0 for integers */
 } checker;
 
-static double dist_of(const checker *c, uint32_t v) {
-  if (c->is_float) return (double)((const float *)c->dist)[v];
-  uint32_t d = ((const uint32_t *)c->dist)[v];
-  return d == DS_INF_U32 ? INFINITY : (double)d;
+/* A distance, or a distance plus an arc's weight: exact integers (i) or
+ * doubles (f); inf for unreached (or a sum beyond 64 bits). */
+typedef struct {
+  int inf;
+  uint64_t i;
+  double f;
+} dval;
+
+static dval dist_of(const checker *c, uint32_t v) {
+  dval d = {0, 0, 0.0};
+  if (c->is_float) {
+    d.f = (double)((const float *)c->dist)[v];
+    d.inf = isinf(d.f);
+  } else if (c->width == DS_DIST_WIDE) {
+    d.i = ((const uint64_t *)c->dist)[v];
+    d.inf = d.i == DS_INF_U64;
+  } else {
+    uint32_t x = ((const uint32_t *)c->dist)[v];
+    d.i = x;
+    d.inf = x == DS_INF_U32;
+  }
+  return d;
 }
 
-static double weight_of(const checker *c, uint64_t e) {
-  return c->is_float ? (double)((const float *)c->g->weights)[e]
-                     : (double)((const uint32_t *)c->g->weights)[e];
-}
-
-/* du + w as the algorithms see it: saturating for integers, overflowing to
- * inf beyond FLT_MAX for floats. */
-static double path_sum(const checker *c, double du, double w) {
-  double s = du + w;
-  if (!c->is_float && s >= U32_INF_AS_DOUBLE) return INFINITY;
-  if (c->is_float && s > (double)FLT_MAX) return INFINITY;
+/* du + the weight of arc e, exactly. */
+static dval path_sum(const checker *c, dval du, uint64_t e) {
+  dval s = du;
+  if (du.inf) return s;
+  if (c->is_float) s.f = du.f + (double)((const float *)c->g->weights)[e];
+  else if (__builtin_add_overflow(du.i, (uint64_t)((const uint32_t *)c->g->weights)[e], &s.i))
+    s.inf = 1;
   return s;
 }
 
-static int is_tight(const checker *c, double dv, double s) {
-  if (isinf(dv) || isinf(s)) return 0;
-  if (c->tol == 0.0) return dv == s;
-  return fabs(dv - s) <= c->tol * fmax(dv, s);
+static int is_zero(const checker *c, dval d) { return !d.inf && (c->is_float ? d.f == 0.0 : d.i == 0); }
+
+static int is_tight(const checker *c, dval dv, dval s) {
+  if (dv.inf || s.inf) return 0;
+  if (!c->is_float) return dv.i == s.i;
+  return fabs(dv.f - s.f) <= c->tol * fmax(dv.f, s.f);
 }
 
-static int is_feasible(const checker *c, double dv, double s) {
-  if (isinf(s)) return 1;
-  return dv <= s + c->tol * s;
+static int is_feasible(const checker *c, dval dv, dval s) {
+  if (s.inf) return 1;
+  if (dv.inf) return 0;
+  if (!c->is_float) return dv.i <= s.i;
+  return dv.f <= s.f + c->tol * s.f;
 }
 
-static void format_value(char *buf, size_t len, double d) {
-  if (isinf(d)) snprintf(buf, len, "inf");
-  else snprintf(buf, len, "%.9g", d);
+static int same_value(const checker *c, dval x, dval y) {
+  if (x.inf || y.inf) return x.inf && y.inf;
+  if (!c->is_float) return x.i == y.i;
+  if (isnan(x.f) || isnan(y.f)) return 0;
+  return fabs(x.f - y.f) <= c->tol * fmax(x.f, y.f);
+}
+
+static void format_value(const checker *c, char *buf, size_t len, dval d) {
+  if (d.inf) snprintf(buf, len, "inf");
+  else if (c->is_float) snprintf(buf, len, "%.9g", d.f);
+  else snprintf(buf, len, "%" PRIu64, d.i);
+}
+
+static checker checker_of(const ds_graph *g, const void *dist, ds_dist_width w) {
+  checker c = {g, dist, w, g->weight_type == DS_WEIGHT_F32, 0.0};
+  if (c.is_float) {
+    c.width = DS_DIST_NATURAL;
+    c.tol = DS_FLOAT_REL_TOL;
+  }
+  return c;
 }
 
 /* Arc u->v by binary search in u's sorted row; UINT64_MAX if absent. */
@@ -89,7 +125,8 @@ static uint64_t find_arc(const ds_graph *g, uint32_t u, uint32_t v) {
   } while (0)
 
 ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
-                           const uint32_t *pred, uint32_t *bad_vertex, ds_error *err) {
+                           ds_dist_width w, const uint32_t *pred, uint32_t *bad_vertex,
+                           ds_error *err) {
   ds_status st = DS_OK;
   unsigned char *state = NULL;
   uint32_t *queue = NULL;
@@ -101,29 +138,29 @@ ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
   if (source >= g->n)
     return ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
                         source, g->n);
-  checker c = {g, dist, g->weight_type == DS_WEIGHT_F32, 0.0};
-  if (c.is_float) c.tol = DS_FLOAT_REL_TOL;
+  checker c = checker_of(g, dist, w);
   const uint32_t base = (uint32_t)g->index_base;
-  if (dist_of(&c, source) != 0.0) {
-    format_value(a, sizeof a, dist_of(&c, source));
+  if (!is_zero(&c, dist_of(&c, source))) {
+    format_value(&c, a, sizeof a, dist_of(&c, source));
     FAIL(source, "source %u has distance %s, not 0", source + base, a);
   }
-  for (uint32_t v = 0; v < g->n; v++) {
-    double dv = dist_of(&c, v);
-    if (isnan(dv) || dv < 0.0) FAIL(v, "vertex %u has invalid distance %g", v + base, dv);
-  }
+  if (c.is_float)
+    for (uint32_t v = 0; v < g->n; v++) {
+      double dv = dist_of(&c, v).f;
+      if (isnan(dv) || dv < 0.0) FAIL(v, "vertex %u has invalid distance %g", v + base, dv);
+    }
 
   // 2. feasibility of every arc
   for (uint32_t u = 0; u < g->n; u++) {
-    double du = dist_of(&c, u);
-    if (isinf(du)) continue;
+    dval du = dist_of(&c, u);
+    if (du.inf) continue;
     for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
       uint32_t v = g->col[e];
-      double s = path_sum(&c, du, weight_of(&c, e));
-      double dv = dist_of(&c, v);
+      dval s = path_sum(&c, du, e);
+      dval dv = dist_of(&c, v);
       if (!is_feasible(&c, dv, s)) {
-        format_value(a, sizeof a, dv);
-        format_value(b, sizeof b, s);
+        format_value(&c, a, sizeof a, dv);
+        format_value(&c, b, sizeof b, s);
         FAIL(v, "vertex %u has distance %s but the arc from %u gives %s", v + base, a, u + base,
              b);
       }
@@ -144,9 +181,9 @@ ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
            pred[source] + base);
     for (uint32_t v = 0; v < g->n; v++) {
       if (v == source) continue;
-      double dv = dist_of(&c, v);
+      dval dv = dist_of(&c, v);
       uint32_t p = pred[v];
-      if (isinf(dv)) {
+      if (dv.inf) {
         if (p != DS_NO_PRED)
           FAIL(v, "unreached vertex %u has predecessor %u", v + base, p + base);
         continue;
@@ -157,17 +194,17 @@ ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
       if (e == UINT64_MAX)
         FAIL(v, "vertex %u has predecessor %u but there is no arc %u -> %u", v + base, p + base,
              p + base, v + base);
-      double s = path_sum(&c, dist_of(&c, p), weight_of(&c, e));
+      dval s = path_sum(&c, dist_of(&c, p), e);
       if (!is_tight(&c, dv, s)) {
-        format_value(a, sizeof a, dv);
-        format_value(b, sizeof b, s);
+        format_value(&c, a, sizeof a, dv);
+        format_value(&c, b, sizeof b, s);
         FAIL(v, "vertex %u has distance %s but its predecessor %u gives %s", v + base, a,
              p + base, b);
       }
     }
     state[source] = TREE_OK;
     for (uint32_t v = 0; v < g->n; v++) {
-      if (state[v] != TREE_UNKNOWN || isinf(dist_of(&c, v))) continue;
+      if (state[v] != TREE_UNKNOWN || dist_of(&c, v).inf) continue;
       uint32_t x = v;
       while (state[x] == TREE_UNKNOWN) {
         state[x] = TREE_ON_PATH;
@@ -186,19 +223,19 @@ ds_status ds_sssp_validate(const ds_graph *g, uint32_t source, const void *dist,
   state[source] = 1;
   while (head < tail) {
     uint32_t u = queue[head++];
-    double du = dist_of(&c, u);
+    dval du = dist_of(&c, u);
     for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
       uint32_t v = g->col[e];
       if (state[v]) continue;
-      if (is_tight(&c, dist_of(&c, v), path_sum(&c, du, weight_of(&c, e)))) {
+      if (is_tight(&c, dist_of(&c, v), path_sum(&c, du, e))) {
         state[v] = 1;
         queue[tail++] = v;
       }
     }
   }
   for (uint32_t v = 0; v < g->n; v++) {
-    if (!state[v] && !isinf(dist_of(&c, v))) {
-      format_value(a, sizeof a, dist_of(&c, v));
+    if (!state[v] && !dist_of(&c, v).inf) {
+      format_value(&c, a, sizeof a, dist_of(&c, v));
       FAIL(v, "vertex %u has distance %s but no path of that length from the source reaches it",
            v + base, a);
     }
@@ -211,24 +248,20 @@ cleanup:
 }
 
 ds_status ds_sssp_compare(const ds_graph *g, const void *expected, const void *actual,
-                          uint32_t *bad_vertex, ds_error *err) {
+                          ds_dist_width w, uint32_t *bad_vertex, ds_error *err) {
   ds_status st = DS_OK;
   char a[64], b[64];
   // 1. check arguments
   if (g == NULL || expected == NULL || actual == NULL)
     return ds_error_set(err, DS_ERR_ARG, "compare: graph or distances are NULL");
-  checker ce = {g, expected, g->weight_type == DS_WEIGHT_F32, 0.0};
-  checker ca = ce;
-  ca.dist = actual;
-  double tol = ce.is_float ? DS_FLOAT_REL_TOL : 0.0;
+  checker ce = checker_of(g, expected, w);
+  checker ca = checker_of(g, actual, w);
   // 2. first vertex whose distances differ
   for (uint32_t v = 0; v < g->n; v++) {
-    double x = dist_of(&ce, v), y = dist_of(&ca, v);
-    int same = (isinf(x) || isinf(y) || isnan(x) || isnan(y)) ? (x == y)
-                                                               : fabs(x - y) <= tol * fmax(x, y);
-    if (!same) {
-      format_value(a, sizeof a, x);
-      format_value(b, sizeof b, y);
+    dval x = dist_of(&ce, v), y = dist_of(&ca, v);
+    if (!same_value(&ce, x, y)) {
+      format_value(&ce, a, sizeof a, x);
+      format_value(&ce, b, sizeof b, y);
       FAIL(v, "vertex %u: distance %s, expected %s", v + (uint32_t)g->index_base, b, a);
     }
   }

@@ -32,6 +32,7 @@ const char *ds_status_name(ds_status s) {
   case DS_ERR_STALE: return "stale cache";
   case DS_ERR_DEVICE: return "device error";
   case DS_ERR_VALIDATION: return "validation failed";
+  case DS_ERR_RANGE: return "distance out of range";
   }
   return "unknown status";
 }

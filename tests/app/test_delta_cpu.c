@@ -23,9 +23,13 @@ static const int THREADS[] = {1, 2, 4};
  * slow, so only a few graphs run with 4. */
 static int check_graph(const ds_graph *g, uint32_t source, const char *what, int max_threads) {
   int failed = 0;
-  uint32_t *want = malloc(g->n * 4), *dist = malloc(g->n * 4), *pred = malloc(g->n * 4);
+  const ds_dist_width width = ds_sssp_dist_width(g);
+  const size_t bytes = ds_dist_size(g, width);
+  void *want = malloc(g->n * bytes), *dist = malloc(g->n * bytes);
+  uint32_t *pred = malloc(g->n * 4);
   ds_sssp_params p;
   ds_sssp_params_default(&p);
+  p.dist_width = width;
   ds_sssp_result r;
   memset(&r, 0, sizeof r);
   r.dist = want;
@@ -41,7 +45,7 @@ static int check_graph(const ds_graph *g, uint32_t source, const char *what, int
       p.delta = DELTAS[di] > 0.0 ? DELTAS[di] : ds_delta_auto(g);
       p.threads = THREADS[ti];
       p.want_pred = (int)(di % 2);
-      memset(dist, POISON, g->n * 4);
+      memset(dist, POISON, g->n * bytes);
       memset(pred, POISON, g->n * 4);
       r.dist = dist;
       r.pred = p.want_pred ? pred : NULL;
@@ -51,13 +55,14 @@ static int check_graph(const ds_graph *g, uint32_t source, const char *what, int
         continue;
       }
       for (uint32_t v = 0; v < g->n; v++)
-        if (!test_same(g, test_dist(g, want, v), test_dist(g, dist, v))) {
+        if (!test_same(g, test_dist_w(g, want, width, v), test_dist_w(g, dist, width, v))) {
           printf("%s delta %g threads %d: vertex %u distance %.9g, dijkstra %.9g\n", what,
-                 p.delta, p.threads, v, test_dist(g, dist, v), test_dist(g, want, v));
+                 p.delta, p.threads, v, test_dist_w(g, dist, width, v),
+                 test_dist_w(g, want, width, v));
           failed++;
           break;
         }
-      if (ds_sssp_validate(g, source, dist, r.pred, NULL, &err) != DS_OK) {
+      if (ds_sssp_validate(g, source, dist, width, r.pred, NULL, &err) != DS_OK) {
         printf("%s delta %g threads %d: validator: %s\n", what, p.delta, p.threads, err.msg);
         failed++;
       }

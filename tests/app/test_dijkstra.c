@@ -1,6 +1,7 @@
 /* Dijkstra (ds_sssp_dijkstra) against an independent brute-force
  * Bellman-Ford on hundreds of small random graphs: integer weights with many
- * zeros and ties, wide and saturating integer weights, float weights;
+ * zeros and ties, wide integer weights, weights near 2^31 whose paths need
+ * 64-bit distances (chosen by ds_sssp_dist_width), float weights;
  * sparse graphs with unreachable vertices, dense ones, a single vertex, no
  * arcs. Also checks the predecessors with the validator, the reached counts,
  * and that poisoned outputs are overwritten.
@@ -21,22 +22,26 @@ static const shape SHAPES[] = {{1, 0}, {1, 3}, {2, 1}, {5, 3}, {5, 20}, {17, 10}
 static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t seed) {
   ds_graph g;
   memset(&g, 0, sizeof g);
-  uint32_t *dist = NULL, *pred = NULL;
+  void *dist = NULL;
+  uint32_t *pred = NULL;
   double *want = NULL;
   int ok = 0;
   if (!test_random_graph(n, m, kind, sym, seed, &g)) return 0;
   uint64_t s = seed;
   uint32_t source = (uint32_t)(test_rand(&s) % n);
-  dist = (uint32_t *)malloc(n * sizeof(uint32_t));
+  const ds_dist_width width = ds_sssp_dist_width(&g);
+  const size_t bytes = ds_dist_size(&g, width);
+  dist = malloc(n * bytes);
   pred = (uint32_t *)malloc(n * sizeof(uint32_t));
   want = test_bellman_ford(&g, source);
   if (dist == NULL || pred == NULL || want == NULL) goto done;
-  memset(dist, POISON, n * sizeof(uint32_t));
+  memset(dist, POISON, n * bytes);
   memset(pred, POISON, n * sizeof(uint32_t));
 
   ds_sssp_params p;
   ds_sssp_params_default(&p);
   p.want_pred = 1;
+  p.dist_width = width;
   ds_sssp_result r;
   memset(&r, 0, sizeof r);
   r.dist = dist;
@@ -48,7 +53,7 @@ static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t
   }
   uint32_t reached = 0;
   for (uint32_t v = 0; v < n; v++) {
-    double got = test_dist(&g, dist, v);
+    double got = test_dist_w(&g, dist, width, v);
     if (!test_same(&g, want[v], got)) {
       printf("n=%u m=%llu kind=%d sym=%d seed=%llu source=%u: vertex %u distance %.9g, "
              "Bellman-Ford %.9g\n", n, (unsigned long long)m, kind, sym,
@@ -61,7 +66,7 @@ static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t
     printf("reached %u, expected %u\n", r.reached, reached);
     goto done;
   }
-  if (ds_sssp_validate(&g, source, dist, pred, NULL, &err) != DS_OK) {
+  if (ds_sssp_validate(&g, source, dist, width, pred, NULL, &err) != DS_OK) {
     printf("validator rejects Dijkstra's result (kind %d seed %llu): %s\n", kind,
            (unsigned long long)seed, err.msg);
     goto done;

@@ -104,8 +104,8 @@ static int random_corruptions(int counts[C_KINDS]) {
     ds_error err;
     uint32_t source = (uint32_t)i % g.n;
     if (ds_sssp_dijkstra(&g, source, &p, &r, &err) != DS_OK ||
-        ds_sssp_validate(&g, source, dist, pred, NULL, &err) != DS_OK ||
-        ds_sssp_validate(&g, source, dist, NULL, NULL, &err) != DS_OK) {
+        ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, pred, NULL, &err) != DS_OK ||
+        ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, NULL, NULL, &err) != DS_OK) {
       printf("graph %d: a correct result is rejected: %s\n", i, err.msg);
       failed++;
     }
@@ -116,7 +116,7 @@ static int random_corruptions(int counts[C_KINDS]) {
         memcpy(p2, pred, g.n * 4);
         if (!corrupt(&g, source, d2, with_pred ? p2 : NULL, (corruption)c, &rng)) continue;
         counts[c]++;
-        ds_status st = ds_sssp_validate(&g, source, d2, with_pred ? p2 : NULL, NULL, &err);
+        ds_status st = ds_sssp_validate(&g, source, d2, DS_DIST_NATURAL, with_pred ? p2 : NULL, NULL, &err);
         if (st != DS_ERR_VALIDATION || err.msg[0] == '\0') {
           printf("graph %d: '%s' (%s predecessors) not caught\n", i, CORRUPTION_NAMES[c],
                  with_pred ? "with" : "without");
@@ -147,18 +147,18 @@ static int zero_weight_cases(void) {
   uint32_t d[5] = {0, 0, 0, DS_INF_U32, DS_INF_U32};
   uint32_t p[5] = {DS_NO_PRED, 0, 1, DS_NO_PRED, DS_NO_PRED};
   uint32_t bad = 0;
-  if (ds_sssp_validate(&g, 0, d, p, NULL, &err) != DS_OK) {
+  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, NULL, &err) != DS_OK) {
     printf("zero weights: correct result rejected: %s\n", err.msg);
     failed++;
   }
   p[1] = 2; /* 1 <- 2 <- 1: tight, but a cycle */
-  if (ds_sssp_validate(&g, 0, d, p, &bad, &err) != DS_ERR_VALIDATION) {
+  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, &bad, &err) != DS_ERR_VALIDATION) {
     printf("zero weights: predecessor cycle not caught\n");
     failed++;
   }
   p[1] = 0;
   d[3] = d[4] = 7; /* unreachable zero cycle made to look reached */
-  if (ds_sssp_validate(&g, 0, d, NULL, &bad, &err) != DS_ERR_VALIDATION || (bad != 3 && bad != 4)) {
+  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, NULL, &bad, &err) != DS_ERR_VALIDATION || (bad != 3 && bad != 4)) {
     printf("zero weights: unreachable cycle with finite distances not caught\n");
     failed++;
   }
@@ -181,18 +181,18 @@ static int compare_cases(void) {
     return 1;
   uint32_t a[4] = {0, 1, 7, DS_INF_U32}, b[4] = {0, 1, 8, DS_INF_U32};
   uint32_t bad = 99;
-  if (ds_sssp_compare(&gu, a, a, NULL, &err) != DS_OK) failed++;
-  if (ds_sssp_compare(&gu, a, b, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
+  if (ds_sssp_compare(&gu, a, a, DS_DIST_NATURAL, NULL, &err) != DS_OK) failed++;
+  if (ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
   b[2] = 7;
   b[3] = 5;
-  if (ds_sssp_compare(&gu, a, b, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
+  if (ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
   float fa[4] = {0, 1, 1000.0f, INFINITY}, fb[4] = {0, 1, 1000.001f, INFINITY};
-  if (ds_sssp_compare(&gf, fa, fb, NULL, &err) != DS_OK) failed++; /* within 1e-5 */
+  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, NULL, &err) != DS_OK) failed++; /* within 1e-5 */
   fb[2] = 1001.0f;
-  if (ds_sssp_compare(&gf, fa, fb, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
+  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
   fb[2] = 1000.0f;
   fb[3] = 3.0f;
-  if (ds_sssp_compare(&gf, fa, fb, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
+  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
   if (failed) printf("ds_sssp_compare: %d cases failed\n", failed);
   ds_graph_free(&gu);
   ds_graph_free(&gf);

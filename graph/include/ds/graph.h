@@ -27,7 +27,8 @@ typedef enum {
   DS_ERR_NOMEM = 5,
   DS_ERR_STALE = 6,   /* cache exists but does not match: rebuild */
   DS_ERR_DEVICE = 7,  /* CUDA error or no usable device */
-  DS_ERR_VALIDATION = 8 /* a result failed validation */
+  DS_ERR_VALIDATION = 8, /* a result failed validation */
+  DS_ERR_RANGE = 9    /* a distance does not fit the distance type asked for */
 } ds_status;
 
 #define DS_ERROR_MSG_LEN 1024
