@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ds/out_file.h"
 #include "gpu/gpu_sssp.h"
 #include "report.h"
 #include "run.h"
@@ -213,11 +214,13 @@ static void corrupt_for_test(const ds_graph *g, uint32_t source, void *dist) {
 /* --output: one line per vertex in the file's numbering. */
 static ds_exit_code write_output(const char *path, const ds_graph *g, const void *dist,
                                  const uint32_t *pred) {
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    fprintf(stderr, "sssp: %s: cannot write the output file\n", path);
+  ds_out_file out;
+  ds_error err = {{0}};
+  if (ds_out_open(path, &out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
     return DS_EXIT_INPUT;
   }
+  FILE *f = out.stream;
   const uint32_t base = (uint32_t)g->index_base;
   for (uint32_t v = 0; v < g->n; v++) {
     fprintf(f, "%u ", v + base);
@@ -236,10 +239,8 @@ static ds_exit_code write_output(const char *path, const ds_graph *g, const void
     }
     fputc('\n', f);
   }
-  int ok = !ferror(f);
-  ok = (fclose(f) == 0) && ok;
-  if (!ok) {
-    fprintf(stderr, "sssp: %s: writing the output file failed\n", path);
+  if (ds_out_close(&out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
     return DS_EXIT_INPUT;
   }
   return DS_EXIT_OK;
@@ -476,9 +477,11 @@ ds_exit_code ds_run(const ds_cli *cli) {
   // 4. the JSON report, also when validation failed
   if (p.json != NULL) {
     cJSON_AddNumberToObject(p.json, "exit_code", rc);
-    if (!ds_report_json_write(p.json, cli->json_path)) {
-      fprintf(stderr, "sssp: %s: cannot write the JSON report\n", cli->json_path);
-      if (rc == DS_EXIT_OK) rc = DS_EXIT_INPUT;
+    ds_error err = {{0}};
+    ds_status st = ds_report_json_write(p.json, cli->json_path, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "sssp: the JSON report: %s\n", err.msg);
+      if (rc == DS_EXIT_OK) rc = st == DS_ERR_NOMEM ? DS_EXIT_INTERNAL : DS_EXIT_INPUT;
     }
     cJSON_Delete(p.json);
   }
