@@ -17,19 +17,15 @@
 #define MAX_TRIALS 1000000u
 #define MAX_DEVICE 1024
 
-static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...) {
+ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, len, fmt, ap);
   va_end(ap);
-  return DS_EXIT_USAGE;
+  return code;
 }
+
+#define usage_error(msg, len, ...) ds_cli_fail(DS_EXIT_USAGE, msg, len, __VA_ARGS__)
 
 void ds_cli_defaults(ds_cli *c) {
   memset(c, 0, sizeof(*c));
@@ -377,7 +373,7 @@ void ds_cli_usage(FILE *f) {
 "  0  success\n"
 "  1  usage error: bad option, value or configuration file\n"
 "  2  input error: graph file missing, unreadable or malformed; output file\n"
-"     not writable\n"
+"     not writable, or naming an input, the config or the other output\n"
 "  3  validation failure (--validate)\n"
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
 "  5  out of memory or other internal error\n",

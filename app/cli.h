@@ -92,6 +92,13 @@ ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, c
                                 size_t msg_len);
 ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len);
 
+/* Formats msg and returns code: the messages of the checks. */
+ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 /* Strict decimal parsing: the whole text, no sign, within [lo, hi]. */
 ds_exit_code ds_cli_parse_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out,
                               const char *what, char *msg, size_t msg_len);

@@ -1,12 +1,12 @@
 /* JSON run configurations for `sssp` (read with cJSON).
  *
  * A configuration is one JSON object whose keys mirror the long options:
- *   graph (string or list of strings; relative paths are relative to the
- *   configuration file's folder), source (integer or "random"), sources,
+ *   graph (string or list of strings), source (integer or "random"), sources,
  *   algo (string "a,b" or list), buckets, delta (number or "auto"), trials,
  *   validate, undirected, predecessors, no_cache (booleans), weights
  *   ("MIN:MAX"), seed, device, threads (integers), json, output, cache_dir
- *   (strings).
+ *   (strings). Relative paths (graph, json, output, cache_dir) are relative
+ *   to the configuration file's folder.
  * The command line is applied afterwards and overrides it. Unknown keys and
  * values of the wrong type are errors that name the file and the key; a JSON
  * syntax error names the line.
@@ -72,21 +72,29 @@ static ds_exit_code get_bool(const cJSON *item, int *out, const char *path, char
   return DS_EXIT_OK;
 }
 
-/* Joins a graph path to the configuration file's folder when it is relative. */
-static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *graph,
-                              char *msg, size_t len) {
+/* A path named in the configuration, relative to the configuration file's
+ * folder unless absolute, so that a configuration means the same files from
+ * any working directory. *joined is malloc'ed. */
+static ds_exit_code config_relative(const char *config_path, const char *value, char **joined,
+                                    char *msg, size_t len) {
   const char *slash = strrchr(config_path, '/');
-  if (graph[0] == '/' || slash == NULL) return ds_cli_add_graph(c, graph, "graph", msg, len);
-  size_t dir_len = (size_t)(slash - config_path) + 1;
-  size_t total = dir_len + strlen(graph) + 1;
-  char *joined = (char *)malloc(total);
-  if (joined == NULL) {
+  size_t dir_len = value[0] == '/' || slash == NULL ? 0 : (size_t)(slash - config_path) + 1;
+  *joined = (char *)malloc(dir_len + strlen(value) + 1);
+  if (*joined == NULL) {
     snprintf(msg, len, "out of memory");
     return DS_EXIT_INTERNAL;
   }
-  memcpy(joined, config_path, dir_len);
-  strcpy(joined + dir_len, graph);
-  ds_exit_code rc = ds_cli_add_graph(c, joined, "graph", msg, len);
+  memcpy(*joined, config_path, dir_len);
+  strcpy(*joined + dir_len, value);
+  return DS_EXIT_OK;
+}
+
+static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *graph,
+                              char *msg, size_t len) {
+  char *joined = NULL;
+  if (graph[0] == '\0') return key_error(msg, len, config_path, "graph", "empty file name");
+  ds_exit_code rc = config_relative(config_path, graph, &joined, msg, len);
+  if (rc == DS_EXIT_OK) rc = ds_cli_add_graph(c, joined, "graph", msg, len);
   free(joined);
   return rc;
 }
@@ -176,8 +184,10 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   } else if (strcmp(key, "json") == 0 || strcmp(key, "output") == 0 ||
              strcmp(key, "cache_dir") == 0) {
     if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a file name");
+    if (item->valuestring[0] == '\0') return key_error(msg, len, path, key, "empty file name");
     char **dst = key[0] == 'j' ? &c->json_path : key[0] == 'o' ? &c->output_path : &c->cache_dir;
-    rc = ds_cli_set_string(dst, item->valuestring, msg, len);
+    free(*dst);
+    rc = config_relative(path, item->valuestring, dst, msg, len);
   } else {
     char text[512];
     snprintf(text, sizeof text, "unknown key (known: %s)", KNOWN_KEYS);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "outputs.h"
 #include "run.h"
 
 #ifndef DS_VERSION
@@ -37,6 +38,7 @@ int main(int argc, char **argv) {
     goto fail;
   if ((rc = ds_cli_parse(argc, argv, &cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
   if ((rc = ds_cli_check(&cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
+  if ((rc = ds_outputs_check(&cli, config, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
   // 3. run
   rc = ds_run(&cli);
   ds_cli_free(&cli);
