@@ -287,6 +287,7 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
     } else if (strcmp(name, "--device") == 0) {
       rc = ds_cli_parse_u64(v, 0, MAX_DEVICE, &x, name, msg, msg_len);
       c->device = (int)x;
+      c->device_given = 1;
     } else if (strcmp(name, "--cache-dir") == 0) {
       rc = ds_cli_set_string(&c->cache_dir, v, msg, msg_len);
     } else if (strcmp(name, "--threads") == 0) {

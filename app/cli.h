@@ -53,6 +53,7 @@ typedef struct {
   uint64_t seed;
   int predecessors;
   int device;
+  int device_given;     /* --device or "device" was set: it must exist */
   int quiet;
   int threads;          /* 0: OpenMP's default */
   int no_cache;

@@ -178,6 +178,7 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   } else if (strcmp(key, "device") == 0) {
     rc = get_uint(item, 0, MAX_DEVICE, &x, path, msg, len);
     c->device = (int)x;
+    c->device_given = 1;
   } else if (strcmp(key, "threads") == 0) {
     rc = get_uint(item, 1, MAX_THREADS, &x, path, msg, len); /* as --threads: at least 1 */
     c->threads = (int)x;

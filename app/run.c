@@ -441,13 +441,17 @@ ds_exit_code ds_run(const ds_cli *cli) {
   char gpu_name[GPU_NAME_LEN] = "";
   size_t gpu_mem = 0;
   int have_gpu = 0; /* the device is described in reports even if only CPU algorithms run */
-  if (gpus > 0 || p.uses_gpu) {
+  /* a device asked for must exist, also where the CPU backend would do the work */
+  if (cli->device_given && cli->device >= gpus) {
+    if (gpus == 0)
+      fprintf(stderr, "sssp: device %d does not exist: no GPU (%s)\n", cli->device, reason);
+    else
+      fprintf(stderr, "sssp: device %d does not exist: %d CUDA device%s (0..%d)\n", cli->device,
+              gpus, gpus == 1 ? "" : "s", gpus - 1);
+    return DS_EXIT_USAGE;
+  }
+  if (gpus > 0) {
     ds_error err = {{0}};
-    if (cli->device >= gpus) {
-      fprintf(stderr, "sssp: device %d is out of range: %d CUDA device%s\n", cli->device, gpus,
-              gpus == 1 ? "" : "s");
-      return DS_EXIT_USAGE;
-    }
     ds_status st = ds_gpu_describe(cli->device, gpu_name, sizeof gpu_name, &gpu_mem, &err);
     if (st != DS_OK) {
       fprintf(stderr, "sssp: %s\n", err.msg);
