@@ -127,19 +127,42 @@ static ds_exit_code pick_sources(const ds_cli *cli, const ds_graph *g, const cha
       }
     return DS_EXIT_OK;
   }
-  // random sources: vertices with out-arcs, distinct while there are enough draws
+  // random sources: distinct vertices with out-arcs (the caller asks for no
+  // more than there are); a source whose draws keep hitting taken or
+  // arc-less vertices takes the next free one after its last draw, so the
+  // drawing ends however few candidates are left
+  unsigned char *taken = (unsigned char *)calloc(g->n, 1);
+  if (taken == NULL) {
+    fprintf(stderr, "sssp: out of memory choosing sources on %s\n", path);
+    return DS_EXIT_INTERNAL;
+  }
   uint64_t state = cli->seed ^ SOURCE_STREAM;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t v = 0;
-    for (int t = 0; t < MAX_SOURCE_DRAWS; t++) {
+    int found = 0;
+    for (int t = 0; t < MAX_SOURCE_DRAWS && !found; t++) {
       v = (uint32_t)(splitmix64(&state) % g->n);
-      int repeated = 0;
-      for (uint32_t j = 0; j < i && !repeated; j++) repeated = sources[j] == v;
-      if (out_degree(g, v) > 0 && !repeated) break;
+      found = out_degree(g, v) > 0 && !taken[v];
+    }
+    for (uint32_t k = 1; k < g->n && !found; k++) {
+      uint32_t u = (uint32_t)(((uint64_t)v + k) % g->n);
+      if (out_degree(g, u) > 0 && !taken[u]) {
+        v = u;
+        found = 1;
+      }
     }
     sources[i] = v;
+    taken[v] = 1;
   }
+  free(taken);
   return DS_EXIT_OK;
+}
+
+/* Vertices with an out-arc: the most distinct sources a graph offers. */
+static uint32_t count_source_candidates(const ds_graph *g) {
+  uint32_t k = 0;
+  for (uint32_t v = 0; v < g->n; v++) k += out_degree(g, v) > 0;
+  return k;
 }
 
 /* Loads the graph; *cache says whether the binary cache served it. */
@@ -293,6 +316,13 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     goto cleanup;
   }
   r.n_sources = cli->sources;
+  uint32_t candidates = count_source_candidates(&g);
+  if (r.n_sources > 1 && r.n_sources > candidates) {
+    r.n_sources = candidates > 0 ? candidates : 1;
+    if (!cli->quiet)
+      fprintf(stderr, "sssp: note: %s has %u vertices with out-arcs: %u sources, not %u\n", path,
+              candidates, r.n_sources, cli->sources);
+  }
   r.trials = cli->trials;
   r.buckets = cli->buckets;
   r.threads = p->threads;
