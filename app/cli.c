@@ -379,7 +379,8 @@ void ds_cli_usage(FILE *f) {
 "     not writable, or naming an input, the config or the other output\n"
 "  3  validation failure (--validate)\n"
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
-"  5  out of memory or other internal error\n",
+"  5  out of memory or other internal error (also a run whose estimated host\n"
+"     memory exceeds what is available)\n",
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
           DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
           DS_CLI_DEFAULT_TRIALS);

@@ -20,10 +20,12 @@
 #include "gpu/gpu_sssp.h"
 #include "report.h"
 #include "run.h"
+#include "run_memory.h"
 
 #define POISON_BYTE 0xA5      /* fills result arrays before each run */
 #define GPU_NAME_LEN 256
 #define REASON_LEN 512
+#define MIB (1024.0 * 1024.0)
 #define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
 #define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
 #define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
@@ -200,6 +202,25 @@ static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
   return DS_EXIT_OK;
 }
 
+/* Refuses a run whose memory (beyond the loaded graph) exceeds what the
+ * machine has available, before anything of it is allocated. */
+static ds_exit_code check_memory(const run_plan *p, const ds_graph *g, const char *path,
+                                 uint32_t n_sources) {
+  ds_run_memory m;
+  ds_run_memory_estimate(g, p->cli, p->algos, p->n_algos, n_sources, &m);
+  const uint64_t need = m.results + m.scratch + m.per_source;
+  const uint64_t available = ds_host_mem_available();
+  if (available == 0 || need <= available) return DS_EXIT_OK;
+  fprintf(stderr,
+          "sssp: %s: the run needs about %.1f MiB of host memory besides the graph's %.1f MiB "
+          "(results %.1f, working memory %.1f, per-source statistics %.1f), but %.1f MiB are "
+          "available%s\n",
+          path, (double)need / MIB, (double)m.graph / MIB, (double)m.results / MIB,
+          (double)m.scratch / MIB, (double)m.per_source / MIB, (double)available / MIB,
+          m.per_source > available / 2 ? ": fewer --sources or --trials" : "");
+  return DS_EXIT_INTERNAL;
+}
+
 /* One run of one algorithm. */
 static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint32_t source,
                          const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
@@ -330,6 +351,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   r.delta = cli->delta_auto ? ds_delta_auto(&g) : cli->delta;
   if (g.weight_type == DS_WEIGHT_U32) /* integer widths: whole numbers in [1, 2^32-1] */
     r.delta = r.delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(r.delta);
+  if ((rc = check_memory(p, &g, path, r.n_sources)) != DS_EXIT_OK) goto cleanup;
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
   if ((rc = pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
