@@ -20,7 +20,11 @@
 #include "cli.h"
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a configuration is small: refuse huge files */
-#define JSON_EXACT_INT_MAX 9007199254740992.0 /* 2^53: larger integers lose digits */
+/* 2^53 - 1: every integer up to it is read exactly; 2^53 + 1 would read as
+ * 2^53, so 2^53 itself cannot be trusted */
+#define JSON_EXACT_INT_MAX 9007199254740991.0
+#define NUMBER_TEXT_LEN 48
+#define MAX_DIGITS_ROUND_TRIP 17 /* a double's shortest exact decimal form */
 #define MAX_THREADS 4096
 #define MAX_DEVICE 1024
 #define MAX_TRIALS 1000000
@@ -51,14 +55,29 @@ static ds_exit_code wrong_type(char *msg, size_t len, const char *path, const cJ
   return key_error(msg, len, path, item->string, what);
 }
 
+/* A number as the user would write it: every digit of an integer (never
+ * "4.29497e+09", which looks like 4294967295), else the shortest decimal
+ * form that reads back as the same double. */
+static void number_text(double d, char *out, size_t len) {
+  if (d == floor(d) && fabs(d) < 1e21) {
+    snprintf(out, len, "%.0f", d);
+    return;
+  }
+  for (int digits = 1; digits <= MAX_DIGITS_ROUND_TRIP; digits++) {
+    snprintf(out, len, "%.*g", digits, d);
+    if (strtod(out, NULL) == d) return;
+  }
+}
+
 /* An integral JSON number in [lo, hi]. */
 static ds_exit_code get_uint(const cJSON *item, double lo, double hi, uint64_t *out,
                              const char *path, char *msg, size_t len) {
   if (!cJSON_IsNumber(item)) return wrong_type(msg, len, path, item, "an integer");
   double d = item->valuedouble;
   if (d != floor(d) || d < lo || d > hi) {
-    char what[160];
-    snprintf(what, sizeof what, "%g is not an integer in [%.0f, %.0f]", d, lo, hi);
+    char what[160], text[NUMBER_TEXT_LEN];
+    number_text(d, text, sizeof text);
+    snprintf(what, sizeof what, "%s is not an integer in [%.0f, %.0f]", text, lo, hi);
     return key_error(msg, len, path, item->string, what);
   }
   *out = (uint64_t)d;
@@ -156,6 +175,11 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
     } else if (cJSON_IsNumber(item) && isfinite(item->valuedouble) && item->valuedouble > 0) {
       c->delta_auto = 0;
       c->delta = item->valuedouble;
+    } else if (cJSON_IsNumber(item)) {
+      char problem[128], text[NUMBER_TEXT_LEN];
+      number_text(item->valuedouble, text, sizeof text);
+      snprintf(problem, sizeof problem, "expected a positive number or \"auto\", got %s", text);
+      return key_error(msg, len, path, key, problem);
     } else {
       return wrong_type(msg, len, path, item, "a positive number or \"auto\"");
     }
