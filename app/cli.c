@@ -16,6 +16,7 @@
 #define MAX_THREADS 4096
 #define MAX_TRIALS 1000000u
 #define MAX_DEVICE 1024
+#define DECIMAL_CHARS "0123456789.eE+-"
 
 ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
@@ -132,7 +133,8 @@ ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const cha
       if (!seen) c->algos[c->n_algos++] = a;
     }
     p += len;
-    if (*p == ',') p++;
+    if (*p == ',' && *++p == '\0') /* "a," names an empty algorithm, as "," does */
+      return usage_error(msg, msg_len, "%s: bad algorithm list '%s'", what, list);
   }
   return DS_EXIT_OK;
 }
@@ -144,9 +146,10 @@ ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, ch
     return DS_EXIT_OK;
   }
   uint64_t v;
-  ds_exit_code rc = ds_cli_parse_u64(text, 0, UINT32_MAX, &v, what, msg, msg_len);
-  if (rc != DS_EXIT_OK)
+  if (text[0] == '\0' || strspn(text, "0123456789") != strlen(text))
     return usage_error(msg, msg_len, "%s: '%s' is not a vertex number or 'random'", what, text);
+  ds_exit_code rc = ds_cli_parse_u64(text, 0, UINT32_MAX, &v, what, msg, msg_len);
+  if (rc != DS_EXIT_OK) return rc; /* a vertex number out of range */
   c->source_mode = DS_SOURCE_VERTEX;
   c->source = v;
   return DS_EXIT_OK;
@@ -161,7 +164,9 @@ ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, cha
   char *end = NULL;
   errno = 0;
   double d = strtod(text, &end);
-  if (end == text || *end != '\0' || errno != 0 || !isfinite(d) || !(d > 0.0))
+  /* decimal only: strtod also takes hexadecimal ("0x10") and "infinity" */
+  int decimal = strspn(text, DECIMAL_CHARS) == strlen(text);
+  if (!decimal || end == text || *end != '\0' || errno != 0 || !isfinite(d) || !(d > 0.0))
     return usage_error(msg, msg_len, "%s: '%s' is not a positive number or 'auto'", what, text);
   c->delta_auto = 0;
   c->delta = d;
@@ -187,6 +192,13 @@ ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, c
   c->weight_min = (uint32_t)lo;
   c->weight_max = (uint32_t)hi;
   return DS_EXIT_OK;
+}
+
+/* A file or folder name option: an empty one is a mistake, not "none". */
+static ds_exit_code set_path(char **dst, const char *value, const char *what, char *msg,
+                             size_t msg_len) {
+  if (value[0] == '\0') return usage_error(msg, msg_len, "%s: empty file name", what);
+  return ds_cli_set_string(dst, value, msg, msg_len);
 }
 
 /* Options that take a value. */
@@ -234,16 +246,26 @@ ds_exit_code ds_cli_prescan(int argc, char **argv, const char **config, ds_cli *
   *config = NULL;
   c->argc = argc;
   c->argv = argv;
+  ds_exit_code rc = DS_EXIT_OK; /* the first problem; the scan goes on to see --help */
+  char ignored[DS_CLI_MSG_LEN];
   for (int i = 1; i < argc; i++) {
     char name[32];
     const char *value = NULL;
-    if (next_option(argc, argv, &i, name, sizeof name, &value, msg, msg_len) != DS_EXIT_OK)
+    if (next_option(argc, argv, &i, name, sizeof name, &value, ignored, sizeof ignored) !=
+        DS_EXIT_OK)
       continue; /* reported by ds_cli_parse */
-    if (strcmp(name, "--config") == 0) *config = value;
+    if (strcmp(name, "--config") == 0 && rc == DS_EXIT_OK) {
+      if (*config != NULL) /* one configuration: a second would silently replace the first */
+        rc = usage_error(msg, msg_len, "--config is given twice ('%s' and '%s')", *config, value);
+      else if (value[0] == '\0')
+        rc = usage_error(msg, msg_len, "--config: empty file name");
+      else
+        *config = value;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) c->help = 1;
     if (strcmp(name, "--version") == 0) c->version = 1;
   }
-  return DS_EXIT_OK;
+  return rc;
 }
 
 ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t msg_len) {
@@ -275,7 +297,7 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_parse_u64(v, 1, MAX_TRIALS, &x, name, msg, msg_len);
       c->trials = (uint32_t)x;
     } else if (strcmp(name, "--json") == 0) {
-      rc = ds_cli_set_string(&c->json_path, v, msg, msg_len);
+      rc = set_path(&c->json_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--config") == 0) {
       /* read before the command line by ds_config_load */
     } else if (strcmp(name, "--weights") == 0) {
@@ -283,13 +305,13 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
     } else if (strcmp(name, "--seed") == 0) {
       rc = ds_cli_parse_u64(v, 0, UINT64_MAX, &c->seed, name, msg, msg_len);
     } else if (strcmp(name, "--output") == 0) {
-      rc = ds_cli_set_string(&c->output_path, v, msg, msg_len);
+      rc = set_path(&c->output_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--device") == 0) {
       rc = ds_cli_parse_u64(v, 0, MAX_DEVICE, &x, name, msg, msg_len);
       c->device = (int)x;
       c->device_given = 1;
     } else if (strcmp(name, "--cache-dir") == 0) {
-      rc = ds_cli_set_string(&c->cache_dir, v, msg, msg_len);
+      rc = set_path(&c->cache_dir, v, name, msg, msg_len);
     } else if (strcmp(name, "--threads") == 0) {
       rc = ds_cli_parse_u64(v, 1, MAX_THREADS, &x, name, msg, msg_len);
       c->threads = (int)x;
@@ -339,7 +361,8 @@ void ds_cli_usage(FILE *f) {
 "  --undirected        store both directions of every edge\n"
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
 "  --seed S            seed for weights and random sources (default %u)\n"
-"  --cache-dir DIR     where the binary cache lives (default: next to FILE)\n"
+"  --cache-dir DIR     where the binary cache lives, an existing folder\n"
+"                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"
 "search\n"
 "  --source N|random   source vertex in the file's numbering (1-based for\n"
@@ -376,7 +399,8 @@ void ds_cli_usage(FILE *f) {
 "  0  success\n"
 "  1  usage error: bad option, value or configuration file\n"
 "  2  input error: graph file missing, unreadable or malformed; output file\n"
-"     not writable, or naming an input, the config or the other output\n"
+"     not writable, or naming an input, the config or the other output;\n"
+"     --cache-dir not a folder; standard output not writable\n"
 "  3  validation failure (--validate)\n"
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
 "  5  out of memory or other internal error (also a run whose estimated host\n"

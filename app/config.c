@@ -12,6 +12,7 @@
  * syntax error names the line.
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +238,7 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
   // 1. read the whole file
   f = fopen(path, "rb");
   if (f == NULL) {
-    snprintf(msg, msg_len, "%s: cannot open the configuration file", path);
+    snprintf(msg, msg_len, "%s: cannot open the configuration file: %s", path, strerror(errno));
     rc = DS_EXIT_USAGE;
     goto cleanup;
   }
@@ -256,6 +257,11 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
     goto cleanup;
   }
   text[size] = '\0';
+  if (size == 0) {
+    snprintf(msg, msg_len, "%s: the configuration file is empty", path);
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
 
   // 2. parse the JSON
   const char *end = NULL;
@@ -272,9 +278,15 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
     goto cleanup;
   }
 
-  // 3. apply each key in order
+  // 3. apply each key in order; a key given twice is a mistake that JSON
+  // readers settle differently, so it is refused rather than guessed
   const cJSON *item;
   cJSON_ArrayForEach(item, root) {
+    for (const cJSON *earlier = root->child; earlier != item; earlier = earlier->next)
+      if (strcmp(earlier->string, item->string) == 0) {
+        rc = key_error(msg, msg_len, path, item->string, "given twice");
+        goto cleanup;
+      }
     if ((rc = apply_key(c, item, path, msg, msg_len)) != DS_EXIT_OK) goto cleanup;
   }
 

@@ -7,13 +7,17 @@
  *      exists, else the same resolved path): a configuration whose report
  *      path names itself would overwrite it;
  *   2. --output and --json may not be one file, nor a graph's cache;
- *   3. --output and --json must be creatable: the folder exists and is
+ *   3. --cache-dir must be a folder;
+ *   4. --output and --json must be creatable: the folder exists and is
  *      writable, an existing file is writable, the path is no directory.
  *      Nothing is created or truncated here. (A cache that cannot be written
- *      is skipped by the graph layer, so it is not checked.)
+ *      is skipped by the graph layer, so it is not checked, but the cache
+ *      folder must exist.)
  */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ds/out_file.h"
 #include "outputs.h"
@@ -70,7 +74,14 @@ ds_exit_code ds_outputs_check(const ds_cli *c, const char *config, char *msg, si
     }
   }
 
-  // 3. the user's outputs can be written
+  // 3. the cache folder exists: a missing one would silently turn the cache off
+  struct stat sb;
+  if (!c->no_cache && c->cache_dir != NULL &&
+      (stat(c->cache_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+    return input_error(msg, msg_len, "--cache-dir %s is not a folder (create it, or use --no-cache)",
+                       c->cache_dir);
+
+  // 4. the user's outputs can be written
   for (int i = 0; i < n_user; i++) {
     ds_error err = {{0}};
     if (ds_out_check(user[i].path, &err) != DS_OK)
