@@ -193,8 +193,17 @@ static void resolved_name(const char *path, char *out) {
     snprintf(out, DS_OUT_PATH_MAX, "%s", target);
 }
 
+/* Written straight through (devices, FIFOs, /dev/stdout): never clobbered. */
+static int written_through(const char *path) {
+  out_kind kind;
+  char target[DS_OUT_PATH_MAX];
+  struct stat sb;
+  return classify(path, &kind, target, &sb, NULL) == DS_OK && kind == OUT_THROUGH;
+}
+
 int ds_out_same_file(const char *a, const char *b) {
   struct stat sa, sb;
+  if (written_through(a) || written_through(b)) return 0;
   int a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
   if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (a_exists || b_exists) return 0;

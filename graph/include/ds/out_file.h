@@ -56,8 +56,11 @@ void ds_out_abort(ds_out_file *out);
  * the path is not a directory. Errors as ds_out_open. */
 ds_status ds_out_check(const char *path, ds_error *err);
 
-/* 1 when a and b name the same file: the same device and inode when both
- * exist, else the same path once links and the folder are resolved. */
+/* 1 when a and b name the same file that a write would replace: the same
+ * device and inode when both exist, else the same path once links and the
+ * folder are resolved. 0 when either is written through (a device, a FIFO,
+ * a path under /dev or /proc): two outputs to /dev/null or /dev/stdout do
+ * not clobber each other. */
 int ds_out_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
