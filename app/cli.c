@@ -13,9 +13,6 @@
 
 #include "cli.h"
 
-#define MAX_THREADS 4096
-#define MAX_TRIALS 1000000u
-#define MAX_DEVICE 1024
 #define DECIMAL_CHARS "0123456789.eE+-"
 
 ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...) {
@@ -294,7 +291,7 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_set_algos(c, v, algos_from_cli, name, msg, msg_len);
       algos_from_cli = 1;
     } else if (strcmp(name, "--trials") == 0) {
-      rc = ds_cli_parse_u64(v, 1, MAX_TRIALS, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_TRIALS, &x, name, msg, msg_len);
       c->trials = (uint32_t)x;
     } else if (strcmp(name, "--json") == 0) {
       rc = set_path(&c->json_path, v, name, msg, msg_len);
@@ -303,17 +300,17 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
     } else if (strcmp(name, "--weights") == 0) {
       rc = ds_cli_set_weights(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--seed") == 0) {
-      rc = ds_cli_parse_u64(v, 0, UINT64_MAX, &c->seed, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_SEED, &c->seed, name, msg, msg_len);
     } else if (strcmp(name, "--output") == 0) {
       rc = set_path(&c->output_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--device") == 0) {
-      rc = ds_cli_parse_u64(v, 0, MAX_DEVICE, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_DEVICE, &x, name, msg, msg_len);
       c->device = (int)x;
       c->device_given = 1;
     } else if (strcmp(name, "--cache-dir") == 0) {
       rc = set_path(&c->cache_dir, v, name, msg, msg_len);
     } else if (strcmp(name, "--threads") == 0) {
-      rc = ds_cli_parse_u64(v, 1, MAX_THREADS, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_THREADS, &x, name, msg, msg_len);
       c->threads = (int)x;
     } else if (strcmp(name, "--validate") == 0) {
       c->validate = 1;
@@ -360,7 +357,8 @@ void ds_cli_usage(FILE *f) {
 "                      .el/.wel (format from the content); repeat for several\n"
 "  --undirected        store both directions of every edge\n"
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
-"  --seed S            seed for weights and random sources (default %u)\n"
+"  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
+"                      JSON report holds it exactly); default %u\n"
 "  --cache-dir DIR     where the binary cache lives, an existing folder\n"
 "                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"

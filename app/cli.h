@@ -31,6 +31,12 @@ typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2
 #define DS_CLI_DEFAULT_WEIGHT_MIN 1u
 #define DS_CLI_DEFAULT_WEIGHT_MAX 1000u
 #define DS_CLI_DEFAULT_SEED 1u
+#define DS_CLI_MAX_TRIALS 1000000u
+#define DS_CLI_MAX_THREADS 4096
+#define DS_CLI_MAX_DEVICE 1024
+/* 2^53 - 1: the largest seed that a JSON report (and a configuration) holds
+ * exactly, so that every recorded run can be repeated */
+#define DS_CLI_MAX_SEED 9007199254740991ull
 #define DS_CLI_MSG_LEN 1024
 
 typedef struct {

@@ -21,14 +21,8 @@
 #include "cli.h"
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a configuration is small: refuse huge files */
-/* 2^53 - 1: every integer up to it is read exactly; 2^53 + 1 would read as
- * 2^53, so 2^53 itself cannot be trusted */
-#define JSON_EXACT_INT_MAX 9007199254740991.0
 #define NUMBER_TEXT_LEN 48
 #define MAX_DIGITS_ROUND_TRIP 17 /* a double's shortest exact decimal form */
-#define MAX_THREADS 4096
-#define MAX_DEVICE 1024
-#define MAX_TRIALS 1000000
 
 static const char *const KNOWN_KEYS =
     "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
@@ -185,7 +179,7 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
       return wrong_type(msg, len, path, item, "a positive number or \"auto\"");
     }
   } else if (strcmp(key, "trials") == 0) {
-    rc = get_uint(item, 1, MAX_TRIALS, &x, path, msg, len);
+    rc = get_uint(item, 1, DS_CLI_MAX_TRIALS, &x, path, msg, len);
     c->trials = (uint32_t)x;
   } else if (strcmp(key, "validate") == 0) {
     rc = get_bool(item, &c->validate, path, msg, len);
@@ -199,13 +193,14 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
     if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a string \"MIN:MAX\"");
     rc = ds_cli_set_weights(c, item->valuestring, what, msg, len);
   } else if (strcmp(key, "seed") == 0) {
-    rc = get_uint(item, 0, JSON_EXACT_INT_MAX, &c->seed, path, msg, len);
+    /* JSON reads every integer up to 2^53 - 1 exactly (2^53 + 1 reads as 2^53) */
+    rc = get_uint(item, 0, (double)DS_CLI_MAX_SEED, &c->seed, path, msg, len);
   } else if (strcmp(key, "device") == 0) {
-    rc = get_uint(item, 0, MAX_DEVICE, &x, path, msg, len);
+    rc = get_uint(item, 0, DS_CLI_MAX_DEVICE, &x, path, msg, len);
     c->device = (int)x;
     c->device_given = 1;
   } else if (strcmp(key, "threads") == 0) {
-    rc = get_uint(item, 1, MAX_THREADS, &x, path, msg, len); /* as --threads: at least 1 */
+    rc = get_uint(item, 1, DS_CLI_MAX_THREADS, &x, path, msg, len); /* as --threads: at least 1 */
     c->threads = (int)x;
   } else if (strcmp(key, "json") == 0 || strcmp(key, "output") == 0 ||
              strcmp(key, "cache_dir") == 0) {
