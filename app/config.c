@@ -11,12 +11,14 @@
  * values of the wrong type are errors that name the file and the key; a JSON
  * syntax error names the line.
  */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -88,11 +90,15 @@ static ds_exit_code get_bool(const cJSON *item, int *out, const char *path, char
 
 /* A path named in the configuration, relative to the configuration file's
  * folder unless absolute, so that a configuration means the same files from
- * any working directory. *joined is malloc'ed. */
+ * any working directory. A configuration read from a pipe (`--config
+ * <(...)`, /dev/stdin) has no folder of its own: its paths are relative to
+ * the working directory. *joined is malloc'ed. */
 static ds_exit_code config_relative(const char *config_path, const char *value, char **joined,
                                     char *msg, size_t len) {
   const char *slash = strrchr(config_path, '/');
-  size_t dir_len = value[0] == '/' || slash == NULL ? 0 : (size_t)(slash - config_path) + 1;
+  struct stat sb;
+  int has_folder = slash != NULL && stat(config_path, &sb) == 0 && S_ISREG(sb.st_mode);
+  size_t dir_len = value[0] == '/' || !has_folder ? 0 : (size_t)(slash - config_path) + 1;
   *joined = (char *)malloc(dir_len + strlen(value) + 1);
   if (*joined == NULL) {
     snprintf(msg, len, "out of memory");
