@@ -160,6 +160,15 @@ ds_status ds_out_close(ds_out_file *out, ds_error *err) {
   if (fflush(out->stream) != 0 || ferror(out->stream)) failed = errno ? errno : EIO;
   if (fclose(out->stream) != 0 && failed == 0) failed = errno ? errno : EIO;
   out->stream = NULL;
+  /* the rename replaces only a regular file, whatever happened since the
+   * open (a FIFO or device put there, a link resolved wrongly) */
+  struct stat sb;
+  if (failed == 0 && out->tmp[0] != '\0' && stat(out->target, &sb) == 0 &&
+      !S_ISREG(sb.st_mode)) {
+    ds_out_abort(out);
+    return ds_error_set(err, DS_ERR_IO, "%s: %s is not a regular file any more: not replaced",
+                        out->name, out->target);
+  }
   if (failed == 0 && out->tmp[0] != '\0' && rename(out->tmp, out->target) != 0) failed = errno;
   if (failed != 0) {
     ds_out_abort(out);
