@@ -13,23 +13,17 @@
 
 #include "cli.h"
 
-#define MAX_THREADS 4096
-#define MAX_TRIALS 1000000u
-#define MAX_DEVICE 1024
+#define DECIMAL_CHARS "0123456789.eE+-"
 
-static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static ds_exit_code usage_error(char *msg, size_t len, const char *fmt, ...) {
+ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, len, fmt, ap);
   va_end(ap);
-  return DS_EXIT_USAGE;
+  return code;
 }
+
+#define usage_error(msg, len, ...) ds_cli_fail(DS_EXIT_USAGE, msg, len, __VA_ARGS__)
 
 void ds_cli_defaults(ds_cli *c) {
   memset(c, 0, sizeof(*c));
@@ -136,7 +130,8 @@ ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const cha
       if (!seen) c->algos[c->n_algos++] = a;
     }
     p += len;
-    if (*p == ',') p++;
+    if (*p == ',' && *++p == '\0') /* "a," names an empty algorithm, as "," does */
+      return usage_error(msg, msg_len, "%s: bad algorithm list '%s'", what, list);
   }
   return DS_EXIT_OK;
 }
@@ -148,9 +143,10 @@ ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, ch
     return DS_EXIT_OK;
   }
   uint64_t v;
-  ds_exit_code rc = ds_cli_parse_u64(text, 0, UINT32_MAX, &v, what, msg, msg_len);
-  if (rc != DS_EXIT_OK)
+  if (text[0] == '\0' || strspn(text, "0123456789") != strlen(text))
     return usage_error(msg, msg_len, "%s: '%s' is not a vertex number or 'random'", what, text);
+  ds_exit_code rc = ds_cli_parse_u64(text, 0, UINT32_MAX, &v, what, msg, msg_len);
+  if (rc != DS_EXIT_OK) return rc; /* a vertex number out of range */
   c->source_mode = DS_SOURCE_VERTEX;
   c->source = v;
   return DS_EXIT_OK;
@@ -165,7 +161,9 @@ ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, cha
   char *end = NULL;
   errno = 0;
   double d = strtod(text, &end);
-  if (end == text || *end != '\0' || errno != 0 || !isfinite(d) || !(d > 0.0))
+  /* decimal only: strtod also takes hexadecimal ("0x10") and "infinity" */
+  int decimal = strspn(text, DECIMAL_CHARS) == strlen(text);
+  if (!decimal || end == text || *end != '\0' || errno != 0 || !isfinite(d) || !(d > 0.0))
     return usage_error(msg, msg_len, "%s: '%s' is not a positive number or 'auto'", what, text);
   c->delta_auto = 0;
   c->delta = d;
@@ -191,6 +189,13 @@ ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, c
   c->weight_min = (uint32_t)lo;
   c->weight_max = (uint32_t)hi;
   return DS_EXIT_OK;
+}
+
+/* A file or folder name option: an empty one is a mistake, not "none". */
+static ds_exit_code set_path(char **dst, const char *value, const char *what, char *msg,
+                             size_t msg_len) {
+  if (value[0] == '\0') return usage_error(msg, msg_len, "%s: empty file name", what);
+  return ds_cli_set_string(dst, value, msg, msg_len);
 }
 
 /* Options that take a value. */
@@ -238,16 +243,26 @@ ds_exit_code ds_cli_prescan(int argc, char **argv, const char **config, ds_cli *
   *config = NULL;
   c->argc = argc;
   c->argv = argv;
+  ds_exit_code rc = DS_EXIT_OK; /* the first problem; the scan goes on to see --help */
+  char ignored[DS_CLI_MSG_LEN];
   for (int i = 1; i < argc; i++) {
     char name[32];
     const char *value = NULL;
-    if (next_option(argc, argv, &i, name, sizeof name, &value, msg, msg_len) != DS_EXIT_OK)
+    if (next_option(argc, argv, &i, name, sizeof name, &value, ignored, sizeof ignored) !=
+        DS_EXIT_OK)
       continue; /* reported by ds_cli_parse */
-    if (strcmp(name, "--config") == 0) *config = value;
+    if (strcmp(name, "--config") == 0 && rc == DS_EXIT_OK) {
+      if (*config != NULL) /* one configuration: a second would silently replace the first */
+        rc = usage_error(msg, msg_len, "--config is given twice ('%s' and '%s')", *config, value);
+      else if (value[0] == '\0')
+        rc = usage_error(msg, msg_len, "--config: empty file name");
+      else
+        *config = value;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) c->help = 1;
     if (strcmp(name, "--version") == 0) c->version = 1;
   }
-  return DS_EXIT_OK;
+  return rc;
 }
 
 ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t msg_len) {
@@ -276,25 +291,26 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_set_algos(c, v, algos_from_cli, name, msg, msg_len);
       algos_from_cli = 1;
     } else if (strcmp(name, "--trials") == 0) {
-      rc = ds_cli_parse_u64(v, 1, MAX_TRIALS, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_TRIALS, &x, name, msg, msg_len);
       c->trials = (uint32_t)x;
     } else if (strcmp(name, "--json") == 0) {
-      rc = ds_cli_set_string(&c->json_path, v, msg, msg_len);
+      rc = set_path(&c->json_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--config") == 0) {
       /* read before the command line by ds_config_load */
     } else if (strcmp(name, "--weights") == 0) {
       rc = ds_cli_set_weights(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--seed") == 0) {
-      rc = ds_cli_parse_u64(v, 0, UINT64_MAX, &c->seed, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_SEED, &c->seed, name, msg, msg_len);
     } else if (strcmp(name, "--output") == 0) {
-      rc = ds_cli_set_string(&c->output_path, v, msg, msg_len);
+      rc = set_path(&c->output_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--device") == 0) {
-      rc = ds_cli_parse_u64(v, 0, MAX_DEVICE, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_DEVICE, &x, name, msg, msg_len);
       c->device = (int)x;
+      c->device_given = 1;
     } else if (strcmp(name, "--cache-dir") == 0) {
-      rc = ds_cli_set_string(&c->cache_dir, v, msg, msg_len);
+      rc = set_path(&c->cache_dir, v, name, msg, msg_len);
     } else if (strcmp(name, "--threads") == 0) {
-      rc = ds_cli_parse_u64(v, 1, MAX_THREADS, &x, name, msg, msg_len);
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_THREADS, &x, name, msg, msg_len);
       c->threads = (int)x;
     } else if (strcmp(name, "--validate") == 0) {
       c->validate = 1;
@@ -341,14 +357,18 @@ void ds_cli_usage(FILE *f) {
 "                      .el/.wel (format from the content); repeat for several\n"
 "  --undirected        store both directions of every edge\n"
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
-"  --seed S            seed for weights and random sources (default %u)\n"
-"  --cache-dir DIR     where the binary cache lives (default: next to FILE)\n"
+"  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
+"                      JSON report holds it exactly); default %u\n"
+"  --cache-dir DIR     where the binary cache lives, an existing folder\n"
+"                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"
 "search\n"
 "  --source N|random   source vertex in the file's numbering (1-based for\n"
 "                      Matrix Market and DIMACS, 0-based for edge lists);\n"
 "                      default: the first vertex with an out-arc\n"
-"  --sources K         K random sources (seeded); each reported, and the mean\n"
+"  --sources K         K random sources (seeded), distinct vertices with an\n"
+"                      out-arc (fewer, with a note, where the graph has fewer);\n"
+"                      each reported, and the mean\n"
 "  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
 "                      multisplit, sort, bellman-ford; all = every available.\n"
 "                      Default: multisplit,near-far with a GPU, else\n"
@@ -377,10 +397,12 @@ void ds_cli_usage(FILE *f) {
 "  0  success\n"
 "  1  usage error: bad option, value or configuration file\n"
 "  2  input error: graph file missing, unreadable or malformed; output file\n"
-"     not writable\n"
+"     not writable, or naming an input, the config or the other output;\n"
+"     --cache-dir not a folder; standard output not writable\n"
 "  3  validation failure (--validate)\n"
 "  4  device error: CUDA failure, or the graph does not fit on the device\n"
-"  5  out of memory or other internal error\n"
+"  5  out of memory or other internal error (also a run whose estimated host\n"
+"     memory exceeds what is available)\n"
 "  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
 "     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
 "     such graphs in 64 bits)\n",

@@ -32,6 +32,12 @@ typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2
 #define DS_CLI_DEFAULT_WEIGHT_MIN 1u
 #define DS_CLI_DEFAULT_WEIGHT_MAX 1000u
 #define DS_CLI_DEFAULT_SEED 1u
+#define DS_CLI_MAX_TRIALS 1000000u
+#define DS_CLI_MAX_THREADS 4096
+#define DS_CLI_MAX_DEVICE 1024
+/* 2^53 - 1: the largest seed that a JSON report (and a configuration) holds
+ * exactly, so that every recorded run can be repeated */
+#define DS_CLI_MAX_SEED 9007199254740991ull
 #define DS_CLI_MSG_LEN 1024
 
 typedef struct {
@@ -54,6 +60,7 @@ typedef struct {
   uint64_t seed;
   int predecessors;
   int device;
+  int device_given;     /* --device or "device" was set: it must exist */
   int quiet;
   int threads;          /* 0: OpenMP's default */
   int no_cache;
@@ -92,6 +99,13 @@ ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, cha
 ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,
                                 size_t msg_len);
 ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len);
+
+/* Formats msg and returns code: the messages of the checks. */
+ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 /* Strict decimal parsing: the whole text, no sign, within [lo, hi]. */
 ds_exit_code ds_cli_parse_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out,

@@ -1,29 +1,30 @@
 /* JSON run configurations for `sssp` (read with cJSON).
  *
  * A configuration is one JSON object whose keys mirror the long options:
- *   graph (string or list of strings; relative paths are relative to the
- *   configuration file's folder), source (integer or "random"), sources,
+ *   graph (string or list of strings), source (integer or "random"), sources,
  *   algo (string "a,b" or list), buckets, delta (number or "auto"), trials,
  *   validate, undirected, predecessors, no_cache (booleans), weights
  *   ("MIN:MAX"), seed, device, threads (integers), json, output, cache_dir
- *   (strings).
+ *   (strings). Relative paths (graph, json, output, cache_dir) are relative
+ *   to the configuration file's folder.
  * The command line is applied afterwards and overrides it. Unknown keys and
  * values of the wrong type are errors that name the file and the key; a JSON
  * syntax error names the line.
  */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
 #define CONFIG_MAX_BYTES (16u << 20) /* a configuration is small: refuse huge files */
-#define JSON_EXACT_INT_MAX 9007199254740992.0 /* 2^53: larger integers lose digits */
-#define MAX_THREADS 4096
-#define MAX_DEVICE 1024
-#define MAX_TRIALS 1000000
+#define NUMBER_TEXT_LEN 48
+#define MAX_DIGITS_ROUND_TRIP 17 /* a double's shortest exact decimal form */
 
 static const char *const KNOWN_KEYS =
     "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
@@ -51,14 +52,29 @@ static ds_exit_code wrong_type(char *msg, size_t len, const char *path, const cJ
   return key_error(msg, len, path, item->string, what);
 }
 
+/* A number as the user would write it: every digit of an integer (never
+ * "4.29497e+09", which looks like 4294967295), else the shortest decimal
+ * form that reads back as the same double. */
+static void number_text(double d, char *out, size_t len) {
+  if (d == floor(d) && fabs(d) < 1e21) {
+    snprintf(out, len, "%.0f", d);
+    return;
+  }
+  for (int digits = 1; digits <= MAX_DIGITS_ROUND_TRIP; digits++) {
+    snprintf(out, len, "%.*g", digits, d);
+    if (strtod(out, NULL) == d) return;
+  }
+}
+
 /* An integral JSON number in [lo, hi]. */
 static ds_exit_code get_uint(const cJSON *item, double lo, double hi, uint64_t *out,
                              const char *path, char *msg, size_t len) {
   if (!cJSON_IsNumber(item)) return wrong_type(msg, len, path, item, "an integer");
   double d = item->valuedouble;
   if (d != floor(d) || d < lo || d > hi) {
-    char what[160];
-    snprintf(what, sizeof what, "%g is not an integer in [%.0f, %.0f]", d, lo, hi);
+    char what[160], text[NUMBER_TEXT_LEN];
+    number_text(d, text, sizeof text);
+    snprintf(what, sizeof what, "%s is not an integer in [%.0f, %.0f]", text, lo, hi);
     return key_error(msg, len, path, item->string, what);
   }
   *out = (uint64_t)d;
@@ -72,21 +88,33 @@ static ds_exit_code get_bool(const cJSON *item, int *out, const char *path, char
   return DS_EXIT_OK;
 }
 
-/* Joins a graph path to the configuration file's folder when it is relative. */
-static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *graph,
-                              char *msg, size_t len) {
+/* A path named in the configuration, relative to the configuration file's
+ * folder unless absolute, so that a configuration means the same files from
+ * any working directory. A configuration read from a pipe (`--config
+ * <(...)`, /dev/stdin) has no folder of its own: its paths are relative to
+ * the working directory. *joined is malloc'ed. */
+static ds_exit_code config_relative(const char *config_path, const char *value, char **joined,
+                                    char *msg, size_t len) {
   const char *slash = strrchr(config_path, '/');
-  if (graph[0] == '/' || slash == NULL) return ds_cli_add_graph(c, graph, "graph", msg, len);
-  size_t dir_len = (size_t)(slash - config_path) + 1;
-  size_t total = dir_len + strlen(graph) + 1;
-  char *joined = (char *)malloc(total);
-  if (joined == NULL) {
+  struct stat sb;
+  int has_folder = slash != NULL && stat(config_path, &sb) == 0 && S_ISREG(sb.st_mode);
+  size_t dir_len = value[0] == '/' || !has_folder ? 0 : (size_t)(slash - config_path) + 1;
+  *joined = (char *)malloc(dir_len + strlen(value) + 1);
+  if (*joined == NULL) {
     snprintf(msg, len, "out of memory");
     return DS_EXIT_INTERNAL;
   }
-  memcpy(joined, config_path, dir_len);
-  strcpy(joined + dir_len, graph);
-  ds_exit_code rc = ds_cli_add_graph(c, joined, "graph", msg, len);
+  memcpy(*joined, config_path, dir_len);
+  strcpy(*joined + dir_len, value);
+  return DS_EXIT_OK;
+}
+
+static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *graph,
+                              char *msg, size_t len) {
+  char *joined = NULL;
+  if (graph[0] == '\0') return key_error(msg, len, config_path, "graph", "empty file name");
+  ds_exit_code rc = config_relative(config_path, graph, &joined, msg, len);
+  if (rc == DS_EXIT_OK) rc = ds_cli_add_graph(c, joined, "graph", msg, len);
   free(joined);
   return rc;
 }
@@ -148,11 +176,16 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
     } else if (cJSON_IsNumber(item) && isfinite(item->valuedouble) && item->valuedouble > 0) {
       c->delta_auto = 0;
       c->delta = item->valuedouble;
+    } else if (cJSON_IsNumber(item)) {
+      char problem[128], text[NUMBER_TEXT_LEN];
+      number_text(item->valuedouble, text, sizeof text);
+      snprintf(problem, sizeof problem, "expected a positive number or \"auto\", got %s", text);
+      return key_error(msg, len, path, key, problem);
     } else {
       return wrong_type(msg, len, path, item, "a positive number or \"auto\"");
     }
   } else if (strcmp(key, "trials") == 0) {
-    rc = get_uint(item, 1, MAX_TRIALS, &x, path, msg, len);
+    rc = get_uint(item, 1, DS_CLI_MAX_TRIALS, &x, path, msg, len);
     c->trials = (uint32_t)x;
   } else if (strcmp(key, "validate") == 0) {
     rc = get_bool(item, &c->validate, path, msg, len);
@@ -166,18 +199,22 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
     if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a string \"MIN:MAX\"");
     rc = ds_cli_set_weights(c, item->valuestring, what, msg, len);
   } else if (strcmp(key, "seed") == 0) {
-    rc = get_uint(item, 0, JSON_EXACT_INT_MAX, &c->seed, path, msg, len);
+    /* JSON reads every integer up to 2^53 - 1 exactly (2^53 + 1 reads as 2^53) */
+    rc = get_uint(item, 0, (double)DS_CLI_MAX_SEED, &c->seed, path, msg, len);
   } else if (strcmp(key, "device") == 0) {
-    rc = get_uint(item, 0, MAX_DEVICE, &x, path, msg, len);
+    rc = get_uint(item, 0, DS_CLI_MAX_DEVICE, &x, path, msg, len);
     c->device = (int)x;
+    c->device_given = 1;
   } else if (strcmp(key, "threads") == 0) {
-    rc = get_uint(item, 1, MAX_THREADS, &x, path, msg, len); /* as --threads: at least 1 */
+    rc = get_uint(item, 1, DS_CLI_MAX_THREADS, &x, path, msg, len); /* as --threads: at least 1 */
     c->threads = (int)x;
   } else if (strcmp(key, "json") == 0 || strcmp(key, "output") == 0 ||
              strcmp(key, "cache_dir") == 0) {
     if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a file name");
+    if (item->valuestring[0] == '\0') return key_error(msg, len, path, key, "empty file name");
     char **dst = key[0] == 'j' ? &c->json_path : key[0] == 'o' ? &c->output_path : &c->cache_dir;
-    rc = ds_cli_set_string(dst, item->valuestring, msg, len);
+    free(*dst);
+    rc = config_relative(path, item->valuestring, dst, msg, len);
   } else {
     char text[512];
     snprintf(text, sizeof text, "unknown key (known: %s)", KNOWN_KEYS);
@@ -202,7 +239,7 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
   // 1. read the whole file
   f = fopen(path, "rb");
   if (f == NULL) {
-    snprintf(msg, msg_len, "%s: cannot open the configuration file", path);
+    snprintf(msg, msg_len, "%s: cannot open the configuration file: %s", path, strerror(errno));
     rc = DS_EXIT_USAGE;
     goto cleanup;
   }
@@ -221,6 +258,11 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
     goto cleanup;
   }
   text[size] = '\0';
+  if (size == 0) {
+    snprintf(msg, msg_len, "%s: the configuration file is empty", path);
+    rc = DS_EXIT_USAGE;
+    goto cleanup;
+  }
 
   // 2. parse the JSON
   const char *end = NULL;
@@ -237,9 +279,15 @@ ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_l
     goto cleanup;
   }
 
-  // 3. apply each key in order
+  // 3. apply each key in order; a key given twice is a mistake that JSON
+  // readers settle differently, so it is refused rather than guessed
   const cJSON *item;
   cJSON_ArrayForEach(item, root) {
+    for (const cJSON *earlier = root->child; earlier != item; earlier = earlier->next)
+      if (strcmp(earlier->string, item->string) == 0) {
+        rc = key_error(msg, msg_len, path, item->string, "given twice");
+        goto cleanup;
+      }
     if ((rc = apply_key(c, item, path, msg, msg_len)) != DS_EXIT_OK) goto cleanup;
   }
 

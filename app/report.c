@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ds/out_file.h"
 #include "report.h"
 
 #ifndef DS_COMMIT
@@ -281,24 +282,16 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
   return 1;
 }
 
-int ds_report_json_write(const cJSON *root, const char *path) {
-  int ok = 0;
+ds_status ds_report_json_write(const cJSON *root, const char *path, ds_error *err) {
   char *text = cJSON_Print(root);
-  size_t len = strlen(path) + sizeof(".tmp");
-  char *tmp = (char *)malloc(len);
-  FILE *f = NULL;
-  if (text == NULL || tmp == NULL) goto cleanup;
-  snprintf(tmp, len, "%s.tmp", path);
-  f = fopen(tmp, "w");
-  if (f == NULL) goto cleanup;
-  ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  ok = (fclose(f) == 0) && ok;
-  f = NULL;
-  if (ok) ok = rename(tmp, path) == 0;
-  if (!ok) remove(tmp);
-cleanup:
-  if (f != NULL) fclose(f);
-  free(tmp);
+  if (text == NULL) return ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory for the report", path);
+  ds_out_file out;
+  ds_status st = ds_out_open(path, &out, err);
+  if (st == DS_OK) {
+    fputs(text, out.stream);
+    fputc('\n', out.stream);
+    st = ds_out_close(&out, err); /* reports a failed write of either */
+  }
   free(text);
-  return ok;
+  return st;
 }

@@ -57,7 +57,9 @@ cJSON *ds_report_json_root(const ds_cli *cli, const char *gpu_name, size_t gpu_m
 /* Adds one graph's measurements to root["runs"]. 0 when out of memory. */
 int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli);
 
-/* Writes root to path (to a temporary name, then renamed). 0 on failure. */
-int ds_report_json_write(const cJSON *root, const char *path);
+/* Writes root to path through ds_out_open (a regular file is replaced
+ * atomically, a FIFO or device written through). DS_ERR_IO or DS_ERR_NOMEM
+ * with a message naming the path. */
+ds_status ds_report_json_write(const cJSON *root, const char *path, ds_error *err);
 
 #endif /* DS_REPORT_H */

@@ -16,13 +16,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ds/out_file.h"
 #include "gpu/gpu_sssp.h"
 #include "report.h"
 #include "run.h"
+#include "run_memory.h"
 
 #define POISON_BYTE 0xA5      /* fills result arrays before each run */
 #define GPU_NAME_LEN 256
 #define REASON_LEN 512
+#define MIB (1024.0 * 1024.0)
 #define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
 #define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
 #define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
@@ -127,19 +130,42 @@ static ds_exit_code pick_sources(const ds_cli *cli, const ds_graph *g, const cha
       }
     return DS_EXIT_OK;
   }
-  // random sources: vertices with out-arcs, distinct while there are enough draws
+  // random sources: distinct vertices with out-arcs (the caller asks for no
+  // more than there are); a source whose draws keep hitting taken or
+  // arc-less vertices takes the next free one after its last draw, so the
+  // drawing ends however few candidates are left
+  unsigned char *taken = (unsigned char *)calloc(g->n, 1);
+  if (taken == NULL) {
+    fprintf(stderr, "sssp: out of memory choosing sources on %s\n", path);
+    return DS_EXIT_INTERNAL;
+  }
   uint64_t state = cli->seed ^ SOURCE_STREAM;
   for (uint32_t i = 0; i < count; i++) {
     uint32_t v = 0;
-    for (int t = 0; t < MAX_SOURCE_DRAWS; t++) {
+    int found = 0;
+    for (int t = 0; t < MAX_SOURCE_DRAWS && !found; t++) {
       v = (uint32_t)(splitmix64(&state) % g->n);
-      int repeated = 0;
-      for (uint32_t j = 0; j < i && !repeated; j++) repeated = sources[j] == v;
-      if (out_degree(g, v) > 0 && !repeated) break;
+      found = out_degree(g, v) > 0 && !taken[v];
+    }
+    for (uint32_t k = 1; k < g->n && !found; k++) {
+      uint32_t u = (uint32_t)(((uint64_t)v + k) % g->n);
+      if (out_degree(g, u) > 0 && !taken[u]) {
+        v = u;
+        found = 1;
+      }
     }
     sources[i] = v;
+    taken[v] = 1;
   }
+  free(taken);
   return DS_EXIT_OK;
+}
+
+/* Vertices with an out-arc: the most distinct sources a graph offers. */
+static uint32_t count_source_candidates(const ds_graph *g) {
+  uint32_t k = 0;
+  for (uint32_t v = 0; v < g->n; v++) k += out_degree(g, v) > 0;
+  return k;
 }
 
 /* Loads the graph; *cache says whether the binary cache served it. */
@@ -175,6 +201,25 @@ static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
                  ? "hit"
                  : "miss";
   return DS_EXIT_OK;
+}
+
+/* Refuses a run whose memory (beyond the loaded graph) exceeds what the
+ * machine has available, before anything of it is allocated. */
+static ds_exit_code check_memory(const run_plan *p, const ds_graph *g, const char *path,
+                                 uint32_t n_sources, ds_dist_width width) {
+  ds_run_memory m;
+  ds_run_memory_estimate(g, p->cli, p->algos, p->n_algos, n_sources, width, &m);
+  const uint64_t need = m.results + m.scratch + m.per_source;
+  const uint64_t available = ds_host_mem_available();
+  if (available == 0 || need <= available) return DS_EXIT_OK;
+  fprintf(stderr,
+          "sssp: %s: the run needs about %.1f MiB of host memory besides the graph's %.1f MiB "
+          "(results %.1f, working memory %.1f, per-source statistics %.1f), but %.1f MiB are "
+          "available%s\n",
+          path, (double)need / MIB, (double)m.graph / MIB, (double)m.results / MIB,
+          (double)m.scratch / MIB, (double)m.per_source / MIB, (double)available / MIB,
+          m.per_source > available / 2 ? ": fewer --sources or --trials" : "");
+  return DS_EXIT_INTERNAL;
 }
 
 /* One run of one algorithm. */
@@ -215,11 +260,13 @@ static void print_distance(FILE *f, const ds_graph *g, const void *dist, ds_dist
 /* --output: one line per vertex in the file's numbering. */
 static ds_exit_code write_output(const char *path, const ds_graph *g, const void *dist,
                                  ds_dist_width w, const uint32_t *pred) {
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    fprintf(stderr, "sssp: %s: cannot write the output file\n", path);
+  ds_out_file out;
+  ds_error err = {{0}};
+  if (ds_out_open(path, &out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
     return DS_EXIT_INPUT;
   }
+  FILE *f = out.stream;
   const uint32_t base = (uint32_t)g->index_base;
   for (uint32_t v = 0; v < g->n; v++) {
     fprintf(f, "%u ", v + base);
@@ -230,10 +277,8 @@ static ds_exit_code write_output(const char *path, const ds_graph *g, const void
     }
     fputc('\n', f);
   }
-  int ok = !ferror(f);
-  ok = (fclose(f) == 0) && ok;
-  if (!ok) {
-    fprintf(stderr, "sssp: %s: writing the output file failed\n", path);
+  if (ds_out_close(&out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
     return DS_EXIT_INPUT;
   }
   return DS_EXIT_OK;
@@ -286,6 +331,13 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     goto cleanup;
   }
   r.n_sources = cli->sources;
+  uint32_t candidates = count_source_candidates(&g);
+  if (r.n_sources > 1 && r.n_sources > candidates) {
+    r.n_sources = candidates > 0 ? candidates : 1;
+    if (!cli->quiet)
+      fprintf(stderr, "sssp: note: %s has %u vertices with out-arcs: %u sources, not %u\n", path,
+              candidates, r.n_sources, cli->sources);
+  }
   r.trials = cli->trials;
   r.buckets = cli->buckets;
   r.threads = p->threads;
@@ -293,6 +345,14 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   r.delta = cli->delta_auto ? ds_delta_auto(&g) : cli->delta;
   if (g.weight_type == DS_WEIGHT_U32) /* integer widths: whole numbers in [1, 2^32-1] */
     r.delta = r.delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(r.delta);
+  // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
+  const ds_dist_width width = ds_sssp_dist_width(&g);
+  if (width == DS_DIST_WIDE && !cli->quiet)
+    fprintf(stderr,
+            "sssp: note: %s: paths may be longer than 2^32-3, so distances are 64-bit; the GPU "
+            "algorithms compute in 32 bits and stop with exit code 6 if a distance does not fit\n",
+            path);
+  if ((rc = check_memory(p, &g, path, r.n_sources, width)) != DS_EXIT_OK) goto cleanup;
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
   if ((rc = pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
@@ -316,13 +376,6 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   }
   for (int i = 0; i < p->n_algos && r.reference < 0; i++)
     if (r.algos[i].algo == DS_ALGO_DIJKSTRA) r.reference = i;
-  // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
-  const ds_dist_width width = ds_sssp_dist_width(&g);
-  if (width == DS_DIST_WIDE && !cli->quiet)
-    fprintf(stderr,
-            "sssp: note: %s: paths may be longer than 2^32-3, so distances are 64-bit; the GPU "
-            "algorithms compute in 32 bits and stop with exit code 6 if a distance does not fit\n",
-            path);
   size_t n = g.n ? g.n : 1;
   const size_t dist_bytes = ds_dist_size(&g, width);
   dist = malloc(n * dist_bytes);
@@ -443,13 +496,17 @@ ds_exit_code ds_run(const ds_cli *cli) {
   char gpu_name[GPU_NAME_LEN] = "";
   size_t gpu_mem = 0;
   int have_gpu = 0; /* the device is described in reports even if only CPU algorithms run */
-  if (gpus > 0 || p.uses_gpu) {
+  /* a device asked for must exist, also where the CPU backend would do the work */
+  if (cli->device_given && cli->device >= gpus) {
+    if (gpus == 0)
+      fprintf(stderr, "sssp: device %d does not exist: no GPU (%s)\n", cli->device, reason);
+    else
+      fprintf(stderr, "sssp: device %d does not exist: %d CUDA device%s (0..%d)\n", cli->device,
+              gpus, gpus == 1 ? "" : "s", gpus - 1);
+    return DS_EXIT_USAGE;
+  }
+  if (gpus > 0) {
     ds_error err = {{0}};
-    if (cli->device >= gpus) {
-      fprintf(stderr, "sssp: device %d is out of range: %d CUDA device%s\n", cli->device, gpus,
-              gpus == 1 ? "" : "s");
-      return DS_EXIT_USAGE;
-    }
     ds_status st = ds_gpu_describe(cli->device, gpu_name, sizeof gpu_name, &gpu_mem, &err);
     if (st != DS_OK) {
       fprintf(stderr, "sssp: %s\n", err.msg);
@@ -479,9 +536,11 @@ ds_exit_code ds_run(const ds_cli *cli) {
   // 4. the JSON report, also when validation failed
   if (p.json != NULL) {
     cJSON_AddNumberToObject(p.json, "exit_code", rc);
-    if (!ds_report_json_write(p.json, cli->json_path)) {
-      fprintf(stderr, "sssp: %s: cannot write the JSON report\n", cli->json_path);
-      if (rc == DS_EXIT_OK) rc = DS_EXIT_INPUT;
+    ds_error err = {{0}};
+    ds_status st = ds_report_json_write(p.json, cli->json_path, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "sssp: the JSON report: %s\n", err.msg);
+      if (rc == DS_EXIT_OK) rc = st == DS_ERR_NOMEM ? DS_EXIT_INTERNAL : DS_EXIT_INPUT;
     }
     cJSON_Delete(p.json);
   }

@@ -1,15 +1,15 @@
 /* ds_mtx_write: a graph as a Matrix Market "coordinate {integer|real}
- * general" file with every stored arc (1-based), written to a temporary name
- * and renamed. Integers are formatted by hand into a large buffer; floats
- * with "%.9g", which round-trips every float. */
+ * general" file with every stored arc (1-based), through ds_out_open (a
+ * regular file is replaced atomically, a FIFO or device written through).
+ * Integers are formatted by hand into a large buffer; floats with "%.9g",
+ * which round-trips every float. */
 #define _POSIX_C_SOURCE 200809L
 #include "graph_internal.h"
+#include "ds/out_file.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define WRITE_BUF_BYTES ((size_t)1 << 22)
 #define LINE_MAX_BYTES 80 /* "4294967295 4294967295 <float>\n" fits */
@@ -28,16 +28,15 @@ static char *put_u64(char *p, uint64_t x) {
 ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err) {
   if (path == NULL || g == NULL || g->row_offsets == NULL || (g->m > 0 && g->weights == NULL))
     return ds_error_set(err, DS_ERR_ARG, "ds_mtx_write: path and a built graph are needed");
-  char tmp[PATH_MAX + 32];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
   char *buf = malloc(WRITE_BUF_BYTES);
-  FILE *f = buf ? fopen(tmp, "wb") : NULL;
-  if (f == NULL) {
-    int saved = errno;
+  if (buf == NULL) return ds_error_set(err, DS_ERR_NOMEM, "ds_mtx_write: out of memory");
+  ds_out_file out;
+  ds_status st = ds_out_open(path, &out, err);
+  if (st != DS_OK) {
     free(buf);
-    return buf ? ds_error_set(err, DS_ERR_IO, "%s: cannot write: %s", tmp, strerror(saved))
-               : ds_error_set(err, DS_ERR_NOMEM, "ds_mtx_write: out of memory");
+    return st;
   }
+  FILE *f = out.stream;
   const int real = g->weight_type == DS_WEIGHT_F32;
   int ok = fprintf(f, "%%%%MatrixMarket matrix coordinate %s general\n%% written by deltasplit "
                    "(graph '%s')\n%u %u %llu\n", real ? "real" : "integer", g->name, g->n, g->n,
@@ -61,12 +60,10 @@ ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err) {
   }
   if (ok && p > buf) ok = fwrite(buf, 1, (size_t)(p - buf), f) == (size_t)(p - buf);
   int saved = errno;
-  ok = (fclose(f) == 0) && ok;
   free(buf);
-  if (!ok || rename(tmp, path) != 0) {
-    if (ok) saved = errno;
-    remove(tmp);
+  if (!ok) {
+    ds_out_abort(&out);
     return ds_error_set(err, DS_ERR_IO, "%s: writing failed: %s", path, strerror(saved));
   }
-  return DS_OK;
+  return ds_out_close(&out, err);
 }

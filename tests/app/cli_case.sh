@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # One end-to-end case of the `sssp` program.
-#   cli_case.sh EXPECTED_EXIT PATTERN [--golden OUT GOLDEN] [--json-check CHECKER OUT] -- COMMAND...
+#   cli_case.sh EXPECTED_EXIT PATTERN [--golden OUT GOLDEN] [--json-check CHECKER OUT]
+#               [--before SCRIPT] [--after SCRIPT] -- COMMAND...
 # Runs COMMAND; passes when its exit code is EXPECTED_EXIT, its output
 # (stdout and stderr) matches the extended regular expression PATTERN, and,
 # with --golden, the file OUT equals GOLDEN; with --json-check, CHECKER OUT
-# must succeed. Prints the output when it fails.
+# must succeed. --before runs the bash SCRIPT first (to make links, FIFOs,
+# files); --after runs one that must succeed afterwards (what the command
+# left behind). Prints the output when it fails.
 set -u
 expected=$1 pattern=$2
 shift 2
-golden_out="" golden="" checker="" json_out=""
+golden_out="" golden="" checker="" json_out="" before="" after=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --golden) golden_out=$2 golden=$3; shift 3 ;;
     --json-check) checker=$2 json_out=$3; shift 3 ;;
+    --before) before=$2; shift 2 ;;
+    --after) after=$2; shift 2 ;;
     *) echo "cli_case.sh: unknown argument $1"; exit 2 ;;
   esac
 done
@@ -21,6 +26,9 @@ shift # --
 [ -n "$json_out" ] && rm -f "$json_out"
 
 command="$*"
+if [ -n "$before" ]; then
+  bash -c "$before" || { echo "FAIL: the --before script failed: $before"; exit 1; }
+fi
 output=$("$@" 2>&1)
 rc=$?
 fail() {
@@ -37,6 +45,9 @@ if [ -n "$golden" ]; then
 fi
 if [ -n "$checker" ]; then
   "$checker" "$json_out" || fail "$json_out does not pass $checker"
+fi
+if [ -n "$after" ]; then
+  bash -c "$after" || fail "the --after check failed: $after"
 fi
 echo "ok: exit $rc, output matches '$pattern'"
 exit 0

@@ -162,8 +162,9 @@ ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_loa
 ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt, uint64_t input_size,
                         int64_t input_mtime, ds_graph *g, ds_error *err);
 
-/* Write a graph as a Matrix Market coordinate file (general, integer or real),
- * to a temporary name then renamed. */
+/* Write a graph as a Matrix Market coordinate file (general, integer or real)
+ * through ds_out_open (out_file.h): a regular file is replaced atomically
+ * (a link's target, not the link), a FIFO or device is written through. */
 ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err);
 
 const char *ds_format_name(ds_format f);

@@ -1,0 +1,144 @@
+/* Tests of ds_out_file (graph/src/out_file.c): what each kind of path becomes
+ * after a write, what ds_out_check refuses without creating anything, and
+ * which paths ds_out_same_file calls one file. */
+#include "test_util.h"
+
+#include "ds/out_file.h"
+
+#include <sys/stat.h>
+
+#define PATH_LEN 4200
+
+#define DIR_LEN 512 /* the scratch folder's name: TMPDIR plus a few characters */
+
+static char dir[DIR_LEN];
+
+static const char *at(char *buf, const char *name) {
+  if (snprintf(buf, PATH_LEN, "%s/%s", dir, name) >= PATH_LEN) buf[0] = '\0';
+  return buf;
+}
+
+static void slurp(const char *path, char *out, size_t len) {
+  out[0] = '\0';
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return;
+  size_t k = fread(out, 1, len - 1, f);
+  out[k] = '\0';
+  fclose(f);
+}
+
+/* Writes text through the helper; the status of open, or of close. */
+static ds_status write_text(const char *path, const char *text, ds_error *err) {
+  ds_out_file out;
+  ds_status st = ds_out_open(path, &out, err);
+  if (st != DS_OK) return st;
+  fputs(text, out.stream);
+  return ds_out_close(&out, err);
+}
+
+static void test_writes(void) {
+  char p[PATH_LEN], q[PATH_LEN], got[64];
+  ds_error err;
+  struct stat sb;
+  // 1. a new file, then a replacement that keeps the old file's mode
+  CHECK(write_text(at(p, "new.txt"), "one", &err) == DS_OK, "new file: %s", err.msg);
+  chmod(p, 0600);
+  CHECK(write_text(p, "two", &err) == DS_OK, "replace: %s", err.msg);
+  slurp(p, got, sizeof got);
+  CHECK(strcmp(got, "two") == 0, "replaced content '%s'", got);
+  CHECK(stat(p, &sb) == 0 && (sb.st_mode & 0777) == 0600, "mode %o, want 600",
+        (unsigned)(sb.st_mode & 0777));
+  // 2. a link stays a link; its target (also a dangling one) gets the content
+  write_bytes(at(q, "target.txt"), "old", 3);
+  symlink("target.txt", at(p, "link.txt"));
+  CHECK(write_text(p, "new", &err) == DS_OK, "link: %s", err.msg);
+  slurp(q, got, sizeof got);
+  CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode) && strcmp(got, "new") == 0,
+        "link replaced, or target holds '%s'", got);
+  symlink("later.txt", at(p, "dangling.txt"));
+  CHECK(write_text(p, "x", &err) == DS_OK, "dangling link: %s", err.msg);
+  CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(at(q, "later.txt"), &sb) == 0,
+        "dangling link not followed");
+  // 3. an abandoned write leaves the old content and no temporary file
+  ds_out_file out;
+  CHECK(ds_out_open(at(p, "new.txt"), &out, &err) == DS_OK, "open: %s", err.msg);
+  fputs("half", out.stream);
+  char tmp[sizeof out.tmp];
+  memcpy(tmp, out.tmp, sizeof tmp);
+  ds_out_abort(&out);
+  slurp(p, got, sizeof got);
+  CHECK(strcmp(got, "two") == 0 && stat(tmp, &sb) != 0, "abort left '%s' or %s", got, tmp);
+  // 4. a regular file's target that became something else meanwhile is not
+  // replaced: the rename only ever replaces a regular file
+  CHECK(ds_out_open(at(p, "became_fifo"), &out, &err) == DS_OK, "open: %s", err.msg);
+  mkfifo(p, 0600);
+  CHECK(ds_out_close(&out, &err) == DS_ERR_IO && strstr(err.msg, "not a regular file"),
+        "close over a FIFO: '%s'", err.msg);
+  CHECK(stat(p, &sb) == 0 && S_ISFIFO(sb.st_mode), "the FIFO was replaced");
+  // 5. devices are written through: /dev/null takes anything, /dev/full fails
+  // at close. Both are reached through links in the scratch folder, so that a
+  // helper which renamed over its target would replace a link, not a device.
+  symlink("/dev/null", at(p, "null"));
+  CHECK(write_text(p, "x", &err) == DS_OK, "/dev/null: %s", err.msg);
+  CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode), "the link to /dev/null was replaced");
+  symlink("/dev/full", at(p, "full"));
+  CHECK(write_text(p, "x", &err) == DS_ERR_IO && strstr(err.msg, "No space left"),
+        "/dev/full: '%s'", err.msg);
+  CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode), "the link to /dev/full was replaced");
+}
+
+static void test_check(void) {
+  /* refused paths, and nothing created while checking */
+  const struct {
+    const char *name; /* under the scratch folder */
+    const char *problem;
+  } cases[] = {
+      {"no_folder/x.json", "folder"},
+      {"", "is a directory"}, /* the scratch folder itself */
+      {"new.txt/x", "Not a directory"},
+  };
+  char p[PATH_LEN];
+  ds_error err;
+  struct stat sb;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    err.msg[0] = '\0';
+    CHECK(ds_out_check(at(p, cases[i].name), &err) == DS_ERR_IO &&
+              strstr(err.msg, cases[i].problem) != NULL,
+          "check '%s': '%s', want '%s'", cases[i].name, err.msg, cases[i].problem);
+  }
+  CHECK(ds_out_check(at(p, "fresh.json"), &err) == DS_OK, "fresh: %s", err.msg);
+  CHECK(stat(p, &sb) != 0, "ds_out_check created %s", p);
+}
+
+static void test_same_file(void) {
+  char a[PATH_LEN], b[PATH_LEN];
+  const struct {
+    const char *a, *b; /* under the scratch folder, or absolute */
+    int same;
+  } cases[] = {
+      {"new.txt", "new.txt", 1},
+      {"new.txt", "./new.txt", 1},
+      {"link.txt", "target.txt", 1},        /* a link and its target */
+      {"missing.json", "./missing.json", 1}, /* neither exists: resolved paths */
+      {"missing.json", "other.json", 0},
+      {"new.txt", "missing.json", 0},
+      {"/dev/null", "/dev/null", 0}, /* written through: never clobbered */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *pa = cases[i].a[0] == '/' ? cases[i].a : at(a, cases[i].a);
+    const char *pb = cases[i].b[0] == '/' ? cases[i].b : at(b, cases[i].b);
+    CHECK(ds_out_same_file(pa, pb) == cases[i].same, "same_file(%s, %s) != %d", cases[i].a,
+          cases[i].b, cases[i].same);
+  }
+}
+
+int main(void) {
+  scratch_make(dir, sizeof dir, "out_file");
+  test_writes();
+  test_check();
+  test_same_file();
+  scratch_remove(dir);
+  if (test_failures) printf("%d failure(s)\n", test_failures);
+  else printf("all ds_out_file tests passed\n");
+  return test_failures ? 1 : 0;
+}
