@@ -270,7 +270,7 @@ static const crafted_case crafted[] = {
     {"offsets_first", 0, AT_OFFSETS, 0, 1, 0, "row_offsets[0]"},
     {"weight_nan", 1, AT_WEIGHTS, 0, 0x7fc00000u, 0, "weight"},
     {"weight_negative", 1, AT_WEIGHTS, 1, 0xbf800000u, 0, "weight"},
-    {"asymmetric", 0, AT_WEIGHTS, 0, 99, 0, "differ in weight"},
+    {"asymmetric", 0, AT_WEIGHTS, 0, 99, 0, "with the same weight"},
     {"n_too_large", 0, AT_HEADER, HDR_N, 1000000, 8, "wrong length"},
     {"flags_unknown", 0, AT_HEADER, HDR_FLAGS, 0x80, 4, "impossible values"},
     {"format_unknown", 0, AT_HEADER, HDR_FORMAT, 77, 4, "impossible values"},
