@@ -364,7 +364,7 @@ static int src_read(cache_src *s, void *dst, size_t bytes) {
 static ds_status check_header(const char *path, const cache_header *h, uint64_t len,
                               ds_error *err) {
   const uint64_t arc_bytes = 2 * sizeof(uint32_t);
-  if (h->n >= UINT32_MAX || (h->weight_type != DS_WEIGHT_U32 && h->weight_type != DS_WEIGHT_F32) ||
+  if (h->n > UINT32_MAX || (h->weight_type != DS_WEIGHT_U32 && h->weight_type != DS_WEIGHT_F32) ||
       (h->flags & ~FLAGS_KNOWN) != 0 || (h->index_base != 0 && h->index_base != 1) ||
       h->format < DS_FORMAT_AUTO || h->format > DS_FORMAT_WEL ||
       memchr(h->name, '\0', sizeof h->name) == NULL ||
@@ -510,7 +510,7 @@ void ds_cache_seal(void *image, size_t len) {
   cache_header h;
   if (len < sizeof h) return;
   memcpy(&h, image, sizeof h);
-  if (h.m <= (len - sizeof h) / (2 * sizeof(uint32_t)) && h.n < UINT32_MAX &&
+  if (h.m <= (len - sizeof h) / (2 * sizeof(uint32_t)) && h.n <= UINT32_MAX &&
       len == sizeof h + (h.n + 1) * sizeof(uint64_t) + h.m * 2 * sizeof(uint32_t)) {
     ds_graph g;
     memset(&g, 0, sizeof g);

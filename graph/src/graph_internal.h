@@ -12,6 +12,7 @@
 #include "ds/graph.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- progress bar (progress.c) ------------------------------------------ */
 typedef struct {
@@ -51,6 +52,15 @@ ds_status ds_text_from_memory(const char *name, const void *bytes, size_t len, s
 ds_status ds_text_nul_check(const char *name, const char *data, size_t from, size_t len,
                             ds_error *err);
 void ds_text_free(ds_text *t);
+
+#define DS_UTF8_BOM "\xEF\xBB\xBF"
+#define DS_UTF8_BOM_LEN 3
+/* Where the content starts: after a UTF-8 byte order mark, which some
+ * editors put at the start of a text file (it is not part of the banner). */
+static inline const char *ds_text_start(const ds_text *t) {
+  int bom = t->len >= DS_UTF8_BOM_LEN && memcmp(t->data, DS_UTF8_BOM, DS_UTF8_BOM_LEN) == 0;
+  return bom ? t->data + DS_UTF8_BOM_LEN : t->data;
+}
 
 /* ---- growing edge list that readers fill ---------------------------------- */
 typedef struct {

@@ -54,6 +54,12 @@ static const reader_case cases[] = {
      "0 1 4;1 0 4", 0, DS_FORMAT_MTX},
     {"zipped.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ, 0, DS_OK, NULL, 3,
      "0 1 4;2 1 6", 0, DS_FORMAT_MTX},
+    {"bom.mtx", "\xEF\xBB\xBF" MM "integer general\n2 2 1\n2 1 8\n", PLAIN, 0, DS_OK, NULL, 2,
+     "1 0 8", 0, DS_FORMAT_MTX},
+    {"bom.mtx.gz", "\xEF\xBB\xBF" MM "integer general\n2 2 1\n2 1 8\n", GZ, 0, DS_OK, NULL, 2,
+     "1 0 8", 0, DS_FORMAT_MTX},
+    {"bom.gr", "\xEF\xBB\xBFp sp 2 1\na 2 1 8\n", PLAIN, 0, DS_OK, NULL, 2, "1 0 8", 0,
+     DS_FORMAT_DIMACS},
     {"by_content.txt", MM "integer general\n2 2 1\n2 1 8\n", PLAIN, 0, DS_OK, NULL, 2, "1 0 8", 0,
      DS_FORMAT_MTX},
     /* ---- valid DIMACS and edge lists ---- */
