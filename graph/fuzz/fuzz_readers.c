@@ -22,8 +22,9 @@
  *   build-fuzz/graph/fuzz/fuzz_readers -dict=graph/fuzz/readers.dict \
  *         -max_total_time=600 WORK_CORPUS graph/fuzz/corpus
  * An input that crashes goes into graph/fuzz/corpus as regression_<what>
- * once fixed, so that every build replays it. Runs so far (2026-11-22, clang
- * 14, ASan + UBSan): 15 minutes, 2.3 million inputs, no crash.
+ * once fixed, so that every build replays it. Runs so far (clang 14, ASan +
+ * UBSan): 2026-11-22, the text readers, 15 minutes, 2.3 million inputs; 2026-11-23,
+ * with the cache format and the gzip stream checks, 150 s, 386,000 inputs; no crash.
  */
 #include "graph_internal.h"
 
