@@ -159,7 +159,12 @@ ds_status ds_graph_load(const char *path, const ds_load_options *opt, ds_graph *
 /* Host memory available now, in bytes: MemAvailable of /proc/meminfo (free
  * memory plus what the kernel can reclaim without swapping), or the physical
  * memory where that is not known. For callers that estimate their own use
- * before allocating (the loader does: see ds_graph_load_info's Memory).
+ * before allocating. The loader checks only its own part (ds_graph_load_info's
+ * Memory: 16 bytes a declared vertex, 12 an entry plus the text, at the peak
+ * of the load) and leaves behind a graph of 8 (n + 1) + 8 m bytes; a program
+ * that allocates per-vertex arrays after the load compares its estimate with
+ * this value after the load, or lowers ds_load_options.max_memory by it
+ * before, so that the two estimates are not counted against the same bytes.
  * Errors: DS_ERR_ARG (bytes NULL), DS_ERR_IO (neither is known). */
 ds_status ds_host_memory_available(uint64_t *bytes, ds_error *err);
 
