@@ -359,7 +359,7 @@ void ds_cli_usage(FILE *f) {
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
 "  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
 "                      JSON report holds it exactly); default %u\n"
-"  --cache-dir DIR     where the binary cache lives, an existing folder\n"
+"  --cache-dir DIR     where the binary cache lives, made when missing\n"
 "                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"
 "search\n"

@@ -7,7 +7,7 @@
  *      exists, else the same resolved path): a configuration whose report
  *      path names itself would overwrite it;
  *   2. --output and --json may not be one file, nor a graph's cache;
- *   3. --cache-dir must be a folder;
+ *   3. --cache-dir, where it exists, must be a folder (a missing one is made);
  *   4. --output and --json must be creatable: the folder exists and is
  *      writable, an existing file is writable, the path is no directory.
  *      Nothing is created or truncated here. (A cache that cannot be written
@@ -74,11 +74,12 @@ ds_exit_code ds_outputs_check(const ds_cli *c, const char *config, char *msg, si
     }
   }
 
-  // 3. the cache folder exists: a missing one would silently turn the cache off
+  // 3. the cache folder, where it exists, is a folder (the graph layer makes a
+  //    missing one); anything else would silently turn the cache off
   struct stat sb;
-  if (!c->no_cache && c->cache_dir != NULL &&
-      (stat(c->cache_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
-    return input_error(msg, msg_len, "--cache-dir %s is not a folder (create it, or use --no-cache)",
+  if (!c->no_cache && c->cache_dir != NULL && stat(c->cache_dir, &sb) == 0 &&
+      !S_ISDIR(sb.st_mode))
+    return input_error(msg, msg_len, "--cache-dir %s is not a folder (name a folder, or use --no-cache)",
                        c->cache_dir);
 
   // 4. the user's outputs can be written

@@ -9,12 +9,11 @@
  * Result arrays are poisoned before every run, so an algorithm that leaves
  * vertices unwritten fails validation.
  */
-#define _POSIX_C_SOURCE 200809L /* stat */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ds/out_file.h"
 #include "gpu/gpu_sssp.h"
@@ -168,10 +167,14 @@ static uint32_t count_source_candidates(const ds_graph *g) {
   return k;
 }
 
-/* Loads the graph; *cache says whether the binary cache served it. */
+/* Loads the graph; *cache says whether the binary cache served it. A note
+ * of the graph layer (why the cache is off or was rebuilt) is printed once:
+ * not again for the next graph when it says the same. */
 static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
                                double *load_ms, const char **cache) {
+  static char last_note[DS_ERROR_MSG_LEN];
   ds_load_options opt;
+  ds_load_info info;
   ds_error err = {{0}};
   ds_load_options_default(&opt);
   opt.undirected = cli->undirected;
@@ -181,25 +184,18 @@ static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
   opt.use_cache = !cli->no_cache;
   opt.cache_dir = cli->cache_dir;
   opt.progress = !cli->quiet;
-  // a hit: the cache file was there before the load and was not rewritten by it
-  char cache_path[4096];
-  struct stat before, after;
-  int had_cache = 0;
-  if (opt.use_cache && ds_cache_path(path, &opt, cache_path, sizeof cache_path, &err) == DS_OK)
-    had_cache = stat(cache_path, &before) == 0;
   double t0 = omp_get_wtime();
-  ds_status st = ds_graph_load(path, &opt, g, &err);
+  ds_status st = ds_graph_load_info(path, &opt, g, &info, &err);
   *load_ms = (omp_get_wtime() - t0) * 1e3;
+  if (!cli->quiet && info.note[0] != '\0' && strcmp(info.note, last_note) != 0) {
+    fprintf(stderr, "sssp: note: %s\n", info.note);
+    snprintf(last_note, sizeof last_note, "%s", info.note);
+  }
   if (st != DS_OK) {
     fprintf(stderr, "sssp: %s\n", err.msg);
     return exit_of(st) == DS_EXIT_USAGE ? DS_EXIT_INPUT : exit_of(st);
   }
-  *cache = "off";
-  if (opt.use_cache)
-    *cache = had_cache && stat(cache_path, &after) == 0 && after.st_ino == before.st_ino &&
-                     after.st_mtime == before.st_mtime && after.st_size == before.st_size
-                 ? "hit"
-                 : "miss";
+  *cache = info.cache == DS_CACHE_HIT ? "hit" : info.cache == DS_CACHE_MISS ? "miss" : "off";
   return DS_EXIT_OK;
 }
 

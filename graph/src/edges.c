@@ -4,7 +4,10 @@
 #include <stdlib.h>
 
 ds_status ds_edges_reserve(ds_edges *e, uint64_t cap, ds_error *err) {
-  if (cap <= e->cap) return DS_OK;
+  /* the arrays exist after the first call even for no edges, so that a
+     weighted list of 0 edges still has weights (else the CSR build takes it
+     for a pattern graph and describes its weights as generated) */
+  if (cap <= e->cap && e->src != NULL) return DS_OK;
   if (cap < 1024) cap = 1024;
   uint32_t *s = realloc(e->src, cap * sizeof *s);
   if (s) e->src = s;

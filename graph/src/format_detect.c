@@ -21,10 +21,10 @@ static int digit(char c) { return c >= '0' && c <= '9'; }
 
 ds_status ds_detect_format(const char *file, const ds_text *t, ds_format *fmt, ds_error *err) {
   char ext[EXT_LEN];
-  const char *p = t->data, *end = t->data + t->len;
+  const char *p = ds_text_start(t), *end = t->data + t->len;
   ds_extension_of(file, ext, sizeof ext);
   // 1. signatures at the start
-  if (t->len >= DS_CACHE_MAGIC_LEN && memcmp(p, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) == 0) {
+  if ((size_t)(end - p) >= DS_CACHE_MAGIC_LEN && memcmp(p, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) == 0) {
     *fmt = DS_FORMAT_CACHE;
     return DS_OK;
   }

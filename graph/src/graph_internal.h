@@ -12,6 +12,7 @@
 #include "ds/graph.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- progress bar (progress.c) ------------------------------------------ */
 typedef struct {
@@ -35,15 +36,31 @@ typedef struct {
                   DS_TEXT_PAD zero bytes */
   size_t len;  /* bytes of text including the added final newline */
   int gzipped; /* the input was gzip-compressed */
+  int newline_added; /* the last byte of len is the added newline, not the file's */
 } ds_text;
 
-/* Reads path (inflating gzip, detected by its magic bytes) into t. */
-ds_status ds_text_read_file(const char *path, ds_text *t, ds_progress *prog, ds_error *err);
+struct ds_read_limits_s;
+/* Reads path (inflating gzip, detected by its magic bytes) into t; lim
+ * (NULL: none) bounds a gzip stream as it inflates (file_read.c). */
+ds_status ds_text_read_file(const char *path, ds_text *t, const struct ds_read_limits_s *lim,
+                            ds_progress *prog, ds_error *err);
 /* The same from memory (the fuzzer's entry): copies or inflates bytes. */
 ds_status ds_text_from_memory(const char *name, const void *bytes, size_t len, size_t max_len,
-                              ds_text *t,
-                              ds_error *err);
+                              const struct ds_read_limits_s *lim, ds_text *t, ds_error *err);
+/* DS_ERR_FORMAT "NAME:LINE: a NUL byte after 'TOKEN' ..." for the first NUL
+ * byte in data[from, len); lines are counted from data. */
+ds_status ds_text_nul_check(const char *name, const char *data, size_t from, size_t len,
+                            ds_error *err);
 void ds_text_free(ds_text *t);
+
+#define DS_UTF8_BOM "\xEF\xBB\xBF"
+#define DS_UTF8_BOM_LEN 3
+/* Where the content starts: after a UTF-8 byte order mark, which some
+ * editors put at the start of a text file (it is not part of the banner). */
+static inline const char *ds_text_start(const ds_text *t) {
+  int bom = t->len >= DS_UTF8_BOM_LEN && memcmp(t->data, DS_UTF8_BOM, DS_UTF8_BOM_LEN) == 0;
+  return bom ? t->data + DS_UTF8_BOM_LEN : t->data;
+}
 
 /* ---- growing edge list that readers fill ---------------------------------- */
 typedef struct {
@@ -64,13 +81,35 @@ typedef struct {
   int index_base;        /* 1 or 0 */
   uint64_t entries;      /* entry lines read */
   int fields;            /* in, edge lists: 2 (.el) or 3 (.wel) when forced, 0 from content */
+  int header_only;       /* in: the text is a prefix (of a gzip stream being inflated): stop
+                            after the size line or 'p' line; running out before it is no error */
+  int header_found;      /* out, with header_only: n and declared_entries are set */
+  uint64_t declared_entries; /* out: the entry or arc count the header declares */
+  uint64_t header_line;  /* out: the line of the size line or 'p' line */
 } ds_read_info;
 
 /* Limits the parsers enforce beyond the format's own (the fuzzer lowers
  * max_vertices so a size line cannot make it allocate gigabytes). */
-typedef struct {
+typedef struct ds_read_limits_s {
   uint64_t max_vertices;
+  uint64_t max_memory; /* bytes a load may use; 0: the host's available memory */
+  int both_directions; /* the load stores both directions of every edge (memory estimate) */
 } ds_read_limits;
+
+/* ---- host memory (memory.c) ------------------------------------------------- */
+/* What a load holds at once: sizes declared by the file (or counted). */
+typedef struct {
+  uint64_t n, entries;
+  int symmetric, weighted;
+  uint64_t text_bytes; /* the text in memory while it is parsed */
+} ds_load_size;
+
+/* Peak host bytes of a load of that size (memory.c says how it is made up). */
+double ds_load_memory_need(const ds_load_size *s);
+/* DS_ERR_NOMEM "FILE:LINE: the graph needs about X GB ..., Y GB are available"
+ * when the need exceeds limit (0: ds_host_memory_available). line 0: none. */
+ds_status ds_check_load_memory(const char *file, uint64_t line, const ds_load_size *s,
+                               uint64_t limit, ds_error *err);
 
 typedef ds_status (*ds_reader_fn)(const char *file, const ds_text *t, const ds_read_limits *lim,
                                   ds_progress *prog, ds_edges *e, ds_read_info *info,
@@ -106,6 +145,12 @@ ds_status ds_parse_text(const char *file, ds_text *t, ds_format fmt,
 #define DS_CACHE_MAGIC_LEN 8
 /* Reads a cache file named directly as the input (no staleness check). */
 ds_status ds_cache_read_any(const char *cache_path, ds_graph *g, ds_error *err);
+/* The same from bytes in memory (a cache that came through a pipe; the fuzzer). */
+ds_status ds_cache_from_memory(const char *name, const void *bytes, size_t len, ds_graph *g,
+                               ds_error *err);
+/* Recomputes both checksums of a cache image in memory, for tests and fuzz
+ * seeds that craft caches whose checksums must pass. */
+void ds_cache_seal(void *image, size_t len);
 /* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes. */
 uint64_t ds_checksum64(const void *data, size_t len, uint64_t seed);
 

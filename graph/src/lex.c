@@ -20,15 +20,18 @@ static int lower_is(const char *p, const char *word) {
   return 1;
 }
 
-lex_num lex_weight(ds_lex *L, int *is_real, uint32_t *u, float *f) {
+/* A weight token; real_only: every number is a real (the field of the file
+ * says so), integer-looking ones included, so they never overflow uint32. */
+static lex_num weight_token(ds_lex *L, int real_only, int *is_real, uint32_t *u, float *f) {
   lex_skip_blanks(L);
   const char *p = L->p;
   if (*p == '\n') return LEX_NUM_MISSING;
   uint64_t short_value;
   unsigned len = swar_short_number(p, &short_value);
   if (len != 0 && lex_is_end(p[len])) { /* a plain integer of at most 7 digits */
-    *is_real = 0;
-    *u = (uint32_t)short_value;
+    *is_real = real_only;
+    if (real_only) *f = (float)short_value;
+    else *u = (uint32_t)short_value;
     L->p = p + len;
     return LEX_NUM_OK;
   }
@@ -73,7 +76,7 @@ lex_num lex_weight(ds_lex *L, int *is_real, uint32_t *u, float *f) {
   if (!lex_is_end(*p)) return LEX_NUM_BAD;
   if (negative && mant != 0) return LEX_NUM_NEGATIVE;
   // 3. value
-  if (!real) {
+  if (!real && !real_only) {
     if (kept >= MANTISSA_DIGITS || exp10 != 0 || mant > UINT32_MAX) return LEX_NUM_OVERFLOW;
     *is_real = 0;
     *u = (uint32_t)mant;
@@ -91,6 +94,16 @@ lex_num lex_weight(ds_lex *L, int *is_real, uint32_t *u, float *f) {
   }
   L->p = p;
   return LEX_NUM_OK;
+}
+
+lex_num lex_weight(ds_lex *L, int *is_real, uint32_t *u, float *f) {
+  return weight_token(L, 0, is_real, u, f);
+}
+
+lex_num lex_real(ds_lex *L, float *f) {
+  int is_real;
+  uint32_t u;
+  return weight_token(L, 1, &is_real, &u, f);
 }
 
 void lex_token(const ds_lex *L, char *out, size_t out_len) {

@@ -145,6 +145,9 @@ static inline lex_num lex_u32(ds_lex *L, uint32_t *out) {
 /* Any weight: *is_real says which of *u (integer token) or *f (real token)
  * holds it. Defined in lex.c (the real path is not hot for integer files). */
 lex_num lex_weight(ds_lex *L, int *is_real, uint32_t *u, float *f);
+/* A weight of a file whose weights are all real (Matrix Market 'real'):
+ * integer-looking tokens ("4294967296") are reals too, rounded to float. */
+lex_num lex_real(ds_lex *L, float *f);
 
 /* Sets L->err to "FILE:LINE: <what> <problem>" for a failed number and
  * returns DS_ERR_FORMAT. what names the field ("row index", "weight"). */

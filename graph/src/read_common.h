@@ -14,7 +14,7 @@ static inline double lex_fraction(const ds_lex *L) {
 }
 
 static inline void lex_init(ds_lex *L, const char *file, const ds_text *t, ds_error *err) {
-  L->p = L->begin = t->data;
+  L->p = L->begin = ds_text_start(t);
   L->end = t->data + t->len;
   L->file = file;
   L->line = 1;

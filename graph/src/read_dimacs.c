@@ -57,6 +57,14 @@ ds_status ds_read_dimacs(const char *file, const ds_text *t, const ds_read_limit
   uint64_t n = 0, m = 0, p_line = 0;
   ds_status st = DS_OK;
   lex_init(&L, file, t, err);
+  if (info->header_only) { /* DIMACS needs the 'p' line before any arc: stop at the first one */
+    lex_skip_blanks(&L);
+    while (!lex_eof(&L) && (*L.p == 'c' || *L.p == '\n')) {
+      lex_next_line(&L);
+      lex_skip_blanks(&L);
+    }
+    if (lex_eof(&L)) return DS_OK;
+  }
   e->weighted = 1;
   e->weight_type = DS_WEIGHT_U32;
   while (!lex_eof(&L)) {
@@ -69,10 +77,18 @@ ds_status ds_read_dimacs(const char *file, const ds_text *t, const ds_read_limit
         return lex_error(&L, DS_ERR_FORMAT, "a second 'p' line (the first is line %llu)",
                          (unsigned long long)p_line);
       st = read_problem(&L, lim, &n, &m);
-      if (st == DS_OK) {
-        p_line = L.line;
-        uint64_t cap = max_entries_left(&L);
-        st = ds_edges_reserve(e, m < cap ? m : cap, err);
+      if (st != DS_OK) break;
+      p_line = L.line;
+      info->n = (uint32_t)n;
+      info->declared_entries = m;
+      info->header_line = p_line;
+      info->header_found = 1;
+      if (info->header_only) return DS_OK;
+      { /* the whole load's memory before any of it is allocated (as read_mtx.c) */
+        const uint64_t cap = max_entries_left(&L), arcs = m < cap ? m : cap;
+        const ds_load_size need = {n, arcs, lim->both_directions, 1, t->len};
+        st = ds_check_load_memory(file, p_line, &need, lim->max_memory, err);
+        if (st == DS_OK) st = ds_edges_reserve(e, arcs, err);
       }
       break;
     case 'a':

@@ -99,12 +99,16 @@ static inline int next_content_line(ds_lex *L) {
   }
 }
 
-/* 2. the size line */
-static ds_status read_size(ds_lex *L, const ds_read_limits *lim, uint64_t *n, uint64_t *nnz) {
+/* 2. the size line; *found = 0 when a prefix (header_only) ends before it */
+static ds_status read_size(ds_lex *L, const ds_read_limits *lim, int prefix, uint64_t *n,
+                           uint64_t *nnz, int *found) {
   uint64_t rows, cols;
   lex_num r;
-  if (!next_content_line(L))
+  *found = 0;
+  if (!next_content_line(L)) {
+    if (prefix) return DS_OK;
     return lex_error(L, DS_ERR_FORMAT, "no size line ('rows columns entries') after the banner");
+  }
   if ((r = lex_u64(L, &rows)) != LEX_NUM_OK) return lex_num_error(L, r, "row count");
   if ((r = lex_u64(L, &cols)) != LEX_NUM_OK) return lex_num_error(L, r, "column count");
   if ((r = lex_u64(L, nnz)) != LEX_NUM_OK) return lex_num_error(L, r, "entry count");
@@ -116,6 +120,7 @@ static ds_status read_size(ds_lex *L, const ds_read_limits *lim, uint64_t *n, ui
     return lex_error(L, DS_ERR_UNSUPPORTED, "%llu vertices are more than the %llu supported",
                      (unsigned long long)rows, (unsigned long long)lim->max_vertices);
   *n = rows;
+  *found = 1;
   lex_next_line(L);
   return DS_OK;
 }
@@ -131,15 +136,26 @@ ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *
   mtx_field field = FIELD_PATTERN;
   int symmetric = 0;
   uint64_t n = 0, nnz = 0, size_line;
+  int found = 0;
   lex_init(&L, file, t, err);
   ds_status st = read_banner(&L, &field, &symmetric);
-  if (st == DS_OK) st = read_size(&L, lim, &n, &nnz);
-  if (st != DS_OK) return st;
+  if (st == DS_OK) st = read_size(&L, lim, info->header_only, &n, &nnz, &found);
+  if (st != DS_OK || !found) return st;
   size_line = L.line - 1;
+  info->n = (uint32_t)n;
+  info->symmetric = symmetric;
+  info->declared_entries = nnz;
+  info->header_line = size_line;
+  info->header_found = 1;
+  if (info->header_only) return DS_OK;
   e->weighted = field != FIELD_PATTERN;
   e->weight_type = field == FIELD_REAL ? DS_WEIGHT_F32 : DS_WEIGHT_U32;
-  uint64_t cap = max_entries_left(&L);
-  st = ds_edges_reserve(e, nnz < cap ? nnz : cap, err);
+  // the memory the whole load will take, before any of it is allocated; a
+  // file cannot hold more entries than its bytes allow, whatever it declares
+  const uint64_t cap = max_entries_left(&L), entries = nnz < cap ? nnz : cap;
+  const ds_load_size need = {n, entries, symmetric || lim->both_directions, e->weighted, t->len};
+  st = ds_check_load_memory(file, size_line, &need, lim->max_memory, err);
+  if (st == DS_OK) st = ds_edges_reserve(e, entries, err);
   if (st != DS_OK) return st;
 
   // 3. the entries
@@ -157,12 +173,8 @@ ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *
     if (field == FIELD_INTEGER) {
       if ((r = lex_u32(&L, &wbits)) != LEX_NUM_OK) return lex_num_error(&L, r, "integer weight");
     } else if (field == FIELD_REAL) {
-      int is_real;
-      uint32_t u;
       float f = 0.0f;
-      if ((r = lex_weight(&L, &is_real, &u, &f)) != LEX_NUM_OK)
-        return lex_num_error(&L, r, "weight");
-      if (!is_real) f = (float)u;
+      if ((r = lex_real(&L, &f)) != LEX_NUM_OK) return lex_num_error(&L, r, "weight");
       memcpy(&wbits, &f, sizeof wbits);
     }
     if (!lex_at_eol(&L)) {

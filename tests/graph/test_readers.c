@@ -5,10 +5,12 @@
  * a message that starts "FILE:LINE:" (or names the file, for gzip damage). */
 #include "test_util.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
-enum { PLAIN, GZ, GZ_TRUNCATED, GZ_CORRUPT, GZ_GARBAGE };
+enum { PLAIN, GZ, GZ_TRUNCATED, GZ_CORRUPT, GZ_GARBAGE, GZ_ZERO_PAD, GZ_ZERO_PAD_GARBAGE };
+#define GZ_PAD_BYTES 512 /* zeros after the stream, as tape blocks leave them */
 #define ANY_WEIGHT (-1.0) /* pattern: any generated weight in [min, max] */
 #define MAX_ARCS 16
 
@@ -41,10 +43,23 @@ static const reader_case cases[] = {
      "0 1 0;1 0 0", 0, DS_FORMAT_MTX},
     {"empty_graph.mtx", MM "integer general\n4 4 0\n", PLAIN, 0, DS_OK, NULL, 4, "", 0,
      DS_FORMAT_MTX},
+    {"empty_real.mtx", MM "real general\n4 4 0\n", PLAIN, 0, DS_OK, NULL, 4, "", 1, DS_FORMAT_MTX},
+    {"empty_arcs.gr", "p sp 2 0\n", PLAIN, 0, DS_OK, NULL, 2, "", 0, DS_FORMAT_DIMACS},
+    {"real_ints.mtx", MM "real general\n3 3 3\n1 2 4294967296\n2 3 7\n3 1 "
+     "123456789012345678901234\n", PLAIN, 0, DS_OK, NULL, 3,
+     "0 1 4294967296;1 2 7;2 0 123456789012345678901234", 1, DS_FORMAT_MTX},
+    {"padded.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ_ZERO_PAD, 0, DS_OK, NULL,
+     3, "0 1 4;2 1 6", 0, DS_FORMAT_MTX},
     {"undir.mtx", MM "integer general\n3 3 2\n1 2 4\n2 1 6\n", PLAIN, 1, DS_OK, NULL, 3,
      "0 1 4;1 0 4", 0, DS_FORMAT_MTX},
     {"zipped.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ, 0, DS_OK, NULL, 3,
      "0 1 4;2 1 6", 0, DS_FORMAT_MTX},
+    {"bom.mtx", "\xEF\xBB\xBF" MM "integer general\n2 2 1\n2 1 8\n", PLAIN, 0, DS_OK, NULL, 2,
+     "1 0 8", 0, DS_FORMAT_MTX},
+    {"bom.mtx.gz", "\xEF\xBB\xBF" MM "integer general\n2 2 1\n2 1 8\n", GZ, 0, DS_OK, NULL, 2,
+     "1 0 8", 0, DS_FORMAT_MTX},
+    {"bom.gr", "\xEF\xBB\xBFp sp 2 1\na 2 1 8\n", PLAIN, 0, DS_OK, NULL, 2, "1 0 8", 0,
+     DS_FORMAT_DIMACS},
     {"by_content.txt", MM "integer general\n2 2 1\n2 1 8\n", PLAIN, 0, DS_OK, NULL, 2, "1 0 8", 0,
      DS_FORMAT_MTX},
     /* ---- valid DIMACS and edge lists ---- */
@@ -105,7 +120,12 @@ static const reader_case cases[] = {
      NULL, 0, 0},
     {"noweight.mtx", MM "real general\n3 3 1\n1 2\n", PLAIN, 0, DS_ERR_FORMAT, ":3: missing weight", 0,
      NULL, 0, 0},
-    {"nul.mtx", MM "integer general\n3 3 1\n1 2 \0031\n", PLAIN, 0, DS_ERR_FORMAT, ":3:", 0, NULL, 0, 0},
+    {"nul.mtx", MM "integer general\n3 3 1\n1 2 \0031\n", PLAIN, 0, DS_ERR_FORMAT,
+     ":3: a NUL byte at column 5", 0, NULL, 0, 0},
+    {"nul7.mtx", MM "integer general\n3 3 1\n1 2 7\003\n", PLAIN, 0, DS_ERR_FORMAT,
+     ":3: a NUL byte after '7'", 0, NULL, 0, 0},
+    {"nul7.mtx.gz", MM "integer general\n3 3 1\n1 2 7\003\n", GZ, 0, DS_ERR_FORMAT,
+     ":3: a NUL byte after '7'", 0, NULL, 0, 0},
     /* ---- bad gzip ---- */
     {"trunc.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ_TRUNCATED, 0, DS_ERR_FORMAT,
      ":#: truncated gzip", 0, NULL, 0, 0},
@@ -113,6 +133,10 @@ static const reader_case cases[] = {
      ":#: corrupt gzip", 0, NULL, 0, 0},
     {"garbage.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ_GARBAGE, 0, DS_ERR_FORMAT,
      ":5: 4 bytes of garbage", 0, NULL, 0, 0},
+    {"padgarbage.mtx.gz", MM "integer general\n3 3 2\n1 2 4\n3 2 6\n", GZ_ZERO_PAD_GARBAGE, 0,
+     DS_ERR_FORMAT, ":5: 516 bytes of garbage", 0, NULL, 0, 0},
+    {"badsize.mtx.gz", MM "integer general\n3 4 1\n1 2 4\n", GZ, 0, DS_ERR_FORMAT,
+     ":2: the matrix is 3 x 4", 0, NULL, 0, 0},
     /* ---- bad DIMACS ---- */
     {"early.gr", "c x\na 1 2 3\np sp 2 1\n", PLAIN, 0, DS_ERR_FORMAT, ":2: an arc before", 0, NULL, 0, 0},
     {"twop.gr", "p sp 2 1\np sp 2 1\na 1 2 3\n", PLAIN, 0, DS_ERR_FORMAT, ":2: a second", 0, NULL, 0, 0},
@@ -155,15 +179,21 @@ static int make_file(const char *path, const reader_case *c) {
     write_bytes(path, copy, len);
     return 1;
   }
+  char copy[4096];
+  memcpy(copy, c->text, len);
+  for (size_t i = 0; i < len; i++)
+    if (copy[i] == '\003') copy[i] = '\0';
   gzFile z = gzopen(path, "wb");
-  if (z == NULL || gzwrite(z, c->text, (unsigned)len) != (int)len || gzclose(z) != Z_OK) return 0;
+  if (z == NULL || gzwrite(z, copy, (unsigned)len) != (int)len || gzclose(z) != Z_OK) return 0;
   FILE *f = fopen(path, "rb");
-  unsigned char buf[4096];
-  size_t k = fread(buf, 1, sizeof buf, f);
+  unsigned char buf[8192];
+  size_t k = fread(buf, 1, sizeof buf - GZ_PAD_BYTES - 8, f);
   fclose(f);
   if (c->gz == GZ_TRUNCATED) k -= 12;           /* lose the end of the deflate data and the trailer */
   if (c->gz == GZ_CORRUPT) buf[k / 2] ^= 0x5A;  /* inside the deflate data */
   if (c->gz == GZ_GARBAGE) memcpy(buf + k, "junk", 4), k += 4;
+  if (c->gz == GZ_ZERO_PAD || c->gz == GZ_ZERO_PAD_GARBAGE) memset(buf + k, 0, GZ_PAD_BYTES), k += GZ_PAD_BYTES;
+  if (c->gz == GZ_ZERO_PAD_GARBAGE) memcpy(buf + k, "junk", 4), k += 4;
   write_bytes(path, buf, k);
   return 1;
 }
@@ -251,6 +281,8 @@ static void run_case(const char *dir, const reader_case *c) {
   CHECK(g.weight_type == (c->float_weights ? DS_WEIGHT_F32 : DS_WEIGHT_U32), "%s: weight type %d",
         c->file, g.weight_type);
   int base = c->format == DS_FORMAT_EL || c->format == DS_FORMAT_WEL ? 0 : 1;
+  CHECK(g.weights_generated == (strchr(c->arcs, '*') != NULL), "%s: weights %s", c->file,
+        g.weights_generated ? "described as generated" : "not generated");
   CHECK(g.index_base == base, "%s: index base %d", c->file, g.index_base);
   check_arcs(c, &g);
   ds_graph_free(&g);
@@ -271,6 +303,105 @@ static void run_path_cases(const char *dir) {
     CHECK(strncmp(err.msg, paths[i], strlen(paths[i])) == 0 && strstr(err.msg, what[i]),
           "%s: message '%s'", paths[i], err.msg);
   }
+}
+
+/* ---- memory: gzip inflated as it is checked, and the load's estimate ------- */
+
+#define BOMB_TEXT_BYTES ((size_t)96 << 20) /* what the bombs inflate to */
+#define BOMB_RSS_LIMIT_KIB (48 * 1024)      /* what their loads may add to the peak */
+#define WRITE_CHUNK ((size_t)1 << 20)
+
+static long peak_rss_kib(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+/* A gzip file: head, then fill bytes (each line ends in '\n') to BOMB_TEXT_BYTES. */
+static void write_bomb(const char *path, const char *head, char fill) {
+  static char chunk[WRITE_CHUNK];
+  memset(chunk, fill, sizeof chunk);
+  for (size_t i = 1023; fill != 0 && i < sizeof chunk; i += 1024) chunk[i] = '\n';
+  gzFile z = gzopen(path, "wb9");
+  gzwrite(z, head, (unsigned)strlen(head));
+  for (size_t done = 0; done < BOMB_TEXT_BYTES; done += sizeof chunk)
+    gzwrite(z, chunk, (unsigned)sizeof chunk);
+  gzclose(z);
+}
+
+/* Runs first, while the process's peak is still small. A gzip of zeros
+ * stops at the first NUL byte; a valid header followed by comments stops
+ * at the bound its one declared entry gives: neither inflates in full. */
+static void gzip_bombs(const char *dir) {
+  static const struct {
+    const char *file, *head;
+    char fill;
+    ds_status want;
+    const char *says;
+  } bombs[] = {
+      {"zeros.mtx.gz", "", 0, DS_ERR_FORMAT, ":1: a NUL byte at column 1"},
+      {"comments.mtx.gz", MM "integer general\n3 3 1\n1 2 1\n", '%', DS_ERR_UNSUPPORTED,
+       "the gzip data inflates to more than"},
+  };
+  for (size_t i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, bombs[i].file);
+    write_bomb(path, bombs[i].head, bombs[i].fill);
+    ds_load_options opt = options_no_cache();
+    ds_graph g;
+    ds_error err;
+    long before = peak_rss_kib();
+    ds_status st = ds_graph_load(path, &opt, &g, &err);
+    long grew = peak_rss_kib() - before;
+    CHECK(st == bombs[i].want && strstr(err.msg, bombs[i].says),
+          "%s: status %s, message '%s'", bombs[i].file, ds_status_name(st), err.msg);
+    CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
+          bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
+    if (st == DS_OK) ds_graph_free(&g);
+  }
+}
+
+/* Files whose declared size needs more memory than the limit are refused
+ * before anything is allocated, with the estimate and the limit; a small
+ * graph passes a small limit. */
+static void memory_guard(const char *dir) {
+  static const struct {
+    const char *file, *text;
+    ds_status want;
+    const char *says; /* after the path */
+  } files[] = {
+      {"n3e8.mtx", MM "pattern general\n300000000 300000000 0\n", DS_ERR_NOMEM,
+       ":2: the graph needs about 4."},
+      {"n3e8.gr", "c big\np sp 300000000 0\n", DS_ERR_NOMEM, ":2: the graph needs about 4."},
+      {"m1e9.mtx", MM "integer general\n10 10 1000000000\n1 2 3\n", DS_OK, NULL},
+      {"small.mtx", MM "integer general\n3 3 2\n1 2 3\n2 3 4\n", DS_OK, NULL},
+  };
+  const uint64_t limit = (uint64_t)1 << 30;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char path[1200], want[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
+    write_bytes(path, files[i].text, strlen(files[i].text));
+    ds_load_options opt = options_no_cache();
+    opt.max_memory = limit;
+    ds_graph g;
+    ds_error err;
+    ds_status st = ds_graph_load(path, &opt, &g, &err);
+    if (files[i].want == DS_OK) {
+      /* m1e9 declares far more entries than its bytes can hold: the estimate
+         counts what the file can hold, so it is refused for its short count */
+      CHECK(st == DS_OK || (st == DS_ERR_FORMAT && strstr(err.msg, "the file ends after")),
+            "%s: %s (%s)", files[i].file, ds_status_name(st), err.msg);
+      if (st == DS_OK) ds_graph_free(&g);
+      continue;
+    }
+    snprintf(want, sizeof want, "%s%s", path, files[i].says);
+    CHECK(st == files[i].want && strncmp(err.msg, want, strlen(want)) == 0 &&
+              strstr(err.msg, "1.1 GB are allowed"),
+          "%s: status %s, message '%s' (want '%s...')", files[i].file, ds_status_name(st),
+          err.msg, want);
+  }
+  uint64_t have = 0;
+  CHECK(ds_host_memory_available(&have, NULL) == DS_OK && have > 0, "no available memory known");
 }
 
 /* Numbers of every length (1 to 14 characters, leading zeros included, so
@@ -313,6 +444,8 @@ static void random_numbers(const char *dir) {
 int main(void) {
   char dir[1024];
   scratch_make(dir, sizeof dir, "readers");
+  gzip_bombs(dir);
+  memory_guard(dir);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(dir, &cases[i]);
   run_path_cases(dir);
   random_numbers(dir);

@@ -412,7 +412,9 @@ int main(int argc, char **argv) {
       g.weight_seed = 0;
       g.input_entries = g.m;
       name_of_file(c.output, g.name, sizeof g.name);
-      st = ds_cache_write(cpath, &g, &opt, (uint64_t)sb.st_size, (int64_t)sb.st_mtime, &err);
+      ds_input_stamp stamp;
+      st = ds_input_stamp_of(c.output, &stamp, &err);
+      if (st == DS_OK) st = ds_cache_write(cpath, &g, &opt, &stamp, &err);
     }
     if (st != DS_OK) {
       ds_graph_free(&g);

@@ -86,35 +86,88 @@ typedef struct {
   int use_cache;         /* read/write the binary cache; default 1 */
   const char *cache_dir; /* NULL: next to the input */
   int progress;          /* progress bar on stderr when it is a terminal */
+  uint64_t max_memory;   /* host bytes a load may use; 0 (default): what the host has
+                            available now (ds_host_memory_available) */
 } ds_load_options;
 
 void ds_load_options_default(ds_load_options *opt);
+
+/* How a load used the binary cache. */
+typedef enum {
+  DS_CACHE_OFF = 0,  /* not used: switched off, or not possible (note says why) */
+  DS_CACHE_HIT = 1,  /* the graph came from the cache */
+  DS_CACHE_MISS = 2  /* the graph came from the text (cache missing, stale or bad) */
+} ds_cache_use;
+
+#define DS_PATH_LEN 4096
+typedef struct {
+  ds_cache_use cache;
+  int cache_written;          /* MISS: a fresh cache was written for next time */
+  char cache_path[DS_PATH_LEN]; /* the cache file used or meant; "" when there is none */
+  char note[DS_ERROR_MSG_LEN];  /* "" or, for the user, why the cache was off, rebuilt or not
+                                   written ("g.mtx.dscache: ...: rebuilt from the text") */
+} ds_load_info;
 
 /* Load any supported file (format from content, then name), through the
  * binary cache when allowed. On success *g owns its arrays (ds_graph_free).
  *
  * [in] path  a .mtx, .gr, .el or .wel file, gzip-compressed or not (gzip is
- *            recognised by its magic bytes), or a .dscache file itself.
+ *            recognised by its magic bytes), or a .dscache file itself; a
+ *            pipe or device (/dev/stdin) is read too, never cached.
  * [in] opt   NULL for ds_load_options_default.
  * [out] g    zeroed on failure.
+ * [out] info (ds_graph_load_info; may be NULL) whether the cache served the
+ *            graph, and a note when the user should know why it did not.
  * Detection: "%%MatrixMarket" banner -> Matrix Market; a first content line
  * 'c ', 'p ' or 'a ' -> DIMACS; otherwise the name (.mtx, .gr) decides, and
  * lines of numbers are an edge list (.wel by name, else 2 or 3 fields).
- * Cache: with opt->use_cache, a valid ds_cache_path file is read instead of
- * the text; after a text load the cache is (re)written; a cache that cannot
- * be written (read-only folder) is silently skipped.
+ * Cache: with opt->use_cache and a regular input, a ds_cache_path file whose
+ * stamp matches the input exactly (ds_input_stamp) and that passes every
+ * check is read instead of the text; after a text load the cache is
+ * (re)written, unless the input changed while it was read. A cache that
+ * cannot be written (read-only folder) is skipped without a note; a missing
+ * opt->cache_dir is created (with its parents); a cache_dir that is not a
+ * folder switches the cache off with a note; a corrupt or invalid cache is
+ * rebuilt with a note.
+ * Memory: before allocating, the load's host memory is estimated from the
+ * sizes the file declares (the size line, the 'p' line) and refused with
+ * DS_ERR_NOMEM when it exceeds opt->max_memory or the available memory:
+ * "g.mtx:2: the graph needs about 7.1 GB of host memory to load, 3.2 GB are
+ * available". A gzip input is checked as it inflates: a NUL byte stops it
+ * at once, and it may not inflate to more than DS_GZ_BYTES_PER_ENTRY bytes
+ * per declared entry plus DS_GZ_COMMENT_BYTES.
  * Errors: DS_ERR_IO (missing, directory, unreadable), DS_ERR_FORMAT
  * ("FILE:LINE: problem"; gzip damage gives the line that inflation reached
- * and the compressed byte offset),
+ * and the compressed byte offset; a cache file named as the input that is
+ * corrupt or breaks the CSR invariants: "FILE: problem"),
  * DS_ERR_UNSUPPORTED (complex, hermitian, skew-symmetric, array, too many
- * vertices), DS_ERR_NOMEM (including a graph larger than physical memory).
+ * vertices, a gzip input that inflates too far), DS_ERR_NOMEM (above).
  * Example:
  *   ds_load_options opt; ds_load_options_default(&opt);
- *   ds_graph g; ds_error err;
- *   if (ds_graph_load("NY.mtx.gz", &opt, &g, &err) != DS_OK) puts(err.msg);
+ *   ds_graph g; ds_load_info info; ds_error err;
+ *   if (ds_graph_load_info("NY.mtx.gz", &opt, &g, &info, &err) != DS_OK) puts(err.msg);
+ *   else if (info.note[0]) puts(info.note);
  */
+ds_status ds_graph_load_info(const char *path, const ds_load_options *opt, ds_graph *g,
+                             ds_load_info *info, ds_error *err);
+/* ds_graph_load_info without the info. */
 ds_status ds_graph_load(const char *path, const ds_load_options *opt, ds_graph *g,
                         ds_error *err);
+
+#define DS_GZ_BYTES_PER_ENTRY 256u            /* inflated text per declared entry, at most */
+#define DS_GZ_COMMENT_BYTES ((uint64_t)16 << 20) /* and this much more (comments) */
+
+/* Host memory available now, in bytes: MemAvailable of /proc/meminfo (free
+ * memory plus what the kernel can reclaim without swapping), or the physical
+ * memory where that is not known. For callers that estimate their own use
+ * before allocating. The loader checks only its own part (ds_graph_load_info's
+ * Memory: 16 bytes a declared vertex, 12 an entry plus the text, at the peak
+ * of the load) and leaves behind a graph of 8 (n + 1) + 8 m bytes; a program
+ * that allocates per-vertex arrays after the load compares its estimate with
+ * this value after the load, or lowers ds_load_options.max_memory by it
+ * before, so that the two estimates are not counted against the same bytes.
+ * Errors: DS_ERR_ARG (bytes NULL), DS_ERR_IO (neither is known). */
+ds_status ds_host_memory_available(uint64_t *bytes, ds_error *err);
 
 void ds_graph_free(ds_graph *g);
 
@@ -150,17 +203,42 @@ ds_status ds_csr_check(const ds_graph *g, ds_error *err);
 /* Binary cache: versioned, checksummed, written to a temporary name and
  * renamed. ds_cache_path gives where the cache of an input lives:
  * "<input>.dscache", or with opt->cache_dir "<cache_dir>/<name>.<hash of the
- * input's absolute path>.dscache". A cache records the input's size and
- * mtime, the undirected option, and the weight range and seed when the
- * weights were generated; any difference makes it stale. */
+ * input's absolute path>.dscache". A cache records the input's stamp, the
+ * undirected option, and the weight range and seed when the weights were
+ * generated; any difference makes it stale.
+ *
+ * The stamp of an input: size, modification time to the nanosecond, inode,
+ * device, and a content hash: of the whole file up to DS_STAMP_WHOLE_MAX
+ * bytes, of its first and last DS_STAMP_PART_BYTES beyond (so a cache load
+ * reads at most 2 MiB of the text). Only regular files have one: a pipe, a
+ * device or a name of an open stream (/dev/stdin, /dev/fd/N, /proc/...) is
+ * DS_ERR_UNSUPPORTED, and is never cached. */
+#define DS_STAMP_WHOLE_MAX ((uint64_t)4 << 20)
+#define DS_STAMP_PART_BYTES ((size_t)1 << 20)
+typedef struct {
+  uint64_t size;
+  int64_t mtime_s, mtime_ns;
+  uint64_t inode, device;
+  uint64_t content_hash;
+} ds_input_stamp;
+
+ds_status ds_input_stamp_of(const char *input_path, ds_input_stamp *stamp, ds_error *err);
+int ds_input_stamp_equal(const ds_input_stamp *a, const ds_input_stamp *b);
+
 ds_status ds_cache_path(const char *input_path, const ds_load_options *opt, char *out,
                         size_t out_len, ds_error *err);
+/* Writes g's cache for an input of that stamp. Never replaces anything but a
+ * regular file at cache_path (DS_ERR_IO); removes the temporaries that killed
+ * writers left next to it. */
 ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_load_options *opt,
-                         uint64_t input_size, int64_t input_mtime, ds_error *err);
-/* Returns DS_ERR_STALE when the cache does not match the input (size, mtime,
- * load parameters) and DS_ERR_FORMAT when it is corrupt. */
-ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt, uint64_t input_size,
-                        int64_t input_mtime, ds_graph *g, ds_error *err);
+                         const ds_input_stamp *input, ds_error *err);
+/* Returns DS_ERR_STALE when the cache does not match the input (stamp, load
+ * parameters, version), DS_ERR_FORMAT when it is corrupt or does not hold a
+ * valid CSR (every array is checked: ds_csr_check), DS_ERR_IO when it is
+ * missing, unreadable or not a regular file (a FIFO is never opened for
+ * long: the open does not block). */
+ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt,
+                        const ds_input_stamp *input, ds_graph *g, ds_error *err);
 
 /* Write a graph as a Matrix Market coordinate file (general, integer or real)
  * through ds_out_open (out_file.h): a regular file is replaced atomically
