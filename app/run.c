@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ds/out_file.h"
+#include "ds/rng.h"
 #include "gpu/gpu_sssp.h"
 #include "report.h"
 #include "run.h"
@@ -26,7 +27,6 @@
 #define REASON_LEN 512
 #define MIB (1024.0 * 1024.0)
 #define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
-#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
 #define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
 /* Test hook: when this environment variable is set, every result is spoiled
  * (one reached vertex's distance raised) before validation, so the tests can
@@ -42,13 +42,6 @@ typedef struct {
   int threads;
   cJSON *json;
 } run_plan;
-
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += SPLITMIX_GAMMA);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static ds_exit_code exit_of(ds_status st) {
   switch (st) {
@@ -143,7 +136,7 @@ static ds_exit_code pick_sources(const ds_cli *cli, const ds_graph *g, const cha
     uint32_t v = 0;
     int found = 0;
     for (int t = 0; t < MAX_SOURCE_DRAWS && !found; t++) {
-      v = (uint32_t)(splitmix64(&state) % g->n);
+      v = (uint32_t)(ds_splitmix64_next(&state) % g->n);
       found = out_degree(g, v) > 0 && !taken[v];
     }
     for (uint32_t k = 1; k < g->n && !found; k++) {

@@ -5,7 +5,7 @@
  *     delta = DS_DELTA_AUTO_SCALE * mean_weight,
  * or DS_DELTA_AUTO_SCALE_SPARSE * mean_weight on graphs of fewer than
  * DS_DELTA_AUTO_SPARSE_DEGREE arcs per vertex, chosen from delta sweeps on
- * the H100 (see sssp.h and bench/NOTES-sssp.md).
+ * the H100 (see sssp.h and docs/performance.md, "SSSP on the GPU").
  * Integer weights round it up (at least 1);
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).

@@ -6,7 +6,7 @@
  *    Matrix Market file --input (for example a graphgen Kronecker graph);
  * 2. times, after one untimed warm-up, --trials runs of each stage, one core:
  *      read    the file into memory (page cache warm)
- *      parse   the in-memory text to an edge list (ds_read_mtx)   <- the MB/s target
+ *      parse   the in-memory text to an edge list (ds_stage_parse_mtx) <- the MB/s target
  *      load    ds_graph_load without the cache (read + parse + CSR build)
  *      cache   ds_graph_load from the binary cache
  * 3. prints the median and the min..max spread of each, MB/s of text, and the
@@ -15,7 +15,9 @@
  * with the wall time beside them.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "graph_internal.h"
+#include "ds/graph.h"
+#include "ds/graph_stages.h"
+#include "ds/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,13 @@ typedef struct {
 static double cpu_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Monotonic wall time, printed beside the CPU time. */
+static double wall_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -158,9 +167,9 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s", a.input);
   } else {
     snprintf(path, sizeof path, "%s/ds_parse_bench_%s.mtx", a.dir, a.field);
-    double t0 = ds_now_s();
+    double t0 = wall_s();
     if (!write_input(path, &a, &entries)) return 1;
-    printf("generated %s in %.1f s\n", path, ds_now_s() - t0);
+    printf("generated %s in %.1f s\n", path, wall_s() - t0);
   }
   if (stat(path, &sb) != 0) return perror(path), 1;
   const double text_mb = (double)sb.st_size / MB;
@@ -175,34 +184,31 @@ int main(int argc, char **argv) {
   if (ds_cache_path(path, &cached, cpath, sizeof cpath, &err) != DS_OK) return fail("cache", &err);
   remove(cpath);
   stage st[4] = {{.name = "read"}, {.name = "parse"}, {.name = "load"}, {.name = "cache"}};
-  const ds_read_limits lim = {UINT32_MAX};
   for (int trial = -1; trial < a.trials; trial++) { /* trial -1: the warm-up */
     double c[5], w[5];
     // read + parse
-    ds_text text;
-    c[0] = cpu_s(), w[0] = ds_now_s();
-    if (ds_text_read_file(path, &text, NULL, &err) != DS_OK) return fail("read", &err);
-    c[1] = cpu_s(), w[1] = ds_now_s();
-    ds_edges e;
-    ds_read_info info;
-    memset(&e, 0, sizeof e);
-    memset(&info, 0, sizeof info);
-    if (ds_read_mtx(path, &text, &lim, NULL, &e, &info, &err) != DS_OK) return fail("parse", &err);
-    c[2] = cpu_s(), w[2] = ds_now_s();
+    ds_stage_text *text = NULL;
+    c[0] = cpu_s(), w[0] = wall_s();
+    if (ds_stage_read(path, &text, NULL, &err) != DS_OK) return fail("read", &err);
+    c[1] = cpu_s(), w[1] = wall_s();
+    ds_stage_edges *e = NULL;
+    ds_stage_summary info;
+    if (ds_stage_parse_mtx(path, text, &e, &info, &err) != DS_OK) return fail("parse", &err);
+    c[2] = cpu_s(), w[2] = wall_s();
     entries = info.entries;
-    a.field = !e.weighted ? "pattern" : e.weight_type == DS_WEIGHT_F32 ? "real" : "integer";
-    ds_edges_free(&e);
-    ds_text_free(&text);
+    a.field = !info.weighted ? "pattern" : info.weight_type == DS_WEIGHT_F32 ? "real" : "integer";
+    ds_stage_edges_free(e);
+    ds_stage_text_free(text);
     // whole load without, then with the cache (the warm-up writes it)
     ds_graph g;
-    double l0 = cpu_s(), lw0 = ds_now_s();
+    double l0 = cpu_s(), lw0 = wall_s();
     if (ds_graph_load(path, trial < 0 ? &cached : &nocache, &g, &err) != DS_OK)
       return fail("load", &err);
-    c[3] = cpu_s(), w[3] = ds_now_s();
+    c[3] = cpu_s(), w[3] = wall_s();
     ds_graph_free(&g);
-    double k0 = cpu_s(), kw0 = ds_now_s();
+    double k0 = cpu_s(), kw0 = wall_s();
     if (ds_graph_load(path, &cached, &g, &err) != DS_OK) return fail("cache load", &err);
-    c[4] = cpu_s(), w[4] = ds_now_s();
+    c[4] = cpu_s(), w[4] = wall_s();
     ds_graph_free(&g);
     if (trial < 0) continue;
     const double c_start[4] = {c[0], c[1], l0, k0}, w_start[4] = {w[0], w[1], lw0, kw0};

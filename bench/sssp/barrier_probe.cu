@@ -13,7 +13,8 @@
  *   atomic   one thread's chain of dependent atomicAdd(…, 0) on the cycle
  *   smid     which SM each block of the launch runs on (blocks 0..63: how
  *            many distinct SMs a team of the first blocks spans)
- * Build: nvcc -O3 -arch=sm_90 -o barrier_probe bench/sssp/barrier_probe.cu
+ * Build: the barrier_probe target (sm_90 or newer), or by hand:
+ *          nvcc -O3 -arch=sm_90 -o barrier_probe bench/sssp/barrier_probe.cu
  * Run:   ./barrier_probe  (prints one line per measurement, ns per step)
  */
 #include <cooperative_groups.h>

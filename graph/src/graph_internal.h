@@ -10,6 +10,7 @@
 #define DS_GRAPH_INTERNAL_H
 
 #include "ds/graph.h"
+#include "ds/rng.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -159,15 +160,6 @@ void *ds_alloc_big(size_t bytes);
 void *ds_calloc_big(size_t count, size_t size);
 
 /* ---- misc ------------------------------------------------------------------- */
-/* splitmix64 (Steele, Lea, Flood 2014): one step of the generator's output
- * function applied to x. Bijective and well mixed, so it doubles as a hash. */
-static inline uint64_t ds_splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 /* The weight of a pattern edge depends only on the seed and the unordered
  * pair {u, v} (0-based ids): both directions of an edge, and repeated lines
  * of it, get the same weight whatever the file order (graph.h gives the

@@ -31,7 +31,7 @@
 #include "msplit/grid_multisplit.cuh"
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
-#include "../tests/test_util.h"
+#include "../common/check_cuda.h"
 
 #ifndef MSPLIT_BENCH_COMMIT
 #define MSPLIT_BENCH_COMMIT "unknown"

@@ -1,21 +1,12 @@
-// Helpers of msplit's test and benchmark programs (not the library, which returns statuses).
+// Helpers of msplit's tests (not the library, which returns statuses).
 #pragma once
 #include <cuda_runtime.h>
+
+#include "../common/check_cuda.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-// CHECK_CUDA(call): the call, or a message with the file and line and exit(1).
-
-#define CHECK_CUDA(call)                                                                         \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 // A GPU test's start: exits 77 (skipped) without a CUDA device; returns whether to run the
 // quick subset (--quick, or MSPLIT_TEST_QUICK=1: small sizes, for compute-sanitizer).

@@ -1,5 +1,4 @@
-// Graphs and the oracle shared by the GPU SSSP test and the in-process GPU
-// benchmark (bench/sssp/gpu_bench.cpp): small CSR builders and generators
+// Graphs and the oracle of the GPU SSSP test: small CSR builders and generators
 // (R-MAT / Kronecker, grid, geometric, star, adversarial cases) and an
 // independent lazy-deletion Dijkstra. Header-only C++17; generators are
 // deterministic for a seed and use OpenMP when it is on.
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ds/rng.h"
 #include "gpu_sssp.h"
 
 namespace dstest {
@@ -114,13 +114,8 @@ inline float bitsf(uint32_t u) {
   return f;
 }
 
-inline uint64_t splitmix64(uint64_t &x) {
-  uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-inline double unit(uint64_t &x) { return (splitmix64(x) >> 11) * (1.0 / 9007199254740992.0); }
+inline uint64_t splitmix64(uint64_t &x) { return ds_splitmix64_next(&x); }
+inline double unit(uint64_t &x) { return ds_unit_double(ds_splitmix64_next(&x)); }
 
 // R-MAT / Kronecker: 2^scale vertices, ef * 2^scale undirected edges, quadrant
 // probabilities a, b, c (d = rest), vertices relabelled by a random

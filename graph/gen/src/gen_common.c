@@ -1,16 +1,17 @@
-/* ds_gen front end: spec defaults and checks, dispatch to the generators, the
- * edge list's memory, and the step from edges to a ds_graph (ds_csr_build).
+/* ds_gen front end: spec defaults and checks, dispatch to the generators, and
+ * the step from edges to a ds_graph (ds_csr_build).
  *
  * The generators themselves live one per file (gen_rmat.c, gen_grid.c,
- * gen_geo.c, gen_uniform.c); see gen_internal.h for the random streams that
- * make them independent of the thread count.
+ * gen_geo.c, gen_uniform.c, declared in gen_kinds.h); what they share (the
+ * random streams that make them independent of the thread count, the edge
+ * list's memory) is in gen_edges.h and gen_edges.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_internal.h"
+#include "gen_kinds.h"
 
 /* Defaults (the Graph500 / GAP benchmark settings where there are any). */
 #define DEF_SEED 1
@@ -26,7 +27,6 @@
 #define DEF_GEO_DEGREE 8.0
 #define DEF_UNIFORM_DEGREE 8
 #define MAX_KRON_SCALE 31 /* 2^31 vertices still fit a uint32_t id */
-#define DS_PI 3.14159265358979323846
 
 const char *ds_gen_kind_name(ds_gen_kind kind) {
   switch (kind) {
@@ -61,11 +61,6 @@ void ds_gen_spec_default(ds_gen_spec *spec, ds_gen_kind kind) {
   spec->radius = 0.0;
   spec->degree = DEF_GEO_DEGREE;
   spec->geo_weight = DS_GEN_GEO_WEIGHT_DISTANCE;
-}
-
-double ds_gen_geo_radius(const ds_gen_spec *spec) {
-  if (spec->radius > 0) return spec->radius;
-  return sqrt(spec->degree / (DS_PI * (double)spec->n));
 }
 
 static ds_status check_probs(const ds_gen_spec *s, ds_error *err) {
@@ -125,47 +120,6 @@ static ds_status check_spec(const ds_gen_spec *s, ds_error *err) {
       return DS_OK;
   }
   return ds_error_set(err, DS_ERR_ARG, "unknown generator kind %d", (int)s->kind);
-}
-
-ds_status ds_gen_alloc_edges(ds_gen_edge_list *out, uint32_t n, uint64_t count, int symmetric,
-                             ds_error *err) {
-  memset(out, 0, sizeof *out);
-  out->n = n;
-  out->count = count;
-  out->symmetric = symmetric;
-  if (count > SIZE_MAX / sizeof(uint32_t))
-    return ds_error_set(err, DS_ERR_NOMEM, "%llu edges do not fit this machine's address space",
-                        (unsigned long long)count);
-  size_t bytes = (size_t)(count ? count : 1) * sizeof(uint32_t);
-  out->src = malloc(bytes);
-  out->dst = malloc(bytes);
-  out->w = malloc(bytes);
-  if (!out->src || !out->dst || !out->w) {
-    ds_gen_edges_free(out);
-    return ds_error_set(err, DS_ERR_NOMEM, "out of memory for %llu generated edges (%.1f GiB)",
-                        (unsigned long long)count, 3.0 * (double)bytes / (1 << 30));
-  }
-  return DS_OK;
-}
-
-void ds_gen_edges_free(ds_gen_edge_list *e) {
-  if (!e) return;
-  free(e->src);
-  free(e->dst);
-  free(e->w);
-  e->src = e->dst = e->w = NULL;
-  e->count = 0;
-}
-
-ds_edge_list ds_gen_edges_view(const ds_gen_edge_list *e) {
-  ds_edge_list v;
-  v.n = e->n;
-  v.count = e->count;
-  v.src = e->src;
-  v.dst = e->dst;
-  v.weight_type = DS_WEIGHT_U32;
-  v.weights = e->w;
-  return v;
 }
 
 ds_status ds_gen_edges(const ds_gen_spec *spec, ds_gen_edge_list *out, ds_error *err) {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_internal.h"
+#include "gen_kinds.h"
 
 /* Points per cell to aim at when the radius is tiny (more cells only cost memory). */
 #define GEO_MIN_POINTS_PER_CELL 1.0

@@ -7,7 +7,7 @@
  * (rows-1)*cols vertical ones. Edge i's weight is the first draw of
  * ds_rng_stream(seed, DS_TAG_WEIGHT, i), uniform in [weight_min, weight_max].
  */
-#include "gen_internal.h"
+#include "gen_kinds.h"
 
 ds_status ds_gen_grid_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_error *err) {
   // 1. sizes

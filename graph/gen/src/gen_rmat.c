@@ -22,7 +22,7 @@
  *     vertex_perm), so that degree does not follow the id (Graph500 does the
  *     same).
  */
-#include "gen_internal.h"
+#include "gen_kinds.h"
 
 #define MAX_BITS 32
 #define TWO_POW_32 4294967296.0

@@ -8,7 +8,7 @@
  * Edge i: ds_rng_stream(seed, DS_TAG_EDGE, i) gives src, dst (redrawn while
  * equal), then the weight.
  */
-#include "gen_internal.h"
+#include "gen_kinds.h"
 
 ds_status ds_gen_uniform_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_error *err) {
   const uint64_t count = s->m, n = s->n;

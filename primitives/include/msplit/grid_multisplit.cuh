@@ -27,9 +27,9 @@
 // its own part of d_out is written, and block 0's threads see d_offsets (block 0 writes them):
 // work that needs only the offsets may follow in block 0 without another grid barrier.
 //
-// When to use it (H100, bench/NOTES-multisplit.md): for small inputs inside a persistent kernel.
-// At 2^16 keys it takes 16 us against multisplit_keys's 26 (four launches); at 2^28 it runs at
-// 55-70 % of multisplit_keys's throughput for m <= 10 and 25-35 % for m = 32..256.
+// When to use it (H100, docs/performance.md, "Multisplit"): for small inputs inside a persistent
+// kernel. At 2^16 keys it takes 16 us against multisplit_keys's 26 (four launches); at 2^28 it
+// runs at 55-70 % of multisplit_keys's throughput for m <= 10 and 25-35 % for m = 32..256.
 //
 // Method (the paper's direct multisplit, with the grid as the set of subproblems):
 //   1. block b takes chunk b of the input (chunks of ceil(n / gridDim.x) keys rounded up to

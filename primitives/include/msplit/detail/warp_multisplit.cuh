@@ -96,9 +96,10 @@ __device__ __forceinline__ uint32_t warp_ballot_rank_step(uint32_t bucket, bool 
 
 // ---- ranks with a compile-time bucket width (the one-pass sweep) -----------------------------
 // BITS = ceil(log2 m) is a template parameter, so the votes are straight-line code: no loop
-// control and no predicated-off rounds (run 3 of bench/NOTES-multisplit.md: voting 8 bits for
-// every m costs 2x). No __match_any_sync: on sm_90 its cost grows with the number of distinct
-// buckets in the warp (ncu: MATCH.ANY's consumer took 77 % of the histogram kernel's stall
+// control and no predicated-off rounds (voting all 8 bits for every m, predicated off above
+// BITS, ran 2x slower on the H100: predicated-off rounds still take issue slots). No
+// __match_any_sync: on sm_90 its cost grows with the number of distinct buckets in the warp
+// (ncu: MATCH.ANY's consumer took 77 % of the histogram kernel's stall
 // samples at m = 256), while BITS votes cost the same for any input.
 //
 // Ranks one step of a warp's items (every lane calls it; `valid_mask` holds the lanes with an

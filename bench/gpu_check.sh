@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # One device session's worth of GPU evidence, in one command (the device machine keeps nothing):
-#   bench/h100_check.sh [--build DIR] [--out DIR] [--skip-tests] [--skip-sanitizer]
-#                       [--msplit "ARGS"] [--sssp] [--ncu "BENCH ARGS"]
+#   bench/gpu_check.sh [--build DIR] [--out DIR] [--summary NAME] [--skip-tests] [--skip-sanitizer]
+#                      [--msplit "ARGS"] [--sssp] [--ncu "BENCH ARGS"]
 # Runs, on a machine with a GPU and a build tree made by `cmake --preset default`:
 #   1. the whole CTest suite (GPU tests included)                       -> OUT/ctest.txt
 #   2. compute-sanitizer memcheck and racecheck on the quick GPU suites -> OUT/sanitizer.txt
 #   3. msplit_bench with the given arguments (JSON)                     -> OUT/msplit.json
 #   4. the SSSP suite (bench/sssp/run.sh --quick) if --sssp              -> OUT/sssp-*.json
 #   5. ncu on msplit_bench with the given arguments if --ncu            -> OUT/ncu.txt
-# and writes OUT/h100-tests.txt: GPU, commit, CTest summary and the sanitizer summaries.
+# and writes OUT/NAME: GPU, commit, CTest summary and the sanitizer summaries. NAME defaults to
+# the GPU's model, read at run time, as in bench/results/: MODEL-tests.txt (h100-tests.txt on an
+# "NVIDIA H100 80GB HBM3"; unknown-gpu-tests.txt where nvidia-smi names none).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build="$root/build" out="${OUT:-/tmp/h100}" tests=1 san=1 msplit_args="" sssp=0 ncu_args=""
+build="$root/build" out="${OUT:-/tmp/gpu-check}" summary_name="" tests=1 san=1 msplit_args="" sssp=0 ncu_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --summary) summary_name=$2; shift 2 ;;
     --skip-tests) tests=0; shift ;;
     --skip-sanitizer) san=0; shift ;;
     --msplit) msplit_args=$2; shift 2 ;;
     --sssp) sssp=1; shift ;;
     --ncu) ncu_args=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR] [--out DIR] [--skip-tests] [--skip-sanitizer] [--msplit ARGS] [--sssp] [--ncu ARGS]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build DIR] [--out DIR] [--summary NAME] [--skip-tests] [--skip-sanitizer] [--msplit ARGS] [--sssp] [--ncu ARGS]" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out"
@@ -29,9 +32,14 @@ gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/nu
 commit=${DS_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 [ -n "${DS_COMMIT:-}" ] || git -C "$root" diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
 san_bin=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-summary="$out/h100-tests.txt"
+if [ -z "$summary_name" ]; then
+  # the model is the first word after the vendor: "NVIDIA H100 80GB HBM3" -> h100
+  model=$(echo "${gpu%%,*}" | sed -e 's/^NVIDIA //' | awk '{print tolower($1)}')
+  summary_name="${model:-unknown-gpu}-tests.txt"
+fi
+summary="$out/$summary_name"
 {
-  echo "# GPU test evidence: bench/h100_check.sh"
+  echo "# GPU test evidence: bench/gpu_check.sh"
   echo "gpu: $gpu"
   echo "commit: $commit"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

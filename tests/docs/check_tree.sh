@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Keeps the benchmark side of the tree as docs/performance.md and STYLE.md describe it:
+#   1. benchmarks include no test fixture and no library's private header;
+#   2. every benchmark source is built by a CMake target;
+#   3. scripts are not named for one machine (the GPU is read at run time);
+#   4. splitmix64 is written once, in graph/include/ds/rng.h;
+#   5. nothing cites the removed lab notebooks (NOTES-*.md, "notes step N"): a comment gives the
+#      reason or points to docs/performance.md (EXEMPT lists files another change rewrites);
+#   6. every bench/ and docs/ path that README.md and docs/performance.md name exists.
+# usage: check_tree.sh ROOT
+set -u
+root=$1
+cd "$root" || exit 2
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+sources() { # folders...: the C, C++ and CUDA files below them
+  find "$@" \( -name 'build*' -o -name '.git' \) -prune -o -type f \
+    \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) -print
+}
+
+# 1. includes of test fixtures or private headers, in code and in CMake include paths
+private='(tests/|test_util\.h|test_graphs\.h|graph_internal\.h|gen_edges\.h|gen_kinds\.h|lex\.h)'
+for f in $(sources bench primitives/bench); do
+  grep -nE "#include *\"[^\"]*$private" "$f" | sed "s|^|$f:|" | while read -r hit; do
+    echo "FAIL: a benchmark includes a test fixture or private header: $hit"; done
+  grep -qE "#include *\"[^\"]*$private" "$f" && failures=$((failures + 1))
+done
+for f in bench/CMakeLists.txt bench/*/CMakeLists.txt primitives/bench/CMakeLists.txt; do
+  grep -qE 'include_directories.*(tests|graph/src|gen/src)' "$f" &&
+    fail "$f puts a test or private folder on a benchmark's include path"
+done
+
+# 2. every benchmark source is named by a CMakeLists.txt beside it
+for f in $(find bench primitives/bench -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.cu' \)); do
+  grep -qF "$(basename "$f")" "$(dirname "$f")/CMakeLists.txt" 2>/dev/null ||
+    fail "$f is built by no CMake target"
+done
+
+# 3. machine-specific script names
+for f in $(find bench -type f \( -name '*.sh' -o -name '*.py' \)); do
+  case "$(basename "$f")" in *[hH]100* | *[hH]200* | *[aA]100*) fail "$f is named for one GPU" ;; esac
+done
+
+# 4. splitmix64's second multiplier appears in the random-number header only
+for f in $(sources app graph primitives tests bench); do
+  [ "$f" = graph/include/ds/rng.h ] && continue
+  grep -qi '94D049BB133111EB' "$f" && fail "$f has its own copy of splitmix64 (use ds/rng.h)"
+done
+
+# 5. citations of the lab notebooks
+EXEMPT='^(app/gpu/|app/sssp\.h$|bench/results/h100-tests\.txt$)'
+while read -r f; do
+  [[ "$f" =~ $EXEMPT ]] && continue
+  fail "$f cites the removed lab notebooks: $(grep -niE 'NOTES-[a-z]+\.md|notes steps? [0-9]' "$f" | head -1)"
+done < <(grep -rliE 'NOTES-[a-z]+\.md|notes steps? [0-9]' --exclude-dir='build*' --exclude-dir=.git \
+           --exclude=check_tree.sh . | sed 's|^\./||')
+
+# 6. paths named in the documents exist (placeholders such as GPU, GRAPH or * are skipped)
+for doc in README.md docs/performance.md bench/results/README.md; do
+  [ -f "$doc" ] || { fail "$doc is missing"; continue; }
+  base=""
+  [ "$doc" = docs/performance.md ] && base=docs/
+  for p in $(grep -oE '(\]\(|`)(bench|docs|img)/[A-Za-z0-9_./*{},-]+' "$doc" | sed -E 's/^(\]\(|`)//' | sort -u); do
+    case "$p" in *GPU* | *GRAPH* | *'*'* | *'{'* | */) continue ;; esac
+    path=$p
+    [ -n "$base" ] && [ "${p#img/}" != "$p" ] && path=$base$p
+    [ -e "$path" ] || fail "$doc names $p, which does not exist"
+  done
+done
+
+[ "$failures" -eq 0 ] && echo "bench/, docs/ and the random-number header are as documented"
+exit $((failures > 0))
