@@ -71,59 +71,6 @@ double ds_delta_auto(const ds_graph *g) {
   return delta;
 }
 
-size_t ds_dist_size(const ds_graph *g, ds_dist_width w) {
-  return (w == DS_DIST_WIDE && g->weight_type == DS_WEIGHT_U32) ? sizeof(uint64_t)
-                                                                : sizeof(uint32_t);
-}
-
-ds_dist_width ds_sssp_dist_width(const ds_graph *g) {
-  if (g == NULL || g->weight_type != DS_WEIGHT_U32) return DS_DIST_NATURAL;
-  // A shortest path is simple, so it leaves each vertex at most once, along an
-  // arc no heavier than that vertex's heaviest: their sum bounds every distance.
-  const uint32_t *w = (const uint32_t *)g->weights;
-  uint64_t bound = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    uint32_t heaviest = 0;
-    for (uint64_t e = g->row_offsets[v]; e < g->row_offsets[v + 1]; e++)
-      if (w[e] > heaviest) heaviest = w[e];
-    bound += heaviest; /* < 2^32 * 2^32: no overflow */
-    if (bound > DS_DIST_MAX_U32) return DS_DIST_WIDE;
-  }
-  return DS_DIST_NATURAL;
-}
-
-int ds_dist_is_finite(const ds_graph *g, const void *dist, ds_dist_width w, uint32_t v) {
-  if (g->weight_type == DS_WEIGHT_F32) return isfinite(((const float *)dist)[v]);
-  if (w == DS_DIST_WIDE) return ((const uint64_t *)dist)[v] != DS_INF_U64;
-  return ((const uint32_t *)dist)[v] != DS_INF_U32;
-}
-
-ds_status ds_dist_range_error(const ds_graph *g, uint32_t v, ds_error *err) {
-  unsigned long long id = (unsigned long long)v + (unsigned long long)g->index_base;
-  if (g->weight_type == DS_WEIGHT_F32)
-    return ds_error_set(err, DS_ERR_RANGE,
-                        "vertex %llu is reached, but its distance is at least FLT_MAX (%g), "
-                        "beyond what float distances hold",
-                        id, (double)FLT_MAX);
-  return ds_error_set(err, DS_ERR_RANGE,
-                      "vertex %llu is reached, but its distance exceeds %u, the largest 32-bit "
-                      "distance: 64-bit distances are needed",
-                      id, DS_DIST_MAX_U32);
-}
-
-void ds_sssp_count_reached(const ds_graph *g, ds_dist_width w, ds_sssp_result *res) {
-  uint32_t reached = 0;
-  uint64_t arcs = 0;
-  for (uint32_t v = 0; v < g->n; v++) {
-    if (ds_dist_is_finite(g, res->dist, w, v)) {
-      reached++;
-      arcs += g->row_offsets[v + 1] - g->row_offsets[v];
-    }
-  }
-  res->reached = reached;
-  res->reached_arcs = arcs;
-}
-
 ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
                       const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
   switch (algo) {

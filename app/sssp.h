@@ -51,6 +51,8 @@ int ds_algo_is_gpu(ds_algo a);
  *   where a distance exceeds DS_DIST_MAX_U32. */
 typedef enum { DS_DIST_NATURAL = 0, DS_DIST_WIDE = 1 } ds_dist_width;
 
+#define DS_INF_U32 UINT32_MAX /* 32-bit distance of an unreached vertex */
+#define DS_NO_PRED UINT32_MAX /* predecessor of the source and of unreached vertices */
 #define DS_INF_U64 UINT64_MAX             /* wide distance of an unreached vertex */
 #define DS_DIST_MAX_U32 (DS_INF_U32 - 2u) /* the largest 32-bit distance; 2^32-2 marks
                                             a sum that did not fit */

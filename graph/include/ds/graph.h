@@ -14,34 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ds/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-  DS_OK = 0,
-  DS_ERR_IO = 1,      /* file missing, unreadable, a directory, write failed */
-  DS_ERR_FORMAT = 2,  /* malformed content: banner, size line, tokens, ranges */
-  DS_ERR_UNSUPPORTED = 3, /* valid but unsupported (complex, dense, skew...) */
-  DS_ERR_ARG = 4,     /* bad argument from the caller */
-  DS_ERR_NOMEM = 5,
-  DS_ERR_STALE = 6,   /* cache exists but does not match: rebuild */
-  DS_ERR_DEVICE = 7,  /* CUDA error or no usable device */
-  DS_ERR_VALIDATION = 8, /* a result failed validation */
-  DS_ERR_RANGE = 9    /* a distance does not fit the distance type asked for */
-} ds_status;
-
-#define DS_ERROR_MSG_LEN 1024
-typedef struct {
-  char msg[DS_ERROR_MSG_LEN];
-} ds_error;
-
-/* printf-style helper that fills err (may be NULL) and returns status. */
-ds_status ds_error_set(ds_error *err, ds_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 typedef enum { DS_WEIGHT_U32 = 0, DS_WEIGHT_F32 = 1 } ds_weight_type;
 
@@ -53,9 +30,6 @@ typedef enum {
   DS_FORMAT_WEL = 4,    /* 0-based edge list: u v w      (# comments) */
   DS_FORMAT_CACHE = 5   /* our binary CSR */
 } ds_format;
-
-#define DS_INF_U32 UINT32_MAX /* distance of an unreached vertex */
-#define DS_NO_PRED UINT32_MAX /* predecessor of the source / unreached */
 
 /* A graph in CSR form, rows sorted by column, no self-loops, no duplicate
  * arcs (the smallest weight kept). */
@@ -246,7 +220,6 @@ ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt,
 ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err);
 
 const char *ds_format_name(ds_format f);
-const char *ds_status_name(ds_status s);
 
 #ifdef __cplusplus
 }
