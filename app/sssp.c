@@ -10,7 +10,6 @@
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
