@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Keeps README.md honest:
-#   1. its test command is .ci/run's, word for word ("$ci_install && $ci_test");
+#   1. its test command is .ci/run's, word for word ("$ci_install && $ci_test"), and runs the
+#      tests twice: the ci preset, and the asan preset (CPU parts under ASan and UBSan);
 #   2. every option that `sssp --help` lists is described in it;
 #   3. every exit code of `sssp --help` is in its exit-code table, with the same number.
 # usage: check_readme.sh README.md .ci/run SSSP_BINARY
@@ -18,6 +19,12 @@ if [ -z "$ci_packages" ] || [ -z "$ci_install" ] || [ -z "$ci_test" ]; then
 elif ! grep -qxF -- "$ci_install && $ci_test" "$readme"; then
   fail "README.md has no line '$ci_install && $ci_test' (the command .ci/run runs)"
 fi
+for preset in ci asan; do
+  case " $ci_test " in
+    *" ctest --preset $preset "*) ;;
+    *) fail "$ci: the test command does not run 'ctest --preset $preset'" ;;
+  esac
+done
 
 # 2. options
 help=$("$sssp" --help) || fail "sssp --help failed"

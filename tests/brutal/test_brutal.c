@@ -1,0 +1,449 @@
+/* Brutal memory test (after LAGraph's *_brutal tests): every loader and CPU
+ * backend runs under an allocator that fails its k-th allocation, for k = 1,
+ * 2, ... until a run completes with every allocation granted; once failing
+ * only the k-th allocation and once failing the k-th and all later ones
+ * (brutal_alloc.h). Every run must end in one of two ways:
+ *   - DS_OK with the same result as a run without failures (a failure the
+ *     code can absorb, such as a cache it cannot read, is absorbed);
+ *   - DS_ERR_NOMEM, or DS_ERR_IO, with a message, a graph output zeroed, and
+ *     only after a failure was injected;
+ * never a crash, and the live block count must be back where it was once the
+ * outputs are freed (nothing leaked). Under the asan preset, ASan also catches
+ * a use after free or a double free on an error path.
+ */
+#include "test_util.h" /* first: it sets _XOPEN_SOURCE */
+
+#include "app_test_util.h"
+#include "brutal_alloc.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define MAX_K 100000u        /* no case makes this many allocations */
+#define SMALL_N 40u          /* vertices of the text inputs */
+#define SMALL_M 120u         /* their entries */
+#define GZ_ENTRIES 200000u   /* the .gz input inflates past the first 1 MiB and 4x its size, */
+                             /* so the text grows while inflating */
+#define SEARCH_N 3000u       /* the search graphs */
+#define SEARCH_M 24000u
+#define SEARCH_THREADS 4     /* cpu-delta allocates bins per thread inside OpenMP */
+#define SEARCH_DELTA 40.0
+#define SEARCH_DELTA_FLOAT 0.5
+#define PATH_LEN 1300
+
+/* ---- inputs, one per format ---------------------------------------------- */
+typedef enum {
+  IN_MTX_INT, IN_MTX_REAL, IN_MTX_PATTERN, IN_MTX_SYM, IN_MTX_GZ, IN_GR, IN_EL, IN_WEL, IN_COUNT
+} input_id;
+
+typedef struct {
+  const char *file;
+  const char *banner; /* Matrix Market banner; NULL for the other formats */
+  uint32_t entries;
+} input_spec;
+
+static const input_spec inputs[IN_COUNT] = {
+  [IN_MTX_INT] = {"int.mtx", "%%MatrixMarket matrix coordinate integer general", SMALL_M},
+  [IN_MTX_REAL] = {"real.mtx", "%%MatrixMarket matrix coordinate real general", SMALL_M},
+  [IN_MTX_PATTERN] = {"pattern.mtx", "%%MatrixMarket matrix coordinate pattern general", SMALL_M},
+  [IN_MTX_SYM] = {"sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric", SMALL_M},
+  [IN_MTX_GZ] = {"big.mtx.gz", "%%MatrixMarket matrix coordinate integer general", GZ_ENTRIES},
+  [IN_GR] = {"g.gr", NULL, SMALL_M},
+  [IN_EL] = {"g.el", NULL, SMALL_M},
+  [IN_WEL] = {"g.wel", NULL, SMALL_M},
+};
+
+/* Everything a case needs, made before any allocation is failed. */
+typedef struct {
+  char dir[1024];
+  char path[IN_COUNT][PATH_LEN];
+  ds_graph ref[IN_COUNT];     /* each input loaded without failures */
+  char hit_dir[PATH_LEN], miss_dir[PATH_LEN], hit_cache[PATH_LEN];
+  char out_cache[PATH_LEN], out_mtx[PATH_LEN];
+  uint64_t in_size;           /* of the IN_MTX_INT input, for ds_cache_read */
+  int64_t in_mtime;
+  uint32_t *src, *dst, *w;    /* an edge list for ds_csr_build */
+  ds_graph built, built_pattern;
+  ds_graph search[2];         /* integer and float weights */
+  void *dist_ref[2];
+  uint32_t *pred_ref[2];
+  void *dist;                 /* the outputs of the searches under test */
+  uint32_t *pred;
+} fixture;
+
+static ds_load_options load_options(const char *cache_dir) {
+  ds_load_options o = options_no_cache();
+  if (cache_dir != NULL) {
+    o.use_cache = 1;
+    o.cache_dir = cache_dir;
+  }
+  return o;
+}
+
+/* One line of input i for edge (u, v) (0-based) of weight r. */
+static int format_line(char *line, size_t len, input_id i, uint32_t u, uint32_t v, uint64_t r) {
+  switch (i) {
+  case IN_MTX_REAL:
+    return snprintf(line, len, "%u %u %.3f\n", u + 1, v + 1, (double)(r % 10000) / 1000);
+  case IN_MTX_PATTERN: return snprintf(line, len, "%u %u\n", u + 1, v + 1);
+  case IN_MTX_SYM: /* the lower triangle */
+    return snprintf(line, len, "%u %u %u\n", (u > v ? u : v) + 1, (u > v ? v : u) + 1,
+                    (uint32_t)(r % 1000));
+  case IN_GR: return snprintf(line, len, "a %u %u %u\n", u + 1, v + 1, (uint32_t)(r % 1000));
+  case IN_EL: return snprintf(line, len, "%u %u\n", u, v);
+  case IN_WEL: return snprintf(line, len, "%u %u %u\n", u, v, (uint32_t)(r % 1000));
+  default: return snprintf(line, len, "%u %u %u\n", u + 1, v + 1, (uint32_t)(r % 1000));
+  }
+}
+
+/* Writes input i with random entries (gzip-compressed when its name says .gz). */
+static void write_input(const fixture *fx, input_id i) {
+  const input_spec *s = &inputs[i];
+  size_t cap = 256 + (size_t)s->entries * 64, len = 0;
+  char *text = malloc(cap);
+  if (text == NULL) exit(2);
+  if (s->banner != NULL)
+    len += (size_t)snprintf(text, cap, "%s\n%u %u %u\n", s->banner, SMALL_N, SMALL_N, s->entries);
+  else if (i == IN_GR)
+    len += (size_t)snprintf(text, cap, "c brutal\np sp %u %u\n", SMALL_N, s->entries);
+  uint64_t seed = 7 + (uint64_t)i;
+  for (uint32_t e = 0; e < s->entries; e++) {
+    uint32_t u = (uint32_t)(test_rand(&seed) % SMALL_N), v = (uint32_t)(test_rand(&seed) % SMALL_N);
+    uint64_t r = test_rand(&seed);
+    if (i == IN_MTX_GZ) { /* periodic lines: gzip shrinks them far below a quarter */
+      u = e % SMALL_N;
+      v = e / SMALL_N % SMALL_N;
+      r = e % SMALL_N;
+    }
+    len += (size_t)format_line(text + len, cap - len, i, u, v, r);
+  }
+  if (i == IN_MTX_GZ) {
+    gzFile z = gzopen(fx->path[i], "wb9");
+    if (z == NULL || gzwrite(z, text, (unsigned)len) != (int)len || gzclose(z) != Z_OK) {
+      perror(fx->path[i]);
+      exit(2);
+    }
+  } else {
+    write_bytes(fx->path[i], text, len);
+  }
+  free(text);
+}
+
+static int fixture_make(fixture *fx) {
+  ds_error err;
+  memset(fx, 0, sizeof *fx);
+  scratch_make(fx->dir, sizeof fx->dir, "brutal");
+  // 1. one file per format and its graph, loaded without failures
+  for (int i = 0; i < IN_COUNT; i++) {
+    snprintf(fx->path[i], PATH_LEN, "%s/%s", fx->dir, inputs[i].file);
+    write_input(fx, (input_id)i);
+    ds_load_options o = load_options(NULL);
+    if (ds_graph_load(fx->path[i], &o, &fx->ref[i], &err) != DS_OK) {
+      printf("fixture: %s\n", err.msg);
+      return 0;
+    }
+  }
+  // 2. caches: one fresh for the hit cases, one folder that the miss case empties
+  snprintf(fx->hit_dir, PATH_LEN, "%s/hit", fx->dir);
+  snprintf(fx->miss_dir, PATH_LEN, "%s/miss", fx->dir);
+  snprintf(fx->out_cache, PATH_LEN, "%s/out.dscache", fx->dir);
+  snprintf(fx->out_mtx, PATH_LEN, "%s/out.mtx", fx->dir);
+  if (mkdir(fx->hit_dir, 0700) != 0 || mkdir(fx->miss_dir, 0700) != 0) {
+    perror("mkdir");
+    return 0;
+  }
+  ds_load_options hit = load_options(fx->hit_dir);
+  ds_graph g;
+  if (ds_graph_load(fx->path[IN_MTX_INT], &hit, &g, &err) != DS_OK ||
+      ds_cache_path(fx->path[IN_MTX_INT], &hit, fx->hit_cache, PATH_LEN, &err) != DS_OK) {
+    printf("fixture: %s\n", err.msg);
+    return 0;
+  }
+  ds_graph_free(&g);
+  struct stat sb, cache_sb;
+  if (stat(fx->path[IN_MTX_INT], &sb) != 0 || stat(fx->hit_cache, &cache_sb) != 0) {
+    perror("fixture: no input or cache");
+    return 0;
+  }
+  fx->in_size = (uint64_t)sb.st_size;
+  fx->in_mtime = (int64_t)sb.st_mtime;
+  // 3. an edge list, and the graphs ds_csr_build makes of it
+  fx->src = malloc(SMALL_M * sizeof *fx->src);
+  fx->dst = malloc(SMALL_M * sizeof *fx->dst);
+  fx->w = malloc(SMALL_M * sizeof *fx->w);
+  if (fx->src == NULL || fx->dst == NULL || fx->w == NULL) return 0;
+  uint64_t seed = 99;
+  for (uint32_t e = 0; e < SMALL_M; e++) {
+    fx->src[e] = (uint32_t)(test_rand(&seed) % SMALL_N);
+    fx->dst[e] = (uint32_t)(test_rand(&seed) % SMALL_N);
+    fx->w[e] = (uint32_t)(test_rand(&seed) % 1000);
+  }
+  ds_edge_list el = {SMALL_N, SMALL_M, fx->src, fx->dst, DS_WEIGHT_U32, fx->w};
+  ds_edge_list pattern = {SMALL_N, SMALL_M, fx->src, fx->dst, DS_WEIGHT_U32, NULL};
+  if (ds_csr_build(&el, 1, NULL, &fx->built, &err) != DS_OK ||
+      ds_csr_build(&pattern, 0, NULL, &fx->built_pattern, &err) != DS_OK) {
+    printf("fixture: %s\n", err.msg);
+    return 0;
+  }
+  // 4. search graphs, Dijkstra's answers, and room for the answers under test
+  for (int f = 0; f < 2; f++) {
+    if (!test_random_graph(SEARCH_N, SEARCH_M, f ? W_FLOAT : W_WIDE, 0, 5 + (uint64_t)f,
+                           &fx->search[f]))
+      return 0;
+    fx->dist_ref[f] = malloc(SEARCH_N * sizeof(uint32_t));
+    fx->pred_ref[f] = malloc(SEARCH_N * sizeof(uint32_t));
+    if (fx->dist_ref[f] == NULL || fx->pred_ref[f] == NULL) return 0;
+    ds_sssp_params p;
+    ds_sssp_params_default(&p);
+    p.want_pred = 1;
+    ds_sssp_result r = {.dist = fx->dist_ref[f], .pred = fx->pred_ref[f]};
+    if (ds_sssp_dijkstra(&fx->search[f], 0, &p, &r, &err) != DS_OK) {
+      printf("fixture: %s\n", err.msg);
+      return 0;
+    }
+  }
+  fx->dist = malloc(SEARCH_N * sizeof(uint32_t));
+  fx->pred = malloc(SEARCH_N * sizeof(uint32_t));
+  return fx->dist != NULL && fx->pred != NULL;
+}
+
+static void fixture_free(fixture *fx) {
+  for (int i = 0; i < IN_COUNT; i++) ds_graph_free(&fx->ref[i]);
+  ds_graph_free(&fx->built);
+  ds_graph_free(&fx->built_pattern);
+  for (int f = 0; f < 2; f++) {
+    ds_graph_free(&fx->search[f]);
+    free(fx->dist_ref[f]);
+    free(fx->pred_ref[f]);
+  }
+  free(fx->src);
+  free(fx->dst);
+  free(fx->w);
+  free(fx->dist);
+  free(fx->pred);
+  scratch_remove(fx->dir);
+}
+
+/* ---- the operations under test -------------------------------------------
+ * run: the call whose allocations fail (only the code under test allocates);
+ * check: after a DS_OK, with the allocator disarmed, 1 when the result is right. */
+typedef ds_status (*run_fn)(fixture *fx, int arg, ds_graph *g, ds_error *err);
+typedef int (*check_fn)(fixture *fx, int arg, const ds_graph *g);
+
+static ds_status run_load(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  ds_load_options o = load_options(NULL);
+  return ds_graph_load(fx->path[in], &o, g, err);
+}
+
+static ds_status run_load_cache_hit(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  ds_load_options o = load_options(fx->hit_dir);
+  return ds_graph_load(fx->path[in], &o, g, err);
+}
+
+static ds_status run_load_cache_miss(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  ds_load_options o = load_options(fx->miss_dir);
+  char cache[PATH_LEN];
+  ds_status st = ds_cache_path(fx->path[in], &o, cache, sizeof cache, err);
+  if (st != DS_OK) return st;
+  remove(cache); /* a miss every time: the load parses and writes the cache */
+  return ds_graph_load(fx->path[in], &o, g, err);
+}
+
+static ds_status run_load_cache_file(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  (void)in;
+  ds_load_options o = load_options(NULL);
+  return ds_graph_load(fx->hit_cache, &o, g, err); /* a .dscache named as the input */
+}
+
+static ds_status run_cache_read(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  (void)in;
+  ds_load_options o = load_options(fx->hit_dir);
+  return ds_cache_read(fx->hit_cache, &o, fx->in_size, fx->in_mtime, g, err);
+}
+
+static ds_status run_cache_write(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  (void)g;
+  return ds_cache_write(fx->out_cache, &fx->ref[in], NULL, 1, 1, err);
+}
+
+static ds_status run_mtx_write(fixture *fx, int in, ds_graph *g, ds_error *err) {
+  (void)g;
+  return ds_mtx_write(fx->out_mtx, &fx->ref[in], err);
+}
+
+static ds_status run_csr_build(fixture *fx, int symmetric, ds_graph *g, ds_error *err) {
+  ds_edge_list el = {SMALL_N, SMALL_M, fx->src, fx->dst, DS_WEIGHT_U32, symmetric ? fx->w : NULL};
+  return ds_csr_build(&el, symmetric, NULL, g, err);
+}
+
+static ds_status run_search(fixture *fx, int f, ds_algo algo, ds_error *err) {
+  ds_sssp_params p;
+  ds_sssp_params_default(&p);
+  p.want_pred = 1;
+  p.threads = SEARCH_THREADS;
+  p.delta = f ? SEARCH_DELTA_FLOAT : SEARCH_DELTA;
+  ds_sssp_result r = {.dist = fx->dist, .pred = fx->pred};
+  memset(fx->dist, POISON_BYTE, SEARCH_N * sizeof(uint32_t));
+  return algo == DS_ALGO_DIJKSTRA ? ds_sssp_dijkstra(&fx->search[f], 0, &p, &r, err)
+                                  : ds_sssp_cpu_delta(&fx->search[f], 0, &p, &r, err);
+}
+
+static ds_status run_dijkstra(fixture *fx, int f, ds_graph *g, ds_error *err) {
+  (void)g;
+  return run_search(fx, f, DS_ALGO_DIJKSTRA, err);
+}
+
+static ds_status run_cpu_delta(fixture *fx, int f, ds_graph *g, ds_error *err) {
+  (void)g;
+  return run_search(fx, f, DS_ALGO_CPU_DELTA, err);
+}
+
+static ds_status run_validate(fixture *fx, int f, ds_graph *g, ds_error *err) {
+  (void)g;
+  return ds_sssp_validate(&fx->search[f], 0, fx->dist_ref[f], fx->pred_ref[f], NULL, err);
+}
+
+static ds_status run_compare(fixture *fx, int f, ds_graph *g, ds_error *err) {
+  (void)g;
+  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist_ref[f], NULL, err);
+}
+
+static int check_input(fixture *fx, int in, const ds_graph *g) {
+  return same_graph(&fx->ref[in], g);
+}
+
+static int check_built(fixture *fx, int symmetric, const ds_graph *g) {
+  return same_graph(symmetric ? &fx->built : &fx->built_pattern, g);
+}
+
+/* Reads back what a writer wrote (disarmed) and compares it with input in. */
+static int check_written(const char *path, fixture *fx, int in) {
+  ds_load_options o = load_options(NULL);
+  ds_graph back;
+  ds_error err;
+  if (ds_graph_load(path, &o, &back, &err) != DS_OK) {
+    printf("reading back %s: %s\n", path, err.msg);
+    return 0;
+  }
+  int same = same_graph(&fx->ref[in], &back);
+  ds_graph_free(&back);
+  return same;
+}
+
+static int check_cache_write(fixture *fx, int in, const ds_graph *g) {
+  (void)g;
+  return check_written(fx->out_cache, fx, in);
+}
+
+static int check_mtx_write(fixture *fx, int in, const ds_graph *g) {
+  (void)g;
+  return check_written(fx->out_mtx, fx, in);
+}
+
+static int check_search(fixture *fx, int f, const ds_graph *g) {
+  (void)g;
+  ds_error err;
+  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist, NULL, &err) == DS_OK &&
+         ds_sssp_validate(&fx->search[f], 0, fx->dist, fx->pred, NULL, &err) == DS_OK;
+}
+
+static int check_ok(fixture *fx, int arg, const ds_graph *g) {
+  (void)fx, (void)arg, (void)g;
+  return 1; /* DS_OK is the right answer: the results it judged are correct */
+}
+
+typedef struct {
+  const char *name;
+  run_fn run;
+  check_fn check;
+  int arg;        /* an input_id, the symmetric flag, or 0/1 for integer/float weights */
+  int makes_graph; /* *g is an output: zeroed on failure, freed after a success */
+} brutal_case;
+
+static const brutal_case cases[] = {
+  {"load mtx integer", run_load, check_input, IN_MTX_INT, 1},
+  {"load mtx real", run_load, check_input, IN_MTX_REAL, 1},
+  {"load mtx pattern", run_load, check_input, IN_MTX_PATTERN, 1},
+  {"load mtx symmetric", run_load, check_input, IN_MTX_SYM, 1},
+  {"load mtx.gz", run_load, check_input, IN_MTX_GZ, 1},
+  {"load DIMACS .gr", run_load, check_input, IN_GR, 1},
+  {"load .el", run_load, check_input, IN_EL, 1},
+  {"load .wel", run_load, check_input, IN_WEL, 1},
+  {"load, cache miss and write", run_load_cache_miss, check_input, IN_MTX_INT, 1},
+  {"load, cache hit", run_load_cache_hit, check_input, IN_MTX_INT, 1},
+  {"load a .dscache file", run_load_cache_file, check_input, IN_MTX_INT, 1},
+  {"ds_cache_read", run_cache_read, check_input, IN_MTX_INT, 1},
+  {"ds_cache_write", run_cache_write, check_cache_write, IN_MTX_REAL, 0},
+  {"ds_mtx_write", run_mtx_write, check_mtx_write, IN_MTX_REAL, 0},
+  {"ds_csr_build weighted symmetric", run_csr_build, check_built, 1, 1},
+  {"ds_csr_build pattern", run_csr_build, check_built, 0, 1},
+  {"ds_sssp_dijkstra integer", run_dijkstra, check_search, 0, 0},
+  {"ds_sssp_dijkstra float", run_dijkstra, check_search, 1, 0},
+  {"ds_sssp_cpu_delta integer", run_cpu_delta, check_search, 0, 0},
+  {"ds_sssp_cpu_delta float", run_cpu_delta, check_search, 1, 0},
+  {"ds_sssp_validate", run_validate, check_ok, 0, 0},
+  {"ds_sssp_compare", run_compare, check_ok, 1, 0},
+};
+
+static int graph_zeroed(const ds_graph *g) {
+  return g->n == 0 && g->m == 0 && g->row_offsets == NULL && g->col == NULL && g->weights == NULL;
+}
+
+/* Runs one case for k = 1, 2, ... until a run has every allocation granted;
+ * stops at its first bad run. Returns the allocations of the full run. */
+static uint64_t run_case(fixture *fx, const brutal_case *c, brutal_mode mode) {
+  const char *how = mode == BRUTAL_ONE ? "only the k-th" : "from the k-th on";
+  for (uint64_t k = 1; k <= MAX_K; k++) {
+    ds_graph g;
+    ds_error err;
+    memset(&g, c->makes_graph ? POISON_BYTE : 0, sizeof g);
+    err.msg[0] = '\0';
+    const int64_t live = brutal_live();
+    const int before = test_failures;
+    brutal_arm(k, mode);
+    ds_status st = c->run(fx, c->arg, &g, &err);
+    uint64_t attempts = brutal_disarm();
+    int injected = brutal_failed();
+    if (st == DS_OK) {
+      CHECK(c->check(fx, c->arg, &g), "%s (failing %s, k = %llu): DS_OK with a wrong result",
+            c->name, how, (unsigned long long)k);
+      if (c->makes_graph) ds_graph_free(&g);
+    } else {
+      CHECK(injected, "%s: %s without a failed allocation: %s", c->name, ds_status_name(st),
+            err.msg);
+      CHECK(st == DS_ERR_NOMEM || st == DS_ERR_IO, "%s (failing %s, k = %llu): %s, not NOMEM or "
+            "IO: %s", c->name, how, (unsigned long long)k, ds_status_name(st), err.msg);
+      CHECK(err.msg[0] != '\0', "%s (failing %s, k = %llu): %s without a message", c->name, how,
+            (unsigned long long)k, ds_status_name(st));
+      if (c->makes_graph)
+        CHECK(graph_zeroed(&g), "%s (failing %s, k = %llu): the graph is not zeroed on failure",
+              c->name, how, (unsigned long long)k);
+    }
+    CHECK(brutal_live() == live, "%s (failing %s, k = %llu, %s): %lld blocks leaked", c->name,
+          how, (unsigned long long)k, ds_status_name(st), (long long)(brutal_live() - live));
+    if (test_failures != before) return attempts;
+    if (!injected) return attempts;
+  }
+  CHECK(0, "%s: more than %u allocations", c->name, MAX_K);
+  return MAX_K;
+}
+
+int main(void) {
+  fixture fx;
+  if (!fixture_make(&fx)) {
+    printf("cannot make the fixture\n");
+    return 2;
+  }
+  const size_t count = sizeof cases / sizeof cases[0];
+  for (size_t i = 0; i < count; i++) {
+    uint64_t allocations = run_case(&fx, &cases[i], BRUTAL_ONE);
+    run_case(&fx, &cases[i], BRUTAL_FROM);
+    printf("%-34s %4llu allocations, each failed in turn\n", cases[i].name,
+           (unsigned long long)allocations);
+  }
+  fixture_free(&fx);
+  /* the count is right only if every allocation function in use is wrapped */
+  CHECK(brutal_live() == 0, "%lld blocks live at the end", (long long)brutal_live());
+  printf("%zu brutal cases, %d failures\n", count, test_failures);
+  return test_failures ? 1 : 0;
+}
