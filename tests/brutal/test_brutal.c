@@ -25,6 +25,7 @@
 #define GZ_ENTRIES 200000u   /* the .gz input inflates past the first 1 MiB and 4x its size, */
                              /* so the text grows while inflating */
 #define SEARCH_N 3000u       /* the search graphs */
+#define SEARCHES 3           /* integer, float, and integer weights near 2^31 */
 #define SEARCH_M 24000u
 #define SEARCH_THREADS 4     /* cpu-delta allocates bins per thread inside OpenMP */
 #define SEARCH_DELTA 40.0
@@ -60,16 +61,21 @@ typedef struct {
   ds_graph ref[IN_COUNT];     /* each input loaded without failures */
   char hit_dir[PATH_LEN], miss_dir[PATH_LEN], hit_cache[PATH_LEN];
   char out_cache[PATH_LEN], out_mtx[PATH_LEN];
-  uint64_t in_size;           /* of the IN_MTX_INT input, for ds_cache_read */
-  int64_t in_mtime;
+  ds_input_stamp in_stamp;    /* of the IN_MTX_INT input, for ds_cache_read */
   uint32_t *src, *dst, *w;    /* an edge list for ds_csr_build */
   ds_graph built, built_pattern;
-  ds_graph search[2];         /* integer and float weights */
-  void *dist_ref[2];
-  uint32_t *pred_ref[2];
+  ds_graph search[SEARCHES];  /* integer, float, and integer needing 64-bit distances */
+  void *dist_ref[SEARCHES];
+  uint32_t *pred_ref[SEARCHES];
   void *dist;                 /* the outputs of the searches under test */
   uint32_t *pred;
 } fixture;
+
+/* The distance width of search graph f: 64-bit for the one whose weights near
+ * 2^31 make paths longer than 32 bits. */
+static ds_dist_width search_width(const fixture *fx, int f) {
+  return ds_sssp_dist_width(&fx->search[f]);
+}
 
 static ds_load_options load_options(const char *cache_dir) {
   ds_load_options o = options_no_cache();
@@ -160,13 +166,15 @@ static int fixture_make(fixture *fx) {
     return 0;
   }
   ds_graph_free(&g);
-  struct stat sb, cache_sb;
-  if (stat(fx->path[IN_MTX_INT], &sb) != 0 || stat(fx->hit_cache, &cache_sb) != 0) {
-    perror("fixture: no input or cache");
+  struct stat cache_sb;
+  if (stat(fx->hit_cache, &cache_sb) != 0) {
+    perror("fixture: no cache");
     return 0;
   }
-  fx->in_size = (uint64_t)sb.st_size;
-  fx->in_mtime = (int64_t)sb.st_mtime;
+  if (ds_input_stamp_of(fx->path[IN_MTX_INT], &fx->in_stamp, &err) != DS_OK) {
+    printf("fixture: %s\n", err.msg);
+    return 0;
+  }
   // 3. an edge list, and the graphs ds_csr_build makes of it
   fx->src = malloc(SMALL_M * sizeof *fx->src);
   fx->dst = malloc(SMALL_M * sizeof *fx->dst);
@@ -186,23 +194,24 @@ static int fixture_make(fixture *fx) {
     return 0;
   }
   // 4. search graphs, Dijkstra's answers, and room for the answers under test
-  for (int f = 0; f < 2; f++) {
-    if (!test_random_graph(SEARCH_N, SEARCH_M, f ? W_FLOAT : W_WIDE, 0, 5 + (uint64_t)f,
-                           &fx->search[f]))
+  static const weight_kind kinds[SEARCHES] = {W_WIDE, W_FLOAT, W_HUGE};
+  for (int f = 0; f < SEARCHES; f++) {
+    if (!test_random_graph(SEARCH_N, SEARCH_M, kinds[f], 0, 5 + (uint64_t)f, &fx->search[f]))
       return 0;
-    fx->dist_ref[f] = malloc(SEARCH_N * sizeof(uint32_t));
+    fx->dist_ref[f] = malloc(SEARCH_N * sizeof(uint64_t));
     fx->pred_ref[f] = malloc(SEARCH_N * sizeof(uint32_t));
     if (fx->dist_ref[f] == NULL || fx->pred_ref[f] == NULL) return 0;
     ds_sssp_params p;
     ds_sssp_params_default(&p);
     p.want_pred = 1;
+    p.dist_width = search_width(fx, f);
     ds_sssp_result r = {.dist = fx->dist_ref[f], .pred = fx->pred_ref[f]};
     if (ds_sssp_dijkstra(&fx->search[f], 0, &p, &r, &err) != DS_OK) {
       printf("fixture: %s\n", err.msg);
       return 0;
     }
   }
-  fx->dist = malloc(SEARCH_N * sizeof(uint32_t));
+  fx->dist = malloc(SEARCH_N * sizeof(uint64_t));
   fx->pred = malloc(SEARCH_N * sizeof(uint32_t));
   return fx->dist != NULL && fx->pred != NULL;
 }
@@ -211,7 +220,7 @@ static void fixture_free(fixture *fx) {
   for (int i = 0; i < IN_COUNT; i++) ds_graph_free(&fx->ref[i]);
   ds_graph_free(&fx->built);
   ds_graph_free(&fx->built_pattern);
-  for (int f = 0; f < 2; f++) {
+  for (int f = 0; f < SEARCHES; f++) {
     ds_graph_free(&fx->search[f]);
     free(fx->dist_ref[f]);
     free(fx->pred_ref[f]);
@@ -258,12 +267,12 @@ static ds_status run_load_cache_file(fixture *fx, int in, ds_graph *g, ds_error 
 static ds_status run_cache_read(fixture *fx, int in, ds_graph *g, ds_error *err) {
   (void)in;
   ds_load_options o = load_options(fx->hit_dir);
-  return ds_cache_read(fx->hit_cache, &o, fx->in_size, fx->in_mtime, g, err);
+  return ds_cache_read(fx->hit_cache, &o, &fx->in_stamp, g, err);
 }
 
 static ds_status run_cache_write(fixture *fx, int in, ds_graph *g, ds_error *err) {
   (void)g;
-  return ds_cache_write(fx->out_cache, &fx->ref[in], NULL, 1, 1, err);
+  return ds_cache_write(fx->out_cache, &fx->ref[in], NULL, &fx->in_stamp, err);
 }
 
 static ds_status run_mtx_write(fixture *fx, int in, ds_graph *g, ds_error *err) {
@@ -281,9 +290,10 @@ static ds_status run_search(fixture *fx, int f, ds_algo algo, ds_error *err) {
   ds_sssp_params_default(&p);
   p.want_pred = 1;
   p.threads = SEARCH_THREADS;
-  p.delta = f ? SEARCH_DELTA_FLOAT : SEARCH_DELTA;
+  p.delta = f == 1 ? SEARCH_DELTA_FLOAT : SEARCH_DELTA;
+  p.dist_width = search_width(fx, f);
   ds_sssp_result r = {.dist = fx->dist, .pred = fx->pred};
-  memset(fx->dist, POISON_BYTE, SEARCH_N * sizeof(uint32_t));
+  memset(fx->dist, POISON_BYTE, SEARCH_N * sizeof(uint64_t));
   return algo == DS_ALGO_DIJKSTRA ? ds_sssp_dijkstra(&fx->search[f], 0, &p, &r, err)
                                   : ds_sssp_cpu_delta(&fx->search[f], 0, &p, &r, err);
 }
@@ -300,12 +310,14 @@ static ds_status run_cpu_delta(fixture *fx, int f, ds_graph *g, ds_error *err) {
 
 static ds_status run_validate(fixture *fx, int f, ds_graph *g, ds_error *err) {
   (void)g;
-  return ds_sssp_validate(&fx->search[f], 0, fx->dist_ref[f], fx->pred_ref[f], NULL, err);
+  return ds_sssp_validate(&fx->search[f], 0, fx->dist_ref[f], search_width(fx, f),
+                          fx->pred_ref[f], NULL, err);
 }
 
 static ds_status run_compare(fixture *fx, int f, ds_graph *g, ds_error *err) {
   (void)g;
-  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist_ref[f], NULL, err);
+  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist_ref[f], search_width(fx, f),
+                         NULL, err);
 }
 
 static int check_input(fixture *fx, int in, const ds_graph *g) {
@@ -343,8 +355,9 @@ static int check_mtx_write(fixture *fx, int in, const ds_graph *g) {
 static int check_search(fixture *fx, int f, const ds_graph *g) {
   (void)g;
   ds_error err;
-  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist, NULL, &err) == DS_OK &&
-         ds_sssp_validate(&fx->search[f], 0, fx->dist, fx->pred, NULL, &err) == DS_OK;
+  const ds_dist_width w = search_width(fx, f);
+  return ds_sssp_compare(&fx->search[f], fx->dist_ref[f], fx->dist, w, NULL, &err) == DS_OK &&
+         ds_sssp_validate(&fx->search[f], 0, fx->dist, w, fx->pred, NULL, &err) == DS_OK;
 }
 
 static int check_ok(fixture *fx, int arg, const ds_graph *g) {
@@ -381,6 +394,8 @@ static const brutal_case cases[] = {
   {"ds_sssp_dijkstra float", run_dijkstra, check_search, 1, 0},
   {"ds_sssp_cpu_delta integer", run_cpu_delta, check_search, 0, 0},
   {"ds_sssp_cpu_delta float", run_cpu_delta, check_search, 1, 0},
+  {"ds_sssp_dijkstra 64-bit", run_dijkstra, check_search, 2, 0},
+  {"ds_sssp_cpu_delta 64-bit", run_cpu_delta, check_search, 2, 0},
   {"ds_sssp_validate", run_validate, check_ok, 0, 0},
   {"ds_sssp_compare", run_compare, check_ok, 1, 0},
 };
