@@ -296,9 +296,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   r.buckets = cli->buckets;
   r.threads = p->threads;
   r.delta_auto = cli->delta_auto;
-  r.delta = cli->delta_auto ? ds_delta_auto(&g) : cli->delta;
-  if (g.weight_type == DS_WEIGHT_U32) /* integer widths: whole numbers in [1, 2^32-1] */
-    r.delta = r.delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(r.delta);
+  r.delta = cli->delta_auto ? ds_delta_auto(&g) : ds_delta_normalize(g.weight_type, cli->delta);
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
   if ((rc = pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
