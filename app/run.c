@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpu/gpu_sssp.h"
+#include "gpu_options.h"
 #include "report.h"
 #include "run.h"
 
@@ -185,7 +185,7 @@ static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint3
   res->time_ms = 0.0;
   res->rounds = res->edges_relaxed = res->reached_arcs = 0;
   res->reached = 0;
-  if (ds_algo_is_gpu(algo)) return ds_gpu_sssp(ctx, algo, source, params, res, err);
+  if (ds_algo_is_gpu(algo)) return ds_gpu_sssp_env(ctx, algo, source, params, res, err);
   return ds_sssp_cpu(g, algo, source, params, res, err);
 }
 
@@ -329,7 +329,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
 
   // 3d. the device
   if (p->uses_gpu) {
-    ds_status st = ds_gpu_open(cli->device, &g, &ctx, &err);
+    ds_status st = ds_gpu_open_env(cli->device, &g, &ctx, &err);
     if (st != DS_OK) {
       fprintf(stderr, "sssp: %s\n", err.msg);
       rc = exit_of(st);

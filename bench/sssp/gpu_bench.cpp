@@ -83,7 +83,7 @@ void bench_graph(Graph &g, const std::vector<Algo> &algos, int trials, bool chec
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
     fprintf(stderr, "%s: %s\n", g.name.c_str(), err.msg);
     return;
   }
@@ -91,7 +91,7 @@ void bench_graph(Graph &g, const std::vector<Algo> &algos, int trials, bool chec
   std::vector<uint32_t> ref;
   if (check) ref = dijkstra(g, src);
   double delta = mid_delta(g) * delta_scale;
-  if (!g.is_float) delta = std::max(1.0, std::ceil(delta));
+  if (!g.is_float) delta = ds_delta_normalize(DS_WEIGHT_U32, delta);
   printf("\n### %s: n=%u, arcs=%zu, source %u, delta %g (mean weight %.1f, mean degree %.2f)\n\n",
          g.name.c_str(), g.n, g.col.size(), src, delta, mean_weight(g), (double)g.col.size() / g.n);
   printf("| algorithm | ms (median) | min-max | MTEPS | rounds | edges relaxed | vs near-far |\n");

@@ -116,7 +116,7 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
     fprintf(stderr, "FAIL: %s: open: %s\n", g.name.c_str(), err.msg);
     ++failures;
     return;
@@ -138,7 +138,7 @@ void argument_errors() {
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
     fprintf(stderr, "FAIL: args open: %s\n", err.msg);
     ++failures;
     return;
@@ -214,7 +214,7 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
 // search moves on past that bucket (early_end's path is reached only through it).
 void early_phase_ends() {
   Graph g = early_end();
-  setenv("DS_GPU_SPILL_LIMIT", "100", 1); /* read when the context opens */
+  setenv("DS_GPU_SPILL_LIMIT", "100", 1); /* read by ds_gpu_open_env (gpu_options.h) */
   run_graph(g, {{DS_ALGO_MULTISPLIT, 1000, 10}, {DS_ALGO_SORT, 1000, 10}, {DS_ALGO_MULTISPLIT, 1000, 3}}, {0});
   unsetenv("DS_GPU_SPILL_LIMIT");
 }

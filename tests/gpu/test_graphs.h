@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_sssp.h"
+#include "gpu_options.h"
 
 namespace dstest {
 
@@ -295,7 +295,7 @@ inline double mean_weight(const Graph &g) {
 inline double mid_delta(const Graph &g) {
   double md = g.n ? (double)g.col.size() / g.n : 1;
   double d = 32.0 * mean_weight(g) / (md > 0 ? md : 1);
-  if (!g.is_float) d = std::max(1.0, std::ceil(d));
+  if (!g.is_float) d = ds_delta_normalize(DS_WEIGHT_U32, d);
   return d > 0 ? d : 1;
 }
 
