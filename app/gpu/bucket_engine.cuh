@@ -85,7 +85,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   float ms = 0;
   const acc_t delta = (acc_t)delta_in;
   // 1. buffers: q0, q1, fbuf, fill (n each), spill and log (4n + slack each)
-  b.spill_cap = b.log_cap = 4ull * n + 1024;
+  b.spill_cap = b.log_cap = 4ull * n + BUCKET_SLACK;
   const size_t pieces = (size_t)m * PIECES_PER_BUCKET;
   if (cudaMalloc(&b.st, sizeof(bk_state<W>)) != cudaSuccess ||
       cudaMalloc(&b.q[0], sizeof(uint32_t) * (4ull * n + b.spill_cap + b.log_cap)) != cudaSuccess ||

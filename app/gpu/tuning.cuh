@@ -110,8 +110,10 @@ constexpr int RANK_BLOCKS = 1;
 /* ---- queues ---------------------------------------------------------------- */
 
 /* Near-Far's far piles hold 2n + FAR_SLACK entries and are compacted when
- * within n of it; the slack only keeps tiny graphs off the compaction. */
+ * within n of it; the bucket engine's spill and log hold 4n + BUCKET_SLACK.
+ * The slack only keeps tiny graphs off the compaction and the early phase end. */
 constexpr uint32_t FAR_SLACK = 1024;
+constexpr uint64_t BUCKET_SLACK = 1024;
 /* Pieces a bucket of the bucket engine may hold before a rebuild empties the
  * lists (a rebuild costs the whole pending pile; no graph of the suite came
  * near it). */
