@@ -291,7 +291,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   if (s.wide && s.is_float)
     return ds_error_set(err, DS_ERR_ARG, "cpu-delta: 64-bit distances need integer weights");
   s.delta_f32 = params->delta;
-  s.delta_u32 = params->delta >= (double)UINT32_MAX ? UINT32_MAX : (uint64_t)ceil(params->delta);
+  s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
   int want_pred = params->want_pred && res->pred != NULL;
   int nthreads = params->threads > 0 ? params->threads : omp_get_max_threads();
   double t0 = omp_get_wtime();

@@ -4,6 +4,7 @@
  * backend. Linked instead of library ds_gpu when that is not built.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "gpu/gpu_sssp.h"
 
@@ -21,8 +22,14 @@ ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_t
   return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
 }
 
-ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err) {
+/* No defaults to measure without a GPU: every option says "none" or "by the
+ * graph", and ds_gpu_open fails before reading any. */
+void ds_gpu_options_default(ds_gpu_options *opt) { memset(opt, 0, sizeof *opt); }
+
+ds_status ds_gpu_open(int device, const ds_graph *g, const ds_gpu_options *opt, ds_gpu_ctx **ctx,
+                      ds_error *err) {
   (void)g;
+  (void)opt;
   if (ctx != NULL) *ctx = NULL;
   return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
 }

@@ -17,7 +17,7 @@
 
 #include "ds/out_file.h"
 #include "ds/rng.h"
-#include "gpu/gpu_sssp.h"
+#include "gpu_options.h"
 #include "report.h"
 #include "run.h"
 #include "run_memory.h"
@@ -220,7 +220,7 @@ static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint3
   res->time_ms = 0.0;
   res->rounds = res->edges_relaxed = res->reached_arcs = 0;
   res->reached = 0;
-  if (ds_algo_is_gpu(algo)) return ds_gpu_sssp(ctx, algo, source, params, res, err);
+  if (ds_algo_is_gpu(algo)) return ds_gpu_sssp_env(ctx, algo, source, params, res, err);
   return ds_sssp_cpu(g, algo, source, params, res, err);
 }
 
@@ -331,9 +331,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   r.buckets = cli->buckets;
   r.threads = p->threads;
   r.delta_auto = cli->delta_auto;
-  r.delta = cli->delta_auto ? ds_delta_auto(&g) : cli->delta;
-  if (g.weight_type == DS_WEIGHT_U32) /* integer widths: whole numbers in [1, 2^32-1] */
-    r.delta = r.delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(r.delta);
+  r.delta = cli->delta_auto ? ds_delta_auto(&g) : ds_delta_normalize(g.weight_type, cli->delta);
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
   const ds_dist_width width = ds_sssp_dist_width(&g);
   if (width == DS_DIST_WIDE && !cli->quiet)
@@ -375,7 +373,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
 
   // 3d. the device
   if (p->uses_gpu) {
-    ds_status st = ds_gpu_open(cli->device, &g, &ctx, &err);
+    ds_status st = ds_gpu_open_env(cli->device, &g, &ctx, &err);
     if (st != DS_OK) {
       fprintf(stderr, "sssp: %s\n", err.msg);
       rc = exit_of(st);

@@ -59,15 +59,15 @@ double ds_delta_auto(const ds_graph *g) {
   // 2. a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
   const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
   double delta = (sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE) * mean_weight;
-  // 3. clamp for the weight type
-  if (g->weight_type == DS_WEIGHT_U32) {
-    delta = ceil(delta);
-    if (delta < 1.0) delta = 1.0;
-    if (delta > (double)UINT32_MAX) delta = (double)UINT32_MAX;
-  } else if (delta < DS_DELTA_AUTO_MIN_FLOAT) {
-    delta = DS_DELTA_AUTO_MIN_FLOAT;
-  }
-  return delta;
+  // 3. floats: not below the rule's floor; then the weight type's rounding
+  if (g->weight_type != DS_WEIGHT_U32 && delta < DS_DELTA_AUTO_MIN_FLOAT) delta = DS_DELTA_AUTO_MIN_FLOAT;
+  return ds_delta_normalize(g->weight_type, delta);
+}
+
+double ds_delta_normalize(ds_weight_type wt, double delta) {
+  if (wt != DS_WEIGHT_U32) return delta;
+  if (!(delta > 1.0)) return 1.0; /* also NaN: callers check delta first, this keeps it defined */
+  return delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(delta);
 }
 
 ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,

@@ -67,9 +67,15 @@ size_t ds_dist_size(const ds_graph *g, ds_dist_width w);
  * searches fail with DS_ERR_RANGE if a sum overflows). O(m). */
 ds_dist_width ds_sssp_dist_width(const ds_graph *g);
 
+/* The bucket counts of DS_ALGO_MULTISPLIT and DS_ALGO_SORT. The largest is
+ * the largest m of the msplit library's grid-wide multisplit, which the GPU
+ * bucket engine runs (a static_assert in app/gpu/gpu_common.cuh ties them). */
+#define DS_SSSP_MIN_BUCKETS 2u
+#define DS_SSSP_MAX_BUCKETS 256u
+
 typedef struct {
-  double delta;       /* bucket width (> 0); integer weights round it up */
-  uint32_t buckets;   /* m for DS_ALGO_MULTISPLIT / DS_ALGO_SORT (2..256) */
+  double delta;       /* bucket width (> 0); integer weights round it up (ds_delta_normalize) */
+  uint32_t buckets;   /* m for DS_ALGO_MULTISPLIT / DS_ALGO_SORT (DS_SSSP_MIN_BUCKETS..MAX) */
   int want_pred;      /* fill pred */
   int threads;        /* CPU threads; 0 = OpenMP default */
   ds_dist_width dist_width; /* of res->dist; DS_DIST_WIDE needs integer weights */
@@ -90,10 +96,10 @@ typedef struct {
  * * mean_weight for a graph of fewer than DS_DELTA_AUTO_SPARSE_DEGREE arcs per
  * vertex (road networks). cuGraph's rule (32 * mean weight / mean out-degree)
  * was 1.2-1.5x slower than the best delta of a sweep on every graph swept on
- * the H100 (bench/NOTES-sssp.md): a round costs microseconds of latency
+ * the H100: a round costs microseconds of latency
  * there, so coarser buckets win; 64 * mean weight was within 5% of the best on
  * roads, grids, Kronecker and R-MAT. Since the GPU's rounds take local steps
- * (step 38 there), the roads' best delta grew to 256-8192 x mean weight (NY
+ * on road networks, the roads' best delta grew to 256-8192 x mean weight (NY
  * 2.72 -> 2.22 ms at 256 x, COL 4.24 -> 3.53, BAY 2.04 -> 1.66), while the grid
  * (4 arcs per vertex) and the geometric graph (8) still want 64 x (1.3x and
  * 1.7x slower at 256 x: their vertices are reached by many paths, and wider
@@ -107,6 +113,13 @@ typedef struct {
 #define DS_DELTA_AUTO_SPARSE_DEGREE 3.0
 #define DS_DELTA_AUTO_MIN_FLOAT 1e-6
 double ds_delta_auto(const ds_graph *g);
+
+/* The bucket width every algorithm (CPU and GPU) uses for a requested delta
+ * (> 0): on integer weights (DS_WEIGHT_U32) rounded up to a whole number and
+ * clamped into [1, UINT32_MAX] (no distance below the unreached marker is
+ * UINT32_MAX or more apart, so every larger width buckets alike); on float
+ * weights unchanged. ds_delta_auto's result is normalised already. */
+double ds_delta_normalize(ds_weight_type wt, double delta);
 
 /* ---- CPU algorithms (library ds_cpu) ------------------------------------ */
 

@@ -1,19 +1,19 @@
 /* deltasplit GPU SSSP: the C interface (gpu_sssp.h): device discovery, the
- * graph upload with its memory check, per-search reset, dispatch to the
- * algorithms, and the result read-back (distances, predecessors, counts).
+ * options and their checks, the graph upload with its memory check,
+ * per-search reset, dispatch to the algorithms, and the result read-back
+ * (distances, predecessors, counts, the trace).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "relax.cuh"
+#include "huge_list.cuh"
 
 using namespace dsgpu;
 
 namespace {
 
-constexpr int FILL_BLOCK = 256;
 constexpr uint32_t DONE_NEVER = 0xFFFFFFFFu; /* no distance has these bits (uint INF is never expanded) */
 /* Queue and scratch bytes per vertex beyond the vertex arrays, the largest of
  * any algorithm (bucket engine: two frontiers, fbuf, fill, spill and log = 12n
@@ -21,65 +21,6 @@ constexpr uint32_t DONE_NEVER = 0xFFFFFFFFu; /* no distance has these bits (uint
  * fixed piece lists (<= 29 MB at m = 256) and multisplit temporaries. */
 constexpr uint64_t QUEUE_BYTES_PER_VERTEX = 4 * 40;
 constexpr uint64_t FIXED_BYTES = 64ull << 20;
-/* Blocks per SM of the persistent (cooperative) kernels: more hides the
- * latency of large rounds, fewer makes the small rounds of road-like graphs
- * cheaper. A graph of at most SPARSE_ARCS_PER_VERTEX arcs per vertex gets one
- * block per SM, and with it the kernels' build with local steps (relax.cuh:
- * kernel_for). On the H100 (bench/NOTES-sssp.md, steps 27 and 37) one block
- * per SM made road networks 4-8 % and grid-1000 1 % faster, geo-1M (8 arcs
- * per vertex) 5 % slower and kron20 / R-MAT 35 % slower; with local steps
- * geo-1M is ~20 % faster than at two blocks per SM without them. */
-constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
-constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 8;
-/* A round whose frontier has at most this many vertices runs on block 0 alone,
- * with block barriers instead of grid-wide ones. Swept on the H100
- * (bench/sssp/solo_sweep.sh, bench/NOTES-sssp.md): 256 is 5-8% faster than
- * none on the road networks and neutral on Kronecker; 1024 and more are
- * slower everywhere (one block walks several tiles in series). */
-constexpr uint32_t SOLO_MAX_FRONTIER = 256;
-/* A round of at most this many vertices (and more than SOLO_MAX_FRONTIER) runs
- * on a team of TEAM_BLOCKS blocks with a barrier of its own while the others
- * wait at one grid barrier: a grid barrier of every resident block is most of
- * a small round's cost (bench/NOTES-sssp.md, step 17). 64 blocks and up to
- * 16384 vertices since frontiers are spread over the team (MIN_TILE; steps
- * 22-25): NY 4.93 -> 4.45 ms, BAY 3.72 -> 3.43, COL 7.35 -> 7.19 against
- * 16 / 4096; 32, 96, 128 and 192 blocks slower on the roads. With local steps
- * (step 42) more blocks win: 128 and tiles of 8 against 64 and 64, near-far
- * NY 2.20 -> 2.01, COL 3.47 -> 3.14, grid-1000 8.71 -> 7.03, geo-1M 17.19 ->
- * 13.04, R-MAT 2.23 -> 2.12, kron20 2.76 -> 2.78. (A grid of one block per SM
- * has 132 blocks on the H100; knobs_for keeps the team below the grid.) */
-constexpr uint32_t TEAM_BLOCKS = 128;
-constexpr uint32_t TEAM_MAX_FRONTIER = 16384;
-/* Solo rounds keep the sink's counters, the huge-list word and the next
- * frontier in shared memory (relax.cuh: relax_round, local). */
-constexpr int SOLO_LOCAL = 1;
-/* A round's frontier of fewer than 256 entries per block is spread evenly over
- * its blocks, in tiles of at least MIN_TILE entries (relax.cuh:
- * relax_frontier); 256 keeps full tiles on the first blocks. 8 since local
- * steps (step 42): each tile's block then follows its own vertices, so more
- * blocks with fewer entries each shorten a round (16 and 4 within 1 % of 8,
- * 128 13-25 % slower). */
-constexpr uint32_t MIN_TILE = 8;
-/* The persistent kernels rank their blocks so that the solo block and the
- * team are first blocks of distinct SMs (relax.cuh: stretch_sync::init). */
-constexpr int RANK_BLOCKS = 1;
-/* Tiles of a round's frontier are dealt to blocks by an atomic counter (1)
- * rather than statically (0) or only when a round has more than two tiles per
- * block (2). On power-law graphs one tile's arcs vary by orders of magnitude,
- * and a static deal leaves blocks waiting at the grid barrier for the
- * unluckiest one; on road graphs the counter is also 4-7 % faster (the blocks
- * that leave the barrier first take the work): bench/NOTES-sssp.md, step 12. */
-constexpr int DYNAMIC_TILES = 1;
-/* Local steps per round (relax.cuh: relax_frontier, steps) of solo, team
- * and grid rounds, in the one-block-per-SM build (kernel_for). Swept on the
- * H100 (bench/NOTES-sssp.md, steps 37-38; near-far ms at 64 x the mean
- * weight, none -> 8 team steps -> 16): NY 4.14 -> 2.73 -> 2.69, BAY 3.15 ->
- * 2.03, COL 6.57 -> 4.17 -> 4.06, grid-1000 13.27 -> 9.09 -> 8.68, geo-1M
- * 25.30 -> 17.11 -> 16.93. Fewer team steps are slower (6: 1-2 %, 2: 10-15 %),
- * and so are 16 solo steps (1-5 %), or no grid steps (geo-1M +18 %). */
-constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 16, LOCAL_GRID = 2;
-constexpr uint32_t TRACE_ROUNDS = 1u << 16; /* records of the per-round trace */
-
 __global__ void reset_kernel(dev_vertex_state vs, uint32_t n, uint32_t source, uint32_t inf_bits) {
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
        v += (uint64_t)gridDim.x * blockDim.x) {
@@ -105,12 +46,18 @@ __global__ void pack_arcs_kernel(const uint32_t *col, const uint32_t *w, uint2 *
 /* Unpacks the results and counts, in stats: [0] the reached vertices, [1]
  * their out-arcs, [2] those whose done mark is not their final distance. Every
  * reached vertex is expanded at its final distance, and done only goes down
- * (relax.cuh), so [2] is 0 unless the bookkeeping lost a store: the bucket
- * engine then takes expanded vertices for pending (DS_GPU_SELF_CHECK). */
+ * (relax_frontier.cuh), so [2] is 0 unless the bookkeeping lost a store: the
+ * bucket engine then takes expanded vertices for pending (self_check). */
+/* What finish_kernel counts, in ctx->d_stats. STAT_SATURATED holds the
+ * largest n - v over vertices v left at the saturation value (a distance the
+ * 32-bit search could not hold), so 0 means none and the first such vertex is
+ * n - stat. */
+enum { STAT_REACHED = 0, STAT_ARCS, STAT_MARKED_OFF, STAT_SATURATED, STAT_COUNT };
+
 __global__ void finish_kernel(const unsigned long long *dist, const uint32_t *done, const uint64_t *row,
-                              uint32_t n, uint32_t inf_bits, uint32_t *dist_out, uint32_t *pred_out,
-                              unsigned long long *stats) {
-  unsigned long long reached = 0, arcs = 0, marked_off = 0;
+                              uint32_t n, uint32_t inf_bits, uint32_t sat_bits, uint32_t *dist_out,
+                              uint32_t *pred_out, unsigned long long *stats) {
+  unsigned long long reached = 0, arcs = 0, marked_off = 0, saturated = 0;
   for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n;
        v += (uint64_t)gridDim.x * blockDim.x) {
     uint64_t p = dist[v];
@@ -121,21 +68,13 @@ __global__ void finish_kernel(const unsigned long long *dist, const uint32_t *do
       ++reached;
       arcs += row[v + 1] - row[v];
       marked_off += done[v] != d;
+      if (d == sat_bits && n - v > saturated) saturated = n - v;
     }
   }
-  if (reached) atomicAdd(&stats[0], reached);
-  if (arcs) atomicAdd(&stats[1], arcs);
-  if (marked_off) atomicAdd(&stats[2], marked_off);
-}
-
-/* A tuning variable (experiments only): its value if it is a whole number in
- * [lo, hi], else `def`. */
-uint32_t env_knob(const char *name, uint32_t lo, uint32_t def, uint32_t hi = UINT32_MAX) {
-  const char *s = getenv(name);
-  if (!s || *s < '0' || *s > '9') return def;
-  char *end = NULL;
-  const unsigned long long v = strtoull(s, &end, 10);
-  return *end == 0 && v >= lo && v <= hi ? (uint32_t)v : def;
+  if (reached) atomicAdd(&stats[STAT_REACHED], reached);
+  if (arcs) atomicAdd(&stats[STAT_ARCS], arcs);
+  if (marked_off) atomicAdd(&stats[STAT_MARKED_OFF], marked_off);
+  if (saturated) atomicMax(&stats[STAT_SATURATED], saturated);
 }
 
 int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
@@ -145,9 +84,7 @@ int grid_for(const ds_gpu_ctx *ctx, uint64_t items) {
 }
 
 /* Arcs go up in chunks through a staging buffer of 2 * ARC_CHUNK words
- * (within FIXED_BYTES), so the packing needs no second copy of the graph. */
-constexpr uint64_t ARC_CHUNK = 1ull << 22;
-
+ * (within FIXED_BYTES). */
 ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   const uint64_t m = c->m, chunk = m < ARC_CHUNK ? m : ARC_CHUNK;
   uint32_t *stage = NULL;
@@ -174,13 +111,60 @@ ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
 
 } // namespace
 
+extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
+  memset(o, 0, sizeof *o);
+  o->blocks_per_sm = 0; /* by the graph: PERSISTENT_BLOCKS_PER_SM, or 1 for sparse graphs */
+  o->solo_max = SOLO_MAX_FRONTIER;
+  o->team_blocks = TEAM_BLOCKS;
+  o->team_max = TEAM_MAX_FRONTIER;
+  o->solo_local = SOLO_LOCAL;
+  o->rank_blocks = RANK_BLOCKS;
+  o->dynamic_tiles = DYNAMIC_TILES;
+  o->min_tile = MIN_TILE;
+  o->huge_degree = HUGE_DEGREE;
+  o->local_solo = LOCAL_SOLO;
+  o->local_team = LOCAL_TEAM;
+  o->local_grid = LOCAL_GRID;
+  o->spill_limit = 0;
+  o->self_check = 0;
+  o->trace = NULL;
+}
+
+/* Checks the options that have a range (DS_ERR_ARG names the first one out of it). */
+static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
+  const struct {
+    const char *name;
+    long long value, lo, hi;
+  } range[] = {{"blocks_per_sm", o->blocks_per_sm, 0, INT32_MAX},
+               {"team_blocks", o->team_blocks, 1, UINT32_MAX},
+               {"solo_local", o->solo_local, 0, 1},
+               {"rank_blocks", o->rank_blocks, 0, 1},
+               {"dynamic_tiles", o->dynamic_tiles, 0, 2},
+               {"min_tile", o->min_tile, 1, UINT32_MAX},
+               {"huge_degree", o->huge_degree, 1, UINT32_MAX},
+               {"local_solo", o->local_solo, 0, LOCAL_STEPS_MAX},
+               {"local_team", o->local_team, 0, LOCAL_STEPS_MAX},
+               {"local_grid", o->local_grid, 0, LOCAL_STEPS_MAX},
+               {"self_check", o->self_check, 0, 1}};
+  for (const auto &r : range)
+    if (r.value < r.lo || r.value > r.hi)
+      return ds_error_set(err, DS_ERR_ARG, "GPU option %s = %lld is out of range: %lld..%lld", r.name, r.value, r.lo,
+                          r.hi);
+  if (o->trace && (!o->trace->records || o->trace->capacity < 2))
+    return ds_error_set(err, DS_ERR_ARG, "GPU option trace: needs records and a capacity of at least 2");
+  return DS_OK;
+}
+
 extern "C" int ds_gpu_available(char *reason, size_t reason_len) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
+    /* Without a GPU the runtime reports an old driver or none: say what that
+       means on such a machine rather than "upgrade your driver" */
+    const int absent = count == 0 || e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
     if (reason && reason_len)
-      snprintf(reason, reason_len, "no usable CUDA device: %s",
-               e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+      snprintf(reason, reason_len, "%s%s", absent ? "no NVIDIA driver or no GPU found" : "CUDA: ",
+               absent ? "" : cudaGetErrorString(e));
     return 0;
   }
   if (reason && reason_len) reason[0] = 0;
@@ -215,7 +199,7 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   free(ctx);
 }
 
-static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
+static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_options *opt, ds_error *err) {
   const uint32_t n = g->n;
   const uint64_t m = g->m;
   // 1. will it fit? graph + vertex arrays + the largest algorithm's queues
@@ -233,33 +217,31 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   int sms = 0;
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, c->device));
   c->num_sms = sms;
-  c->blocks_per_sm = (int)env_knob("DS_GPU_BLOCKS_PER_SM", 1,
-                                   m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM, INT32_MAX);
-  c->spill_limit = env_knob("DS_GPU_SPILL_LIMIT", 1, 0);
-  c->self_check = (int)env_knob("DS_GPU_SELF_CHECK", 0, 0, 1);
-  // the rounds' knobs: the measured defaults, or tuning variables (experiments only)
+  c->blocks_per_sm = opt->blocks_per_sm ? opt->blocks_per_sm
+                                         : m <= SPARSE_ARCS_PER_VERTEX * n ? 1 : PERSISTENT_BLOCKS_PER_SM;
+  c->spill_limit = opt->spill_limit;
+  c->self_check = opt->self_check;
   round_knobs &kn = c->knobs;
-  kn.solo_max = env_knob("DS_GPU_SOLO_MAX", 0, SOLO_MAX_FRONTIER); /* 0 turns solo rounds off */
-  kn.team_blocks = env_knob("DS_GPU_TEAM_BLOCKS", 1, TEAM_BLOCKS);
-  kn.team_max = env_knob("DS_GPU_TEAM_MAX", 0, TEAM_MAX_FRONTIER); /* 0 turns team rounds off */
-  kn.solo_local = (int)env_knob("DS_GPU_SOLO_LOCAL", 0, SOLO_LOCAL, 1);
-  kn.rank_blocks = (int)env_knob("DS_GPU_RANK_BLOCKS", 0, RANK_BLOCKS, 1);
-  kn.min_tile = env_knob("DS_GPU_MIN_TILE", 1, MIN_TILE); /* 256: no spreading */
-  kn.dyn_tiles = (int)env_knob("DS_GPU_DYNAMIC_TILES", 0, DYNAMIC_TILES, 2);
-  kn.huge_degree = env_knob("DS_GPU_HUGE_DEGREE", 1, HUGE_DEGREE);
-  kn.local_solo = env_knob("DS_GPU_LOCAL_SOLO", 0, LOCAL_SOLO, 64);
-  kn.local_team = env_knob("DS_GPU_LOCAL_TEAM", 0, LOCAL_TEAM, 64);
-  kn.local_grid = env_knob("DS_GPU_LOCAL_GRID", 0, LOCAL_GRID, 64);
+  kn.solo_max = opt->solo_max; /* 0 turns solo rounds off */
+  kn.team_blocks = opt->team_blocks;
+  kn.team_max = opt->team_max; /* 0 turns team rounds off */
+  kn.solo_local = opt->solo_local;
+  kn.rank_blocks = opt->rank_blocks;
+  kn.min_tile = opt->min_tile; /* 256: no spreading */
+  kn.dyn_tiles = opt->dynamic_tiles;
+  kn.huge_degree = opt->huge_degree;
+  kn.local_solo = opt->local_solo;
+  kn.local_team = opt->local_team;
+  kn.local_grid = opt->local_grid;
   if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
   /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
      arcs / degree + 1 of them (every vertex listed once per round) */
   if (m / kn.huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
     kn.huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
-  const char *tr = getenv("DS_GPU_TRACE"); /* performance work: per-round trace file */
-  if (tr && tr[0]) {
-    snprintf(c->trace_path, sizeof c->trace_path, "%s", tr);
-    c->trace.cap = TRACE_ROUNDS;
-    DS_CUDA_TRY(cudaMalloc(&c->trace.t, 4 * sizeof(unsigned long long) * TRACE_ROUNDS));
+  if (opt->trace) { /* performance work: the per-round trace, copied to the caller's buffer */
+    c->trace_out = opt->trace;
+    c->trace.cap = opt->trace->capacity;
+    DS_CUDA_TRY(cudaMalloc(&c->trace.t, 4 * sizeof(unsigned long long) * c->trace.cap));
   }
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
   DS_CUDA_TRY(cudaEventCreate(&c->ev_start));
@@ -277,7 +259,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   DS_CUDA_TRY(cudaMalloc(&c->d_counters, sizeof(dev_counters)));
   DS_CUDA_TRY(cudaMalloc(&c->d_dist_out, 8ull * (n ? n : 1)));
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
-  DS_CUDA_TRY(cudaMalloc(&c->d_stats, 3 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_stats, STAT_COUNT * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
@@ -287,9 +269,16 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
   return DS_OK;
 }
 
-extern "C" ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err) {
+extern "C" ds_status ds_gpu_open(int device, const ds_graph *g, const ds_gpu_options *opt, ds_gpu_ctx **ctx,
+                                 ds_error *err) {
   if (!g || !ctx) return ds_error_set(err, DS_ERR_ARG, "ds_gpu_open: graph and ctx must not be NULL");
   *ctx = NULL;
+  ds_gpu_options defaults;
+  if (!opt) {
+    ds_gpu_options_default(&defaults);
+    opt = &defaults;
+  }
+  DS_TRY(check_options(opt, err));
   if (g->n == 0) return ds_error_set(err, DS_ERR_ARG, "graph %s has no vertices", g->name);
   if (g->weight_type != DS_WEIGHT_U32 && g->weight_type != DS_WEIGHT_F32)
     return ds_error_set(err, DS_ERR_UNSUPPORTED, "graph %s: unsupported weight type %d", g->name,
@@ -300,7 +289,8 @@ extern "C" ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx
   c->n = g->n;
   c->m = g->m;
   c->wt = g->weight_type;
-  ds_status st = open_impl(c, g, err);
+  c->index_base = g->index_base;
+  ds_status st = open_impl(c, g, opt, err);
   if (st != DS_OK) {
     ds_gpu_close(c);
     return st;
@@ -314,32 +304,18 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   reset_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(ctx->vs, ctx->n, source, inf);
   DS_LAUNCH_CHECK("reset_kernel");
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
-  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, 3 * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, STAT_COUNT * sizeof(unsigned long long), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 4 * sizeof(unsigned long long), ctx->stream));
   return DS_OK;
 }
 
-ds_status ds_gpu_trace_write(ds_gpu_ctx *ctx, const char *algo, uint32_t source, uint32_t rounds,
-                             float ms, ds_error *err) {
+ds_status ds_gpu_trace_read(ds_gpu_ctx *ctx, uint32_t rounds, ds_error *err) {
   if (!ctx->trace.t) return DS_OK;
-  const uint32_t recs = rounds < TRACE_ROUNDS ? rounds + 1 : TRACE_ROUNDS;
-  unsigned long long *h = (unsigned long long *)malloc(4 * sizeof(unsigned long long) * recs);
-  if (!h) return ds_error_set(err, DS_ERR_NOMEM, "trace: out of host memory");
-  cudaError_t e = cudaMemcpy(h, ctx->trace.t, 4 * sizeof(unsigned long long) * recs, cudaMemcpyDeviceToHost);
-  FILE *f = e == cudaSuccess ? fopen(ctx->trace_path, "a") : NULL;
-  if (!f) {
-    free(h);
-    return e != cudaSuccess ? ds_error_set(err, DS_ERR_DEVICE, "trace: %s", cudaGetErrorString(e))
-                            : ds_error_set(err, DS_ERR_IO, "%s: cannot open the trace file", ctx->trace_path);
-  }
-  fprintf(f, "# %s source %u rounds %u ms %.3f\n# round frontier blocks(0=grid) huge_vertices huge_arcs us\n", algo,
-          source, rounds, ms);
-  for (uint32_t r = 0; r + 1 < recs; ++r)
-    fprintf(f, "%u %llu %llu %llu %llu %.2f\n", r, h[4 * r + 1], h[4 * r + 2],
-            h[4 * r + 3] >> HUGE_COUNT_SHIFT, h[4 * r + 3] & HUGE_ARCS_MASK,
-            (h[4 * (r + 1)] - h[4 * r]) / 1e3);
-  fclose(f);
-  free(h);
+  const uint32_t recs = rounds < ctx->trace.cap ? rounds + 1 : ctx->trace.cap;
+  DS_CUDA_TRY(cudaMemcpy(ctx->trace_out->records, ctx->trace.t, 4 * sizeof(unsigned long long) * recs,
+                         cudaMemcpyDeviceToHost));
+  ctx->trace_out->count = recs;
+  ctx->trace_out->rounds = rounds;
   return DS_OK;
 }
 
@@ -366,37 +342,68 @@ extern "C" ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
   if (algo != DS_ALGO_BELLMAN_FORD && !(params->delta > 0 && params->delta < INFINITY))
     return ds_error_set(err, DS_ERR_ARG, "delta %g must be positive and finite", params->delta);
   if ((algo == DS_ALGO_MULTISPLIT || algo == DS_ALGO_SORT) &&
-      (params->buckets < 2 || params->buckets > MAX_BUCKETS))
-    return ds_error_set(err, DS_ERR_ARG, "buckets %u is out of range: 2..%u", params->buckets,
-                        MAX_BUCKETS);
+      (params->buckets < DS_SSSP_MIN_BUCKETS || params->buckets > DS_SSSP_MAX_BUCKETS))
+    return ds_error_set(err, DS_ERR_ARG, "buckets %u is out of range: %u..%u", params->buckets,
+                        DS_SSSP_MIN_BUCKETS, DS_SSSP_MAX_BUCKETS);
+  const int wide = params->dist_width == DS_DIST_WIDE;
+  if (wide && ctx->wt != DS_WEIGHT_U32)
+    return ds_error_set(err, DS_ERR_ARG, "ds_gpu_sssp: 64-bit distances need integer weights");
+  ds_sssp_params p = *params;
+  p.delta = ds_delta_normalize(ctx->wt, params->delta);
   DS_CUDA_TRY(cudaSetDevice(ctx->device));
   // 2. reset and run (the algorithm times itself with ctx's events)
   DS_TRY(ds_gpu_reset(ctx, source, err));
   res->time_ms = 0;
   res->rounds = 0;
-  ds_status st = ctx->wt == DS_WEIGHT_F32 ? run_typed<float>(ctx, algo, source, params, res, err)
-                                          : run_typed<uint32_t>(ctx, algo, source, params, res, err);
+  if (ctx->trace_out) ctx->trace_out->count = 0;
+  ds_status st = ctx->wt == DS_WEIGHT_F32 ? run_typed<float>(ctx, algo, source, &p, res, err)
+                                          : run_typed<uint32_t>(ctx, algo, source, &p, res, err);
   if (st != DS_OK) return st;
   // 3. results: unpack distances and predecessors, count what was reached
-  const uint32_t inf = ctx->wt == DS_WEIGHT_F32 ? weight_traits<float>::INF_BITS : DS_INF_U32;
+  const int is_float = ctx->wt == DS_WEIGHT_F32;
+  const uint32_t inf = is_float ? weight_traits<float>::INF_BITS : DS_INF_U32;
+  const uint32_t sat = is_float ? weight_traits<float>::SAT_BITS : weight_traits<uint32_t>::SAT_BITS;
   finish_kernel<<<grid_for(ctx, ctx->n), FILL_BLOCK, 0, ctx->stream>>>(
-      ctx->vs.dist, ctx->vs.done, ctx->d_row, ctx->n, inf, ctx->d_dist_out, ctx->d_pred_out, ctx->d_stats);
+      ctx->vs.dist, ctx->vs.done, ctx->d_row, ctx->n, inf, sat, ctx->d_dist_out, ctx->d_pred_out,
+      ctx->d_stats);
   DS_LAUNCH_CHECK("finish_kernel");
-  unsigned long long stats[3] = {0, 0, 0};
+  unsigned long long stats[STAT_COUNT] = {0, 0, 0, 0};
   dev_counters ctr;
-  DS_CUDA_TRY(cudaMemcpyAsync(res->dist, ctx->d_dist_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
+  /* 64-bit results: the 32-bit distances land in the array's upper half and
+     are widened in place below */
+  uint32_t *dist32 = wide ? (uint32_t *)res->dist + ctx->n : (uint32_t *)res->dist;
+  DS_CUDA_TRY(cudaMemcpyAsync(dist32, ctx->d_dist_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
   if (res->pred)
     DS_CUDA_TRY(cudaMemcpyAsync(res->pred, ctx->d_pred_out, 4ull * ctx->n, cudaMemcpyDeviceToHost, ctx->stream));
   DS_CUDA_TRY(cudaMemcpyAsync(stats, ctx->d_stats, sizeof stats, cudaMemcpyDeviceToHost, ctx->stream));
   DS_CUDA_TRY(cudaMemcpyAsync(&ctr, ctx->d_counters, sizeof ctr, cudaMemcpyDeviceToHost, ctx->stream));
   DS_CUDA_TRY(cudaStreamSynchronize(ctx->stream));
-  res->reached = (uint32_t)stats[0];
-  res->reached_arcs = stats[1];
+  res->reached = (uint32_t)stats[STAT_REACHED];
+  res->reached_arcs = stats[STAT_ARCS];
   res->edges_relaxed = ctr.edges_relaxed;
-  if (ctx->self_check && stats[2])
+  if (stats[STAT_SATURATED]) {
+    ds_graph shape;
+    memset(&shape, 0, sizeof shape);
+    shape.weight_type = ctx->wt;
+    shape.index_base = ctx->index_base;
+    return ds_dist_range_error(&shape, (uint32_t)(ctx->n - stats[STAT_SATURATED]), err);
+  }
+  if (wide) {
+    /* Forward in place: element v is read at byte 4 (n + v), after the writes
+       of elements below v, which end at byte 8 v <= 4 (n + v). Bytes are
+       moved with memcpy so that the two views of one array stay ordered. */
+    unsigned char *bytes = (unsigned char *)res->dist;
+    for (uint64_t v = 0; v < ctx->n; ++v) {
+      uint32_t d;
+      memcpy(&d, bytes + 4 * (ctx->n + v), sizeof d);
+      uint64_t d64 = d == DS_INF_U32 ? DS_INF_U64 : d;
+      memcpy(bytes + 8 * v, &d64, sizeof d64);
+    }
+  }
+  if (ctx->self_check && stats[STAT_MARKED_OFF])
     return ds_error_set(err, DS_ERR_VALIDATION,
-                        "GPU self-check (DS_GPU_SELF_CHECK): %llu of %u reached vertices are marked expanded "
+                        "GPU self-check: %llu of %u reached vertices are marked expanded "
                         "at a distance other than their final one",
-                        stats[2], res->reached);
+                        stats[STAT_MARKED_OFF], res->reached);
   return DS_OK;
 }

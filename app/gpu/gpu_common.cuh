@@ -15,14 +15,24 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <msplit/multisplit_tuning.h>
+
 #include "gpu_sssp.h"
+#include "round_trace.cuh"
+#include "tuning.cuh"
 
 namespace dsgpu {
 
+using namespace tuning;
+
 constexpr int WARP_SIZE = 32;
-constexpr int RELAX_BLOCK = 256;   /* threads per block of the relaxation */
 constexpr uint32_t NO_PRED = DS_NO_PRED;
-constexpr uint32_t MAX_BUCKETS = 256;
+/* The bucket engine's largest m: the program's limit, which the grid-wide
+ * multisplit it splits with must reach. */
+constexpr uint32_t MAX_BUCKETS = DS_SSSP_MAX_BUCKETS;
+static_assert(MAX_BUCKETS <= msplit::tuning::MAX_FAST_BUCKETS,
+              "the grid multisplit handles at most MAX_FAST_BUCKETS buckets");
+static_assert(MAX_BUCKETS <= (uint32_t)RELAX_BLOCK, "the bookkeeping and the sort's offsets: a thread per bucket");
 
 /* Weight traits: saturating addition on distance bits, bucket arithmetic. */
 template <typename W> struct weight_traits;
@@ -30,10 +40,12 @@ template <typename W> struct weight_traits;
 template <> struct weight_traits<uint32_t> {
   using acc_t = uint64_t; /* split distances and bucket bases */
   static constexpr uint32_t INF_BITS = DS_INF_U32;
+  /* a sum beyond DS_DIST_MAX_U32: kept apart from unreached, and reported */
+  static constexpr uint32_t SAT_BITS = DS_INF_U32 - 1u;
   static __device__ __forceinline__ uint32_t weight(uint32_t bits) { return bits; } /* of an arc */
   static __device__ __forceinline__ uint32_t add(uint32_t d, uint32_t w) {
     uint64_t s = (uint64_t)d + w; /* saturates instead of wrapping */
-    return s >= INF_BITS ? INF_BITS : (uint32_t)s;
+    return s >= SAT_BITS ? SAT_BITS : (uint32_t)s;
   }
   static __host__ __device__ __forceinline__ bool below(uint32_t d, acc_t s) { return d < s; }
   static __host__ __device__ __forceinline__ uint64_t bucket(uint32_t d, acc_t base, acc_t delta) {
@@ -49,9 +61,11 @@ template <> struct weight_traits<uint32_t> {
 template <> struct weight_traits<float> {
   using acc_t = double;
   static constexpr uint32_t INF_BITS = 0x7f800000u; /* +inf */
+  /* FLT_MAX: where a sum that overflowed stays, kept apart from unreached (+inf) */
+  static constexpr uint32_t SAT_BITS = 0x7f7fffffu;
   static __device__ __forceinline__ float weight(uint32_t bits) { return __uint_as_float(bits); }
   static __device__ __forceinline__ uint32_t add(uint32_t d, float w) {
-    return __float_as_uint(__fadd_rn(__uint_as_float(d), w)); /* overflow gives +inf */
+    return __float_as_uint(fminf(__fadd_rn(__uint_as_float(d), w), __uint_as_float(SAT_BITS)));
   }
   static __host__ __device__ __forceinline__ float as_float(uint32_t d) {
 #ifdef __CUDA_ARCH__
@@ -91,7 +105,7 @@ template <typename W> struct dev_graph {
   uint64_t m;
   const uint64_t *row;
   /* arc e: (target, weight bits) side by side, so that a scattered arc costs
-     one sector request instead of two (relax.cuh) */
+     one sector request instead of two (relax_frontier.cuh) */
   const uint2 *arc;
 };
 
@@ -108,49 +122,19 @@ struct dev_counters {
   unsigned long long edges_relaxed;
 };
 
-/* Per-round trace of the persistent Near-Far / Bellman-Ford kernel, for
- * performance work (env DS_GPU_TRACE=FILE; context.cu writes it out). Record r:
- * the %globaltimer (ns) at the round's start, its frontier size, the blocks
- * that ran it (0: the whole grid, 1: block 0 alone, k: the team), and its
- * huge-list word; record `rounds` holds the end time. Written by
- * the thread that starts the round; t == NULL: off. */
-struct round_trace {
-  unsigned long long *t;
-  uint32_t cap; /* records */
-  static __device__ __forceinline__ unsigned long long now() {
-    unsigned long long ns;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-    return ns;
-  }
-  __device__ __forceinline__ void begin(uint32_t r, uint32_t nin, uint32_t parts) const {
-    if (t && r < cap) {
-      t[4ull * r] = now();
-      t[4ull * r + 1] = nin;
-      t[4ull * r + 2] = parts;
-      t[4ull * r + 3] = 0;
-    }
-  }
-  __device__ __forceinline__ void huge(uint32_t r, unsigned long long word) const {
-    if (t && r < cap) t[4ull * r + 3] = word;
-  }
-  __device__ __forceinline__ void end(uint32_t rounds) const {
-    if (t && rounds < cap) t[4ull * rounds] = now();
-  }
-};
-
-/* How the persistent kernels run their rounds: context.cu's measured
- * defaults or the DS_GPU_* tuning variables (experiments only); knobs_for
- * (relax.cuh) fits the team to a launch. */
+/* How the persistent kernels run their rounds: the context's options
+ * (ds_gpu_options, defaults in tuning.cuh); knobs_for (round_schedule.cuh)
+ * fits the team to a launch. */
 struct round_knobs {
   uint32_t solo_max;    /* frontiers up to this size: solo rounds, block 0 alone (0: never) */
   uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds keep their counters and frontier in shared memory */
-  int rank_blocks;      /* blocks ranked by SM (relax.cuh: stretch_sync::init) */
-  int dyn_tiles;        /* how frontier tiles are dealt to blocks (relax.cuh: tile_counter) */
+  int rank_blocks;      /* blocks ranked by SM (team_barrier.cuh: stretch_sync::init) */
+  int dyn_tiles;        /* how frontier tiles are dealt to blocks (relax_frontier.cuh: tile_counter) */
   uint32_t min_tile;    /* smallest tile when a small frontier is spread over the blocks */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
-  /* local steps of solo, team and grid rounds (relax.cuh: relax_frontier) */
+  /* local steps of solo, team and grid rounds (relax_frontier.cuh) */
   uint32_t local_solo, local_team, local_grid;
 };
 
@@ -162,22 +146,23 @@ struct ds_gpu_ctx {
   int num_sms;
   int blocks_per_sm; /* resident blocks per SM of the persistent kernels (cap) */
   uint32_t spill_limit; /* bucket engine: a phase ends early once its spill passes this (0: the
-                           queue's room, ~2n; DS_GPU_SPILL_LIMIT, to test that path) */
+                           queue's room, ~2n; ds_gpu_options::spill_limit, to test that path) */
   int self_check;       /* fail a search whose done marks disagree with its distances
-                           (DS_GPU_SELF_CHECK=1; the GPU tests set it; context.cu: finish_kernel) */
+                           (ds_gpu_options::self_check; context.cu: finish_kernel) */
   dsgpu::round_knobs knobs;
-  dsgpu::round_trace trace; /* per-round trace (DS_GPU_TRACE), t == NULL: off */
-  char trace_path[512];
+  dsgpu::round_trace trace; /* per-round trace on the device, t == NULL: off */
+  ds_gpu_trace *trace_out;  /* the caller's trace buffer (ds_gpu_options::trace) */
   uint32_t n;
   uint64_t m;
   ds_weight_type wt;
+  int index_base; /* of the graph's file: vertex numbers in messages */
   uint64_t *d_row;
   uint2 *d_arc; /* (target, weight bits) of each arc (dev_graph) */
   dsgpu::dev_vertex_state vs;
   dsgpu::dev_counters *d_counters;
   uint32_t *d_dist_out; /* unpacked results */
   uint32_t *d_pred_out;
-  unsigned long long *d_stats; /* reached, reached_arcs */
+  unsigned long long *d_stats; /* reached, reached_arcs, marked off, saturated (STAT_*) */
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
   unsigned long long *d_huge_word; /* four words: huge-list words, tile counters (rounds alternate) */
@@ -225,10 +210,9 @@ ds_status ds_sort_run(ds_gpu_ctx *ctx, uint32_t source, double delta, uint32_t b
 /* Resets dist/done/stamps for a new search from `source` (context.cu). */
 ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err);
 
-/* Appends the per-round trace of the search just run to ctx->trace_path, if
- * tracing is on (context.cu). */
-ds_status ds_gpu_trace_write(ds_gpu_ctx *ctx, const char *algo, uint32_t source, uint32_t rounds,
-                             float ms, ds_error *err);
+/* Copies the per-round trace of the search just run (`rounds` rounds) into the
+ * caller's buffer, if tracing is on (context.cu). */
+ds_status ds_gpu_trace_read(ds_gpu_ctx *ctx, uint32_t rounds, ds_error *err);
 
 template <typename W> inline dsgpu::dev_graph<W> ds_dev_graph(const ds_gpu_ctx *ctx) {
   dsgpu::dev_graph<W> g;

@@ -1,8 +1,9 @@
 /* deltasplit GPU SSSP: C interface over the CUDA algorithms in app/gpu/.
  *
  * A context holds one graph on one device, uploaded once, so that many
- * sources and trials reuse it. Built without CUDA, ds_gpu_available() says so
- * and the other functions return DS_ERR_DEVICE.
+ * sources and trials reuse it, and the options its searches run with. Built
+ * without CUDA, ds_gpu_available() says so and the other functions return
+ * DS_ERR_DEVICE.
  */
 #ifndef DS_GPU_SSSP_H
 #define DS_GPU_SSSP_H
@@ -17,6 +18,47 @@ extern "C" {
 
 typedef struct ds_gpu_ctx ds_gpu_ctx;
 
+/* The per-round trace of a Near-Far or Bellman-Ford search, for performance
+ * work: the caller gives the buffer, every such search fills it. Record r is
+ * 4 words: the GPU's %globaltimer (ns) at round r's start, its frontier size,
+ * the blocks that ran it (0: the whole grid, 1: one block, k: a team of k) and
+ * its huge-list word (vertices << 44 | arcs); the timer of record `rounds` is
+ * the search's end. */
+#define DS_GPU_TRACE_HUGE_SHIFT 44 /* huge-list word: vertices << 44 | arcs */
+
+typedef struct {
+  unsigned long long *records; /* [in] 4 * capacity words, caller-allocated */
+  uint32_t capacity;           /* [in] records */
+  uint32_t count;              /* [out] records filled by the last search (0: it had no trace) */
+  uint32_t rounds;             /* [out] its rounds */
+} ds_gpu_trace;
+
+/* How the persistent kernels run (app/gpu/tuning.cuh says what each
+ * default is and the measurement that chose it). For experiments and tests
+ * only; the defaults are the measured best. */
+typedef struct {
+  int blocks_per_sm;      /* resident blocks per SM (0: by the graph's density) */
+  uint32_t solo_max;      /* frontiers up to this size run on one block (0: never) */
+  uint32_t team_blocks;   /* blocks of a team (1: no team) */
+  uint32_t team_max;      /* frontiers up to this size run on the team (0: never) */
+  int solo_local;         /* 0/1: one-block rounds keep their counters in shared memory */
+  int rank_blocks;        /* 0/1: blocks ranked so the team spans distinct SMs */
+  int dynamic_tiles;      /* 0 static, 1 by an atomic counter, 2 counter on large rounds */
+  uint32_t min_tile;      /* smallest tile of a spread small frontier (1..256) */
+  uint32_t huge_degree;   /* vertices of at least this degree go to the huge list */
+  uint32_t local_solo;    /* local steps of one-block rounds (0..64) */
+  uint32_t local_team;    /* of team rounds (0..64) */
+  uint32_t local_grid;    /* of grid rounds (0..64) */
+  uint32_t spill_limit;   /* bucket engine: a phase ends once its spill passes this
+                             (0: the queue's room); small values test that path */
+  int self_check;         /* 0/1: fail a search whose done marks disagree with its
+                             final distances (a bookkeeping self-test) */
+  ds_gpu_trace *trace;    /* per-round trace (NULL: none); kept by the context */
+} ds_gpu_options;
+
+/* The measured defaults. */
+void ds_gpu_options_default(ds_gpu_options *opt);
+
 /* Number of usable CUDA devices; 0 with a one-line reason in `reason`. */
 int ds_gpu_available(char *reason, size_t reason_len);
 
@@ -24,12 +66,16 @@ int ds_gpu_available(char *reason, size_t reason_len);
 ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
                           ds_error *err);
 
-/* Upload g to `device`. Refuses (DS_ERR_DEVICE, message with the bytes needed
- * and available) a graph that does not fit, before allocating anything. */
-ds_status ds_gpu_open(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_error *err);
+/* Upload g to `device`, with options `opt` (NULL: ds_gpu_options_default).
+ * Refuses (DS_ERR_DEVICE, message with the bytes needed and available) a
+ * graph that does not fit, before allocating anything; DS_ERR_ARG names an
+ * option out of its range. */
+ds_status ds_gpu_open(int device, const ds_graph *g, const ds_gpu_options *opt, ds_gpu_ctx **ctx,
+                      ds_error *err);
 
 /* Run one GPU algorithm from `source` (0-based). res->dist / res->pred are
- * host arrays the caller allocated. */
+ * host arrays the caller allocated. params->delta is normalised first
+ * (ds_delta_normalize); params->buckets must be in DS_SSSP_MIN_BUCKETS..MAX. */
 ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
                       const ds_sssp_params *params, ds_sssp_result *res, ds_error *err);
 

@@ -1,5 +1,5 @@
 /* deltasplit GPU SSSP: delta-stepping with its buckets kept by multisplit
- * ("Multisplit-SSSP", Ashkiani's thesis, seed 003 section 3.7.2).
+ * ("Multisplit-SSSP", Ashkiani's PhD thesis, UC Davis 2017, section 3.7.2).
  *
  * The bucketed engine (bucket_engine.cuh) with the msplit library's stable
  * multisplit as the Splitter: the work items a phase spilled out of the
@@ -11,7 +11,7 @@
  * kernel, so the whole search is one launch: no host round trip per phase.
  * (Until 2026-11-23 the host called msplit::multisplit_keys once per phase,
  * which needs the spill's size on the host: ~45 us of launches and a
- * read-back per phase, 10 % of NY's time; bench/NOTES-sssp.md.)
+ * read-back per phase, 10 % of NY's time.)
  */
 #include <msplit/grid_multisplit.cuh>
 

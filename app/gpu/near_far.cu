@@ -1,8 +1,9 @@
 /* deltasplit GPU SSSP: Near-Far (Davidson, Baxter, Garland, Owens, IPDPS 2014;
- * seed 003 section 3.7.2), with device-side control.
+ * also Ashkiani's PhD thesis, UC Davis 2017, section 3.7.2), with device-side
+ * control.
  *
  * State: a split distance S, a near frontier (distances < S) and a far pile.
- * Each round relaxes the near frontier (relax.cuh); a vertex whose distance
+ * Each round relaxes the near frontier (round_schedule.cuh); a vertex whose distance
  * dropped goes to the next near frontier if its new distance is < S, else it is
  * appended to the far pile. When the near frontier is empty, S is raised past
  * the smallest live far distance in one step (S += delta * k, the k that makes
@@ -29,19 +30,19 @@
  */
 #include <cooperative_groups.h>
 
+#include "launch.cuh"
 #include "near_far.cuh"
-#include "relax.cuh"
+#include "round_schedule.cuh"
+#include "step_profile.cuh"
 
 namespace dsgpu {
-
-constexpr uint32_t FAR_SLACK = 1024;
 
 struct nf_ctl {
   uint32_t ncnt[3];   /* near queue counts, rotating: in, out, next out */
   uint32_t fr[3];     /* far pushes of round r in fr[r % 3] (rotating), from the pile's base */
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
-  stretch_ctl stretch; /* stretches of small frontiers (relax.cuh) */
+  stretch_ctl stretch; /* stretches of small frontiers (team_barrier.cuh) */
 };
 
 template <typename W> struct nf_args {
@@ -190,8 +191,10 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
 template <typename W>
 ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int infinite,
                           ds_sssp_result *res, ds_error *err) {
+  /* delta normalised: ds_gpu_sssp did it */
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
+  const char *who = infinite ? "bellman-ford" : "near-far";
   ds_status st = DS_OK;
   const uint32_t n = ctx->n;
   const uint64_t far_cap = 2ull * n + FAR_SLACK;
@@ -199,14 +202,13 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   nf_ctl *ctl = NULL;
   nf_args<W> a;
   nf_ctl h{};
-  int per_sm = 0;
-  const void *kernel = NULL; /* the build for the context (kernel_for) */
+  persistent_launch pl; /* the build for the context (kernel_for) and its grid */
   void *args[1] = {&a};
   float ms = 0;
   // 1. queues: two near (n each), two far piles (far_cap each), control block
   if (cudaMalloc(&buf, sizeof(uint32_t) * (2ull * n + 2 * far_cap)) != cudaSuccess ||
       cudaMalloc(&ctl, sizeof(nf_ctl)) != cudaSuccess) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: cannot allocate %.1f MB of queues",
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: cannot allocate %.1f MB of queues", who,
                       4.0 * (2.0 * n + 2.0 * far_cap) / 1e6);
     goto done;
   }
@@ -220,8 +222,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.ctr = ctx->d_counters;
   a.huge_word = ctx->d_huge_word;
   a.huge = (huge_entry *)ctx->d_huge;
-  if (T::INF_BITS == DS_INF_U32) a.delta = (acc_t)(delta < 1 ? 1 : ceil(delta > 1e15 ? 1e15 : delta));
-  else a.delta = (acc_t)delta;
+  a.delta = (acc_t)delta;
   a.infinite = infinite;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.trace = ctx->trace;
@@ -231,40 +232,20 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   if (cudaMemcpyAsync(ctl, &h, sizeof h, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
       cudaMemcpyAsync(a.near[0], &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) !=
           cudaSuccess) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: upload failed");
+    st = ds_error_set(err, DS_ERR_DEVICE, "%s: upload failed: %s", who, cudaGetErrorString(cudaGetLastError()));
     goto done;
   }
-  // 3. one cooperative launch: as many blocks as can be resident at once
-  kernel = kernel_for(ctx, near_far_kernel<W, 1>, near_far_kernel<W, 2>);
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RELAX_BLOCK, 0) !=
-          cudaSuccess ||
-      per_sm < 1) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: kernel cannot be resident");
-    goto done;
-  }
-  if (per_sm > ctx->blocks_per_sm) per_sm = ctx->blocks_per_sm;
-  a.kn = knobs_for(ctx, per_sm * ctx->num_sms);
-  cudaEventRecord(ctx->ev_start, ctx->stream);
-  if (cudaLaunchCooperativeKernel(kernel, dim3(per_sm * ctx->num_sms),
-                                  dim3(RELAX_BLOCK), args, 0, ctx->stream) != cudaSuccess) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: cooperative launch failed: %s",
-                      cudaGetErrorString(cudaGetLastError()));
-    goto done;
-  }
-  cudaEventRecord(ctx->ev_stop, ctx->stream);
-  if (cudaMemcpyAsync(&h, ctl, sizeof h, cudaMemcpyDeviceToHost, ctx->stream) != cudaSuccess ||
-      cudaStreamSynchronize(ctx->stream) != cudaSuccess) {
-    st = ds_error_set(err, DS_ERR_DEVICE, "near-far: search failed: %s",
-                      cudaGetErrorString(cudaGetLastError()));
-    goto done;
-  }
-  cudaEventElapsedTime(&ms, ctx->ev_start, ctx->ev_stop);
+  // 3. one cooperative launch: as many blocks as can be resident at once; the control block read back
+  st = persistent_grid(ctx, kernel_for(ctx, near_far_kernel<W, 1>, near_far_kernel<W, 2>), who, &pl, err);
+  if (st != DS_OK) goto done;
+  a.kn = knobs_for(ctx, pl.grid);
+  st = timed_search(
+      ctx, who, [&]() { return cooperative_launch(ctx, pl, args, who, err); }, &h, ctl, sizeof h, &ms, err);
+  if (st != DS_OK) goto done;
   res->time_ms = ms;
   res->rounds = h.rounds;
-#ifdef DS_GPU_STEP_PROFILE
-  ds_step_prof_report(infinite ? "bellman-ford" : "near-far");
-#endif
-  st = ds_gpu_trace_write(ctx, infinite ? "bellman-ford" : "near-far", source, h.rounds, ms, err);
+  ds_step_prof_report(who);
+  st = ds_gpu_trace_read(ctx, h.rounds, err);
 done:
   cudaFree(buf);
   cudaFree(ctl);

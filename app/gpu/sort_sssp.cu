@@ -13,8 +13,6 @@
 
 namespace dsgpu {
 
-constexpr int LABEL_BLOCK = 256;
-
 template <typename W>
 __global__ void label_kernel(const uint32_t *in, size_t n, bucket_of<W> fn, uint32_t *labels,
                              uint32_t *hist) {

@@ -160,6 +160,26 @@ int main(void) {
     }
     ds_graph_free(&small);
   }
+  // 6. one normalisation for every algorithm: integer widths are whole numbers in
+  //    [1, 2^32-1] (the GPU engines clamped at 1e15 before, the CPU at 2^32-1), float
+  //    widths are kept
+  static const struct {
+    ds_weight_type wt;
+    double delta, want;
+  } norm[] = {{DS_WEIGHT_U32, 1e-3, 1.0},        {DS_WEIGHT_U32, 1.0, 1.0},
+              {DS_WEIGHT_U32, 1.5, 2.0},         {DS_WEIGHT_U32, 1000.0, 1000.0},
+              {DS_WEIGHT_U32, 4294967294.5, 4294967295.0},
+              {DS_WEIGHT_U32, 1e12, 4294967295.0}, {DS_WEIGHT_U32, 1e300, 4294967295.0},
+              {DS_WEIGHT_F32, 1e-3, 1e-3},       {DS_WEIGHT_F32, 1.5, 1.5},
+              {DS_WEIGHT_F32, 1e12, 1e12}};
+  for (size_t i = 0; i < sizeof norm / sizeof norm[0]; i++) {
+    const double got = ds_delta_normalize(norm[i].wt, norm[i].delta);
+    if (got != norm[i].want) {
+      printf("ds_delta_normalize(%s, %.17g) = %.17g, want %.17g\n",
+             norm[i].wt == DS_WEIGHT_U32 ? "u32" : "f32", norm[i].delta, got, norm[i].want);
+      failed++;
+    }
+  }
   printf("cpu delta-stepping vs dijkstra: %d graphs, %d failures\n", graphs, failed);
   return failed ? 1 : 0;
 }

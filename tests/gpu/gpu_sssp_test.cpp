@@ -1,7 +1,8 @@
 // GPU SSSP tests: every GPU algorithm against an independent CPU Dijkstra.
 //
 // A table of graphs (built here: one vertex, isolated and unreachable parts,
-// a bucket of stale entries only, phases ended early by a full spill, zero weights, a star of 2e5 leaves, saturating sums, R-MAT/Kronecker,
+// a bucket of stale entries only, phases ended early by a full spill, zero weights, a star of 2e5 leaves, distances at and past 32 bits and past FLT_MAX
+// (DS_ERR_RANGE, 64-bit results), R-MAT/Kronecker,
 // grids, geometric graphs with integer and float weights; plus the bundled
 // datasets read with ds_graph_load) times a table of configurations (every
 // algorithm; bucket counts 2, 3, 10, 32, 256; deltas 1, the cuGraph-style
@@ -116,7 +117,7 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
     fprintf(stderr, "FAIL: %s: open: %s\n", g.name.c_str(), err.msg);
     ++failures;
     return;
@@ -138,7 +139,7 @@ void argument_errors() {
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open(0, &view, &ctx, &err) != DS_OK) {
+  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
     fprintf(stderr, "FAIL: args open: %s\n", err.msg);
     ++failures;
     return;
@@ -207,6 +208,71 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
 }
 #endif
 
+// Distances at and past what 32 bits hold: the largest (2^32-3) comes back
+// exact, also widened to 64 bits; a larger one (integer) or a float sum past
+// FLT_MAX is DS_ERR_RANGE naming the first such vertex, never "unreached".
+void distance_range(const std::vector<Config> &cfgs) {
+  Graph past = past_32_bits(), at = at_32_bits();
+  Graph fl = build("past-flt-max", 3, {{0, 1, fbits(3e38f)}, {1, 2, fbits(3e38f)}}, false, true);
+  struct Case {
+    const Graph *g;
+    ds_dist_width width;
+    const char *error; // expected message part, or NULL for success
+  } cases[] = {{&past, DS_DIST_NATURAL, "vertex 2 is reached"},
+               {&past, DS_DIST_WIDE, "vertex 2 is reached"},
+               {&fl, DS_DIST_NATURAL, "vertex 2 is reached"},
+               {&at, DS_DIST_WIDE, NULL}};
+  const uint64_t want_at[6] = {0, 0x80000000ull, DS_DIST_MAX_U32, 7, DS_INF_U64, DS_INF_U64};
+  int before = failures;
+  for (const Case &c : cases) {
+    ds_graph view = c.g->view();
+    ds_gpu_ctx *ctx = NULL;
+    ds_error err;
+    if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
+      fprintf(stderr, "FAIL: %s: open: %s\n", c.g->name.c_str(), err.msg);
+      ++failures;
+      continue;
+    }
+    for (const Config &cfg : cfgs) {
+      std::vector<uint64_t> dist(c.g->n, 0xA5A5A5A5A5A5A5A5ull);
+      ds_sssp_params p;
+      memset(&p, 0, sizeof p);
+      p.delta = cfg.delta < 0 ? -cfg.delta * mid_delta(*c.g) : cfg.delta;
+      p.buckets = cfg.buckets;
+      p.dist_width = c.width;
+      ds_sssp_result r;
+      memset(&r, 0, sizeof r);
+      r.dist = dist.data();
+      err.msg[0] = 0;
+      ds_status st = ds_gpu_sssp(ctx, cfg.algo, 0, &p, &r, &err);
+      if (c.error != NULL) {
+        if (st != DS_ERR_RANGE || strstr(err.msg, c.error) == NULL) {
+          fprintf(stderr, "FAIL: %s algo %d width %d: status %d '%s', expected a range error on %s\n",
+                  c.g->name.c_str(), (int)cfg.algo, (int)c.width, (int)st, err.msg, c.error);
+          ++failures;
+        }
+        continue;
+      }
+      if (st != DS_OK) {
+        fprintf(stderr, "FAIL: %s algo %d: %s\n", c.g->name.c_str(), (int)cfg.algo, err.msg);
+        ++failures;
+        continue;
+      }
+      for (uint32_t v = 0; v < c.g->n; ++v)
+        if (dist[v] != want_at[v]) {
+          fprintf(stderr, "FAIL: %s algo %d: 64-bit dist[%u] = %llu, expected %llu\n",
+                  c.g->name.c_str(), (int)cfg.algo, v, (unsigned long long)dist[v],
+                  (unsigned long long)want_at[v]);
+          ++failures;
+          break;
+        }
+    }
+    ds_gpu_close(ctx);
+  }
+  printf("%-24s %zu configs: %s\n", "distance range", cfgs.size(),
+         failures == before ? "ok" : "FAILED");
+}
+
 } // namespace
 
 // A phase whose spill fills up ends early, its frontier (not yet expanded, still
@@ -214,7 +280,7 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
 // search moves on past that bucket (early_end's path is reached only through it).
 void early_phase_ends() {
   Graph g = early_end();
-  setenv("DS_GPU_SPILL_LIMIT", "100", 1); /* read when the context opens */
+  setenv("DS_GPU_SPILL_LIMIT", "100", 1); /* read by ds_gpu_open_env (gpu_options.h) */
   run_graph(g, {{DS_ALGO_MULTISPLIT, 1000, 10}, {DS_ALGO_SORT, 1000, 10}, {DS_ALGO_MULTISPLIT, 1000, 3}}, {0});
   unsetenv("DS_GPU_SPILL_LIMIT");
 }
@@ -265,8 +331,9 @@ int main(int argc, char **argv) {
     Graph g = unreachable_parts();
     run_graph(g, all, {0, 60, 100, 199});
   }
+  distance_range(few);
   {
-    Graph g = saturating();
+    Graph g = at_32_bits();
     run_graph(g, all, {0});
   }
   early_phase_ends();

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ds/rng.h"
-#include "gpu_sssp.h"
+#include "gpu_options.h"
 
 namespace dstest {
 
@@ -220,10 +220,19 @@ inline Graph zero_weights(uint32_t n, uint32_t deg, uint64_t seed) {
   return build("zero-weights", n, e, true, false);
 }
 
-// Sums beyond 2^32-1 saturate: vertex 3 (3 * 2^31) is unreached.
-inline Graph saturating() {
+// Vertex 2 at 2^32-2 and vertex 3 beyond: distances 32 bits cannot hold
+// (the largest is DS_DIST_MAX_U32 = 2^32-3), so a search must fail naming 2.
+inline Graph past_32_bits() {
   std::vector<Edge> e = {{0, 1, 0x80000000u}, {1, 2, 0x7FFFFFFEu}, {2, 3, 0x80000000u}, {0, 4, 7}};
-  return build("saturating", 5, e, false, false);
+  return build("past-32-bits", 5, e, false, false);
+}
+
+// Vertex 2 exactly at DS_DIST_MAX_U32 (2^32-3); a heavy arc 4 -> 5 that the
+// source does not reach makes the path bound pass 32 bits, so the program
+// asks for 64-bit distances, which the GPU fills from its exact 32-bit ones.
+inline Graph at_32_bits() {
+  std::vector<Edge> e = {{0, 1, 0x80000000u}, {1, 2, 0x7FFFFFFDu}, {0, 3, 7}, {4, 5, 0xFFFFFFFFu}};
+  return build("at-32-bits", 6, e, false, false);
 }
 
 inline Graph one_vertex() { return build("one-vertex", 1, {}, false, false); }
@@ -290,7 +299,7 @@ inline double mean_weight(const Graph &g) {
 inline double mid_delta(const Graph &g) {
   double md = g.n ? (double)g.col.size() / g.n : 1;
   double d = 32.0 * mean_weight(g) / (md > 0 ? md : 1);
-  if (!g.is_float) d = std::max(1.0, std::ceil(d));
+  if (!g.is_float) d = ds_delta_normalize(DS_WEIGHT_U32, d);
   return d > 0 ? d : 1;
 }
 

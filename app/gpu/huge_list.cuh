@@ -1,0 +1,119 @@
+/* deltasplit GPU SSSP: the huge list, the second tier of the relaxation's
+ * load balance. A frontier vertex of degree >= the huge degree is not
+ * expanded by its tile's block but listed; after a barrier, every thread of
+ * the round's blocks expands the listed arcs together, dealt out in warp-sized
+ * chunks (relax_huge). One Kronecker hub thus costs a round ~its arcs /
+ * threads steps instead of serialising one block.
+ *
+ * huge_list also carries the rest of a round's relaxation parameters (tile
+ * dealing, the unique-frontier flag, local steps): the engines build one per
+ * round (round_schedule.cuh: round_huge_list).
+ */
+#ifndef DS_GPU_HUGE_LIST_CUH
+#define DS_GPU_HUGE_LIST_CUH
+
+#include "frontier_queue.cuh"
+
+namespace dsgpu {
+
+/* Vertices of at least tuning::HUGE_DEGREE arcs (an option; never fewer
+ * than HUGE_DEGREE_MIN) go to the huge list. HUGE_DEGREE_MIN is one warp
+ * chunk's arcs, so that a lane steps over at most one entry boundary per
+ * chunk (relax_huge). */
+constexpr uint32_t HUGE_DEGREE_MIN = 256;
+static_assert(HUGE_DEGREE_MIN == WARP_SIZE * HUGE_CHUNK_STEPS, "an entry holds at least one warp chunk");
+/* The huge-list word: entries << HUGE_COUNT_SHIFT | arcs (one 64-bit atomic
+ * gives both); the trace hands it to the caller as it is. */
+constexpr int HUGE_COUNT_SHIFT = 44;
+static_assert(HUGE_COUNT_SHIFT == DS_GPU_TRACE_HUGE_SHIFT, "the trace's word is the huge-list word");
+constexpr uint64_t HUGE_ARCS_MASK = (1ull << HUGE_COUNT_SHIFT) - 1;
+
+struct huge_entry {
+  uint64_t beg, off; /* first arc; offset of its arcs among all listed arcs */
+  uint32_t u, du;
+};
+
+/* Vertices too big for one block, expanded by the whole grid after a barrier.
+ * One 64-bit atomicAdd gives both the slot and the arc offset, so the entries'
+ * offsets are increasing in slot order (binary-searchable). */
+struct huge_list {
+  unsigned long long *word;
+  huge_entry *e; /* capacity: arcs / degree + 1 */
+  /* the round's tile counter (zeroed before the round): tiles are dealt to
+     blocks dynamically; NULL: statically, block b taking tiles b, b + parts, ...
+     (relax_round sets it from tile_mode) */
+  unsigned long long *tiles;
+  uint32_t degree; /* vertices of at least this degree are listed */
+  int tile_mode;   /* ds_gpu_ctx::dyn_tiles (tile_counter) */
+  uint32_t min_tile; /* ds_gpu_ctx::min_tile (relax_frontier) */
+  /* the frontier holds each vertex at most once: the `done` test can be a
+     plain load and store instead of an atomic exchange (relax_frontier) */
+  bool unique;
+  /* local steps of solo, team and grid rounds (relax_frontier, steps) */
+  uint32_t local_solo, local_team, local_grid;
+};
+
+/* Expands the huge list (word = its value read after a barrier) with every
+ * thread of `parts` blocks (as relax_frontier). Arcs go out in warp chunks of
+ * WARP_SIZE * HUGE_CHUNK_STEPS, each warp taking a contiguous range of chunks:
+ * one binary search (in global memory) per warp finds the entry of its first
+ * arc, and each lane steps over entry boundaries as it goes (entries hold at
+ * least HUGE_DEGREE_MIN = one chunk's arcs, so at most one step per chunk). */
+template <typename W>
+__device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const huge_list &hl,
+                           unsigned long long word, const split_sink<W> &sink, uint32_t part,
+                           uint32_t parts) {
+  const uint32_t count = (uint32_t)(word >> HUGE_COUNT_SHIFT);
+  const uint64_t total = word & HUGE_ARCS_MASK;
+  const uint32_t lane = threadIdx.x % WARP_SIZE;
+  const uint64_t warp = ((uint64_t)part * blockDim.x + threadIdx.x) / WARP_SIZE;
+  const uint64_t warps = (uint64_t)parts * blockDim.x / WARP_SIZE;
+  const uint64_t chunk = (uint64_t)WARP_SIZE * HUGE_CHUNK_STEPS;
+  const uint64_t chunks = (total + chunk - 1) / chunk;
+  const uint64_t per_warp = (chunks + warps - 1) / warps;
+  const uint64_t c_end = min(total, (warp + 1) * per_warp * chunk);
+  uint64_t c0 = warp * per_warp * chunk;
+  if (c0 >= c_end) return;
+  uint32_t idx = 0;
+  if (lane == 0) {
+    uint32_t lo = 0, hi = count - 1; /* last entry with off <= c0 */
+    while (lo < hi) {
+      uint32_t mid = (lo + hi + 1) / 2;
+      if (hl.e[mid].off <= c0) lo = mid;
+      else hi = mid - 1;
+    }
+    idx = lo;
+  }
+  idx = __shfl_sync(0xffffffffu, idx, 0);
+  for (; c0 < c_end; c0 += chunk) {
+    /* staged as in relax_frontier: arc loads, distance loads, atomics */
+    uint32_t v[HUGE_CHUNK_STEPS] = {}, nd[HUGE_CHUNK_STEPS], src[HUGE_CHUNK_STEPS], cur[HUGE_CHUNK_STEPS];
+    int k[HUGE_CHUNK_STEPS];
+    const uint64_t none[HUGE_CHUNK_STEPS] = {}; /* no local steps here (sink.lb is NULL) */
+#pragma unroll
+    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s) {
+      const uint64_t a = c0 + (uint64_t)s * WARP_SIZE + lane;
+      if (a < c_end) {
+        while (idx + 1 < count && hl.e[idx + 1].off <= a) ++idx;
+        const huge_entry h = hl.e[idx];
+        const uint64_t arc = h.beg + (a - h.off);
+        src[s] = h.u;
+        const uint2 a = g.arc[arc];
+        v[s] = a.x;
+        nd[s] = weight_traits<W>::add(h.du, weight_traits<W>::weight(a.y));
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
+      if (c0 + (uint64_t)s * WARP_SIZE + lane < c_end)
+        cur[s] = dist_of(*(volatile unsigned long long *)&vs.dist[v[s]]);
+#pragma unroll
+    for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
+      k[s] = c0 + (uint64_t)s * WARP_SIZE + lane < c_end ? relax_commit<W>(vs, src[s], v[s], nd[s], cur[s], sink) : -1;
+    warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k, none, none);
+  }
+}
+
+} // namespace dsgpu
+
+#endif /* DS_GPU_HUGE_LIST_CUH */

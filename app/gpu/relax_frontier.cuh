@@ -1,0 +1,287 @@
+/* deltasplit GPU SSSP: load-balanced relaxation of a frontier (all algorithms).
+ * (The huge list is huge_list.cuh; where improved vertices go, frontier_queue.cuh.)
+ *
+ * relax_frontier() relaxes the out-arcs of `count` frontier vertices. The
+ * frontier count is read by the caller from device memory, so the launch needs
+ * no host round trip. Load balance is over arcs, in two tiers:
+ *   - a vertex of degree >= HUGE_DEGREE goes to the huge list, which the whole
+ *     grid expands together after a barrier (relax_huge: arcs dealt out in
+ *     warp-sized chunks over all threads);
+ *   - the others: each block takes a tile of RELAX_BLOCK frontier entries,
+ *     prefix-sums their degrees, and deals the tile's arcs round-robin to its
+ *     threads, each finding its vertex by binary search in shared memory
+ *     (an edge-balanced gather, as in merge-path load balancing). No thread
+ *     or warp ever walks one vertex's arcs alone, so a round costs
+ *     ~arcs / threads steps whatever the degree distribution.
+ * (A first version gave vertices of degree >= 32 a warp and >= 256 the block,
+ * one vertex at a time, after Merrill et al.; on Kronecker graphs those
+ * serial per-vertex loops made every round latency-bound.)
+ *
+ * Each frontier entry is expanded only if its current distance is below the
+ * smallest distance it was expanded at (vs.done): this drops stale entries
+ * (the vertex was improved and expanded since it was queued) and duplicate
+ * entries in one frontier. done only goes down (atomicMin, as distances do):
+ * with a plain store or an exchange, a late expansion at a distance that
+ * another thread had since undercut and expanded overwrote the lower value,
+ * the vertex looked pending ever after, and the bucket engine's rebuild
+ * restarted its window below it (grid-1000: ~4,000 such vertices, 9 extra
+ * phases).
+ *
+ * An arc (u, v, w) improves v when dist(u) + w < dist(v); the 64-bit atomicMin
+ * of (distance, predecessor) decides, and the thread that lowered the distance
+ * hands v to the split_sink, which queues it (near or far by its new
+ * distance; one atomic per warp, queue and ILP batch: warp_push).
+ *
+ * In the kernels' one-block-per-SM build (road-like graphs), a block expands
+ * the near vertices it lowered itself, within the round ("local steps",
+ * relax_frontier): a road round is bound by latency and barriers, not work.
+ */
+#ifndef DS_GPU_RELAX_FRONTIER_CUH
+#define DS_GPU_RELAX_FRONTIER_CUH
+
+#include <cub/block/block_scan.cuh>
+
+#include "huge_list.cuh"
+#include "step_profile.cuh"
+
+namespace dsgpu {
+
+/* How a round's tiles are dealt (ds_gpu_ctx::dyn_tiles): 0 statically, 1 by
+ * an atomic counter, 2 by the counter only when the round has more than two
+ * tiles per block (road rounds of a tile or two lose the counter's latency).
+ * Every block sees the same count, so every block makes the same choice. */
+__device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t count, uint32_t parts,
+                                                            unsigned long long *counter) {
+  if (mode == 1 || (mode == 2 && count > 2ull * parts * RELAX_BLOCK)) return counter;
+  return NULL;
+}
+
+struct relax_smem {
+  typedef cub::BlockScan<uint32_t, RELAX_BLOCK> scan_t;
+  typename scan_t::TempStorage scan;
+  uint32_t off[RELAX_BLOCK + 1];
+  uint64_t beg[RELAX_BLOCK];
+  uint32_t u[RELAX_BLOCK];
+  uint32_t du[RELAX_BLOCK];
+  uint32_t next[2]; /* dynamically dealt tiles: the next tile, double-buffered */
+  /* local solo rounds (relax_round), by the parity of the round in its stretch */
+  uint32_t fq[2][SOLO_LOCAL_CAP]; /* the next frontier */
+  uint32_t cnt[2][2];             /* the sink's counters */
+  unsigned long long hw[2];       /* the huge-list word */
+  uint32_t rank[2];               /* stretch_sync::init */
+  local_buf lb[2]; /* local steps (relax_frontier), by the parity of the step */
+  DS_STEP_PROFILE_SMEM
+};
+
+/* Called by every thread of `parts` blocks with the same (frontier, count):
+ * the whole grid (part = the block's rank, parts = gridDim.x), or the blocks of
+ * ranks 0..parts-1 (block 0 alone or a team: rounds of small frontiers, see
+ * small_stretch; ranks: stretch_sync::b).
+ * blockDim.x must be RELAX_BLOCK. Adds the arcs it relaxed to *edges.
+ *
+ * steps > 0: local steps. A vertex that one of the block's threads lowers
+ * below the split is not queued for the next round but kept in shared memory
+ * (up to LOCAL_CAP) and expanded by the block itself once its tiles are done,
+ * up to `steps` times in a row; the last step queues as usual. A round then
+ * advances the search by up to steps + 1 arcs of path without a barrier of
+ * the blocks: road rounds are bound by their number (a team round costs
+ * ~10,000 cycles, a local step of a few dozen vertices a few L2 round trips).
+ * Correctness: every lowering of dist[v] to d is followed by an expansion of
+ * v at d or less: in a local step of the lowering block, at d (no stamp
+ * needed), or from a queue (claimed by stamp: whoever lowers v after a claim
+ * finds v queued, and the queued entry reads dist[v] when it is expanded).
+ * Expanding at a d that another thread has since undercut only wastes work:
+ * d is a path's length, and that thread expands v at its own distance. */
+template <typename W>
+__device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
+                               const uint32_t *frontier, uint32_t count, split_sink<W> sink,
+                               relax_smem &sm, const huge_list &hl, unsigned long long &edges,
+                               uint32_t part, uint32_t parts, uint32_t steps) {
+  const uint32_t tid = threadIdx.x;
+  const bool dynamic = hl.tiles != NULL;
+  /* A frontier of fewer than RELAX_BLOCK entries per block is spread evenly
+     over the blocks (tiles of tl entries, at least hl.min_tile). A block's
+     gather of scattered rows, arcs and distances is bound by its SM's rate of
+     L1 requests (about one sector a cycle), not by latency alone: on NY a
+     round of 256 entries on one block spent ~2,100 cycles loading its rows
+     and ~4,400 relaxing its arcs (DS_GPU_STEP_PROFILE), against ~300 for one
+     L2 round trip. Full tiles on a few blocks made a team or grid round of a
+     few thousand entries cost as much as a solo round plus the barrier. */
+  uint32_t tl = RELAX_BLOCK;
+  if (!dynamic && (uint64_t)count < (uint64_t)parts * RELAX_BLOCK) {
+    tl = (count + parts - 1) / parts;
+    if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
+  }
+  uint64_t tile = (uint64_t)part * tl;
+  if (steps) {
+    if (tid == 0) sm.lb[0].cnt = 0;
+    sink.lb = &sm.lb[0];
+  }
+  if (dynamic && tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+  if (dynamic || steps) __syncthreads();
+  if (dynamic) tile = (uint64_t)sm.next[0] * RELAX_BLOCK;
+  /* step 0: the frontier's tiles; step s > 0: the entries that step s - 1
+     kept (parity (s - 1) & 1), pushing to parity s & 1 or, in the last step,
+     to the queues */
+  uint32_t step = 0, lcount = 0;
+  for (uint32_t it = 0;; ++it) {
+    if (step == 0 && tile >= count) {
+      if (!steps) break;
+      step = 1;
+    }
+    if (step) {
+      lcount = min(sm.lb[(step - 1) & 1].cnt, LOCAL_CAP); /* complete: the last barrier */
+      if (lcount == 0) break;
+      /* parity step & 1 was last read at the start of step - 1 */
+      if (step < steps && tid == 0) sm.lb[step & 1].cnt = 0;
+      sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
+    }
+    // 1. load the entry, drop stale and duplicate ones
+    uint64_t i = tile + tid;
+    uint32_t u = 0, du = 0;
+    uint64_t beg = 0, deg = 0;
+    if (step ? tid < lcount : tid < tl && i < count) {
+      if (step) {
+        /* a local entry: its row bounds were loaded when it was pushed, and
+           it is expanded at the distance it was pushed with, without loading
+           dist[u] or done[u], so a step costs two dependent L2 round trips
+           (the arcs, then their targets' distances and rows) instead of
+           three. Sound: that distance is a path's length, no less than
+           dist[u], and whoever lowered u since expands it again; the done
+           mark lets a queued copy of u skip it. */
+        const local_buf &b = sm.lb[(step - 1) & 1];
+        u = b.v[tid];
+        du = b.d[tid];
+        const uint32_t dg = b.deg[tid];
+        if (dg >= hl.degree) {
+          /* not listed as huge in a local step (the list has room for each
+             vertex once a round): queued for the next round instead */
+          const int k = sink.claim(u, du);
+          if (k >= 0) sink.push(k, u);
+        } else {
+          atomicMin(&vs.done[u], du); /* a reduction: nothing waits for it */
+          beg = b.beg[tid];
+          deg = dg;
+          edges += deg;
+        }
+      } else {
+        u = frontier[i];
+        /* the row bounds are loaded with the distance, not after the done
+           test: one dependent memory access less per round (rounds are
+           latency-bound on road graphs) */
+        const uint64_t rb = g.row[u], re = g.row[u + 1];
+        du = dist_of(*(volatile unsigned long long *)&vs.dist[u]);
+        /* in a frontier without duplicates nobody else tests u this round:
+           the test is a load issued with the others and a reduction nobody waits
+           for, one dependent atomic less per round */
+        const uint32_t dn = hl.unique ? vs.done[u] : 0;
+        bool expand = false;
+        if (du != weight_traits<W>::INF_BITS) {
+          if (hl.unique) {
+            expand = dn > du;
+            if (expand) atomicMin(&vs.done[u], du);
+          } else {
+            expand = atomicMin(&vs.done[u], du) > du;
+          }
+        }
+        if (expand) {
+          beg = rb;
+          deg = re - rb;
+          edges += deg;
+          if (deg >= hl.degree) {
+            /* each vertex is expanded at most once per round (frontiers are
+               deduplicated), so arcs / degree + 1 entries suffice */
+            unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
+            hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
+            deg = 0;
+          }
+        }
+      }
+    }
+    /* the next tile's index is fetched now, while this one runs; it is read
+       after the barriers below, from the other half of next[] */
+    if (dynamic && step == 0 && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+    // 2. the tile's arcs, dealt out over the block
+    uint32_t my_off = 0, total = 0;
+    relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
+    sm.off[tid] = my_off;
+    sm.beg[tid] = beg;
+    sm.u[tid] = u;
+    sm.du[tid] = du;
+    if (tid == 0) sm.off[RELAX_BLOCK] = total;
+    __syncthreads();
+    DS_STEP(sm, part == 0, 2);
+    /* RELAX_ILP arcs per thread per step, in three stages (arc loads, distance
+       loads, atomics) so that each stage's memory accesses are in flight
+       together: a round is a chain of dependent L2 accesses, and one arc at a
+       time left the memory system mostly idle (ncu, kron20: 19 % of L2
+       throughput, 25 % occupancy) */
+    /* the loop runs while any lane of the warp has an arc (e0 - lane is the
+       warp's first): warp_push needs every lane */
+    const uint32_t lane = tid % WARP_SIZE;
+    for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * RELAX_ILP) {
+      uint32_t v[RELAX_ILP] = {}, nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
+      uint64_t vb[RELAX_ILP], ve[RELAX_ILP]; /* the targets' rows, for a local step */
+      uint32_t sd[RELAX_ILP], su[RELAX_ILP]; /* in a local step: the source's distance now, and expanded at */
+      int k[RELAX_ILP];
+      uint32_t lo = 0;
+#pragma unroll
+      for (int j = 0; j < RELAX_ILP; ++j) {
+        const uint32_t e = e0 + (uint32_t)j * RELAX_BLOCK;
+        if (e < total) {
+          // owner: the last k with off[k] <= e (entries of degree 0 share
+          // offsets); owners grow with e, so each search starts at the last
+          uint32_t hi = RELAX_BLOCK - 1;
+          while (lo < hi) {
+            uint32_t mid = (lo + hi + 1) / 2;
+            if (sm.off[mid] <= e) lo = mid;
+            else hi = mid - 1;
+          }
+          const uint64_t arc = sm.beg[lo] + (e - sm.off[lo]);
+          src[j] = sm.u[lo];
+          const uint2 a = g.arc[arc];
+          v[j] = a.x;
+          nd[j] = weight_traits<W>::add(sm.du[lo], weight_traits<W>::weight(a.y));
+          /* a local step expands its entries without loading their distance
+             first (step 1 above); the source's distance is loaded here, with
+             the arc, and an arc whose source was lowered since it was pushed
+             is dropped (whoever lowered it expands it): on grid-1000 and
+             geo-1M, 16-21 % of the arcs otherwise */
+          if (step) {
+            sd[j] = dist_of(*(volatile unsigned long long *)&vs.dist[src[j]]);
+            su[j] = sm.du[lo];
+          }
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < RELAX_ILP; ++j)
+        if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
+          cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
+          /* loaded with the distance, in case the target goes to the next
+             local step (which then need not load them) */
+          if (sink.lb) {
+            vb[j] = g.row[v[j]];
+            ve[j] = g.row[v[j] + 1];
+          }
+        }
+#pragma unroll
+      for (int j = 0; j < RELAX_ILP; ++j)
+        k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
+                   ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
+                   : -1;
+      warp_push<RELAX_ILP, W>(sink, v, nd, k, vb, ve);
+    }
+    __syncthreads();
+    DS_STEP(sm, part == 0, 3);
+    if (step) {
+      if (step == steps) break;
+      ++step;
+    } else {
+      tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
+    }
+  }
+}
+
+} // namespace dsgpu
+
+#endif /* DS_GPU_RELAX_FRONTIER_CUH */

@@ -1,0 +1,135 @@
+/* deltasplit GPU SSSP: every tuning constant of the engines, with the
+ * measurement that chose it (H100, sm_90; times in ms of one search unless
+ * said otherwise). Change them here, nowhere else. The ones a user may
+ * override for experiments are the defaults of ds_gpu_options (gpu_sssp.h,
+ * filled by ds_gpu_options_default in context.cu); the others are compiled
+ * into the kernels. Limits that follow from a data layout (the huge-list
+ * word's fields, the bucket limit, block ranks) live with that layout.
+ */
+#ifndef DS_GPU_TUNING_CUH
+#define DS_GPU_TUNING_CUH
+
+#include <stdint.h>
+
+namespace dsgpu {
+namespace tuning {
+
+/* ---- the relaxation (relax_frontier.cuh, huge_list.cuh) ------------------ */
+
+/* Threads per block of the relaxation and the persistent kernels: one
+ * frontier entry per thread in a tile. Not swept on its own; the shared
+ * tile arrays, the bookkeeping's one thread per bucket and the grid
+ * multisplit's storage are sized by it. */
+constexpr int RELAX_BLOCK = 256;
+/* Arcs per thread per step of the tile loop, loaded in three stages (arcs,
+ * distances, atomics) so that each stage's accesses are in flight together.
+ * Against one arc at a time: kron20 5.44 -> 5.14, kron22 20.16 -> 19.74,
+ * NY 7.71 -> 7.41, BAY 6.01 -> 5.82, COL 12.07 -> 11.79. */
+constexpr int RELAX_ILP = 4;
+/* Arcs per lane per warp chunk of the huge list, staged the same way; with 4
+ * (to fit 64 registers at 4 blocks per SM) every graph was slower. */
+constexpr int HUGE_CHUNK_STEPS = 8;
+/* Vertices of at least this degree go to the huge list, which the whole grid
+ * expands after a barrier. Against one block per vertex: kron20 8.1 -> 5.6,
+ * kron22 21.9 -> 20.4; thresholds 512 and 256 were slower (kron22 12.8 ->
+ * 13.0 / 13.1). */
+constexpr uint32_t HUGE_DEGREE = 2048;
+/* A round on part of the grid lists vertices of at least SOLO_HUGE_DEGREE
+ * arcs and hands its huge list to the whole grid if it holds more than
+ * SOLO_HUGE_ARCS arcs per block: the solo round of kron22 that met 4
+ * vertices of 47K arcs took 374 us on one block, 27 us so. */
+constexpr uint32_t SOLO_HUGE_ARCS_PER_BLOCK = 16 * RELAX_BLOCK;
+/* A round's frontier of fewer than RELAX_BLOCK entries per block is spread
+ * evenly over its blocks in tiles of at least this many entries (256: no
+ * spreading). 8 since local steps: 16 and 4 within 1 % of it, 128 13-25 %
+ * slower on the road networks. */
+constexpr uint32_t MIN_TILE = 8;
+/* How a round's tiles are dealt to blocks: 1, by an atomic counter, rather
+ * than statically (0) or only on rounds of more than two tiles per block (2).
+ * A static deal left blocks waiting at the grid barrier for the unluckiest
+ * tile on power-law graphs (kron22 14.0 against 12.8); on the road networks
+ * the counter was 4-7 % faster than mode 2. */
+constexpr int DYNAMIC_TILES = 1;
+
+/* ---- local steps (relax_frontier.cuh) ------------------------------------ */
+
+/* Local steps per round of solo, team and grid rounds (one-block-per-SM
+ * build only). Near-Far at 64 x the mean weight, none -> 8 team steps -> 16:
+ * NY 4.14 -> 2.73 -> 2.69, BAY 3.15 -> 2.03, COL 6.57 -> 4.17 -> 4.06,
+ * grid-1000 13.27 -> 9.09 -> 8.68, geo-1M 25.30 -> 17.11 -> 16.93. Fewer team
+ * steps are slower (6: 1-2 %, 2: 10-15 %), and so are 16 solo steps (1-5 %),
+ * or no grid steps (geo-1M +18 %). */
+constexpr uint32_t LOCAL_SOLO = 8, LOCAL_TEAM = 16, LOCAL_GRID = 2;
+/* The most local steps an option may ask for (a bound on a round's length,
+ * far above the best). */
+constexpr uint32_t LOCAL_STEPS_MAX = 64;
+/* Vertices a block keeps for its next local step; the rest are queued. One
+ * tile's worth: a step is one pass of the tile loop. */
+constexpr uint32_t LOCAL_CAP = RELAX_BLOCK;
+
+/* ---- the round schedule (round_schedule.cuh, launch.cuh) ----------------- */
+
+/* Blocks per SM of the persistent kernels: more hides the latency of large
+ * rounds, fewer makes the small rounds of road-like graphs cheaper. A graph
+ * of at most SPARSE_ARCS_PER_VERTEX arcs per vertex gets one block per SM and
+ * with it the build with local steps: road networks 4-8 % and grid-1000 1 %
+ * faster than at two, geo-1M (8 arcs per vertex) 5 % slower without local
+ * steps and ~20 % faster with them, kron20 and R-MAT 35 % slower. 4 and 8
+ * blocks per SM were slower everywhere (NY 8.3 / 9.3 / 10.4 at 2 / 3 / 4). */
+constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
+constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 8;
+/* A frontier of at most this many vertices runs on one block alone, with
+ * block barriers instead of grid-wide ones: 5-8 % faster than none on the
+ * road networks and neutral on Kronecker; 1024 and more are slower everywhere
+ * (one block walks several tiles in series), 512 slower on the roads (NY
+ * 5.27 -> 5.41). */
+constexpr uint32_t SOLO_MAX_FRONTIER = 256;
+/* One that exceeds it but has at most TEAM_MAX_FRONTIER vertices runs on a
+ * team of TEAM_BLOCKS blocks with a barrier of its own while the others wait
+ * at one grid barrier: a grid barrier of every resident block is most of a
+ * small round's cost. 64 blocks and 16384 vertices against 16 / 4096: NY
+ * 4.93 -> 4.45, BAY 3.72 -> 3.43, COL 7.35 -> 7.19; with local steps 128 and
+ * tiles of 8 against 64 and 64: Near-Far NY 2.20 -> 2.01, COL 3.47 -> 3.14,
+ * grid-1000 8.71 -> 7.03, geo-1M 17.19 -> 13.04, R-MAT 2.23 -> 2.12, kron20
+ * 2.76 -> 2.78. (A grid of one block per SM has 132 blocks on the H100; the
+ * team is kept below the grid.) */
+constexpr uint32_t TEAM_BLOCKS = 128;
+constexpr uint32_t TEAM_MAX_FRONTIER = 16384;
+/* Solo rounds keep the sink's counters, the huge-list word and the next
+ * frontier in shared memory (1) rather than global memory (0): 0.6-1.1 %
+ * faster on the road networks, equal on Kronecker. */
+constexpr int SOLO_LOCAL = 1;
+/* The most vertices a local solo round keeps in shared memory as the next
+ * round's frontier: SOLO_MAX_FRONTIER, a whole solo frontier. */
+constexpr uint32_t SOLO_LOCAL_CAP = SOLO_MAX_FRONTIER;
+/* The persistent kernels rank their blocks so that the solo block and the
+ * team are first blocks of distinct SMs: unranked, a team of the first 64
+ * block ids sat on 56 SMs, two blocks sharing one SM's L1 request rate. */
+constexpr int RANK_BLOCKS = 1;
+
+/* ---- queues ---------------------------------------------------------------- */
+
+/* Near-Far's far piles hold 2n + FAR_SLACK entries and are compacted when
+ * within n of it; the bucket engine's spill and log hold 4n + BUCKET_SLACK.
+ * The slack only keeps tiny graphs off the compaction and the early phase end. */
+constexpr uint32_t FAR_SLACK = 1024;
+constexpr uint64_t BUCKET_SLACK = 1024;
+/* Pieces a bucket of the bucket engine may hold before a rebuild empties the
+ * lists (a rebuild costs the whole pending pile; no graph of the suite came
+ * near it). */
+constexpr uint32_t PIECES_PER_BUCKET = 4096;
+
+/* ---- one-shot kernels (context.cu, sort_sssp.cu) ---------------------------- */
+
+/* Threads per block of the reset, upload, unpacking and labelling kernels
+ * (grid-stride loops, memory-bound; not swept). */
+constexpr int FILL_BLOCK = 256;
+constexpr int LABEL_BLOCK = 256;
+/* Arcs uploaded per chunk through a staging buffer of 2 words an arc, so that
+ * packing them needs no second copy of the graph on the device. */
+constexpr uint64_t ARC_CHUNK = 1ull << 22;
+
+} // namespace tuning
+} // namespace dsgpu
+
+#endif /* DS_GPU_TUNING_CUH */
