@@ -107,44 +107,56 @@ static void bin_push(dstate *s, bin *b, uint32_t v) {
   b->items[b->len++] = v;
 }
 
-/* Lowers v to the candidate word `desired` of key nk if nk is smaller; pushes
- * v into its bucket on success. */
-static void lower(dstate *s, uint32_t v, uint64_t nk, uint64_t desired, bin *mine) {
-  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  while ((s->wide ? old : old >> 32) > nk) {
-    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
-                                              memory_order_relaxed)) {
-      bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
-      return;
-    }
-  }
-}
-
-/* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned. */
-static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
+/* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned.
+ * 32-bit keys: the cell is key << 32 | pred. */
+static uint64_t relax_narrow(dstate *s, uint32_t u, bin *mine) {
   const ds_graph *g = s->g;
-  uint64_t ku = key_of(s, u);
+  uint32_t ku = (uint32_t)(atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32);
   if (bucket_of(s, ku) < s->base + s->cur) return 0; /* stale: settled in a lower bucket */
-  int again = s->wide ? atomic_exchange_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed) == ku
-                      : atomic_exchange_explicit(&s->relaxed_key[u], (uint32_t)ku,
-                                                 memory_order_relaxed) == (uint32_t)ku;
-  if (again) return 0; /* a duplicate entry: already relaxed with this distance */
+  if (atomic_exchange_explicit(&s->relaxed_key[u], ku, memory_order_relaxed) == ku)
+    return 0; /* a duplicate entry: already relaxed with this distance */
   const uint32_t *wu = (const uint32_t *)g->weights;
   const float *wf = (const float *)g->weights;
-  const uint64_t first = g->row_offsets[u], last = g->row_offsets[u + 1];
-  if (s->wide) {
-    for (uint64_t e = first; e < last; e++) {
-      uint64_t nk = ku + wu[e]; /* exact: a simple path stays below 2^64 */
-      lower(s, g->col[e], nk, nk, mine);
-    }
-  } else {
-    for (uint64_t e = first; e < last; e++) {
-      uint32_t nk = s->is_float ? ds_key_add_f32((uint32_t)ku, wf[e])
-                                : ds_key_add_u32((uint32_t)ku, wu[e]);
-      lower(s, g->col[e], nk, ((uint64_t)nk << 32) | u, mine);
+  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+    uint32_t v = g->col[e];
+    uint32_t nk = s->is_float ? ds_key_add_f32(ku, wf[e]) : ds_key_add_u32(ku, wu[e]);
+    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+    uint64_t desired = ((uint64_t)nk << 32) | u;
+    while ((uint32_t)(old >> 32) > nk) {
+      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired,
+                                                memory_order_relaxed, memory_order_relaxed)) {
+        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
+        break;
+      }
     }
   }
-  return last - first;
+  return g->row_offsets[u + 1] - g->row_offsets[u];
+}
+
+/* The same with 64-bit keys: the cell is the key alone, sums are exact. */
+static uint64_t relax_wide(dstate *s, uint32_t u, bin *mine) {
+  const ds_graph *g = s->g;
+  uint64_t ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
+  if (bucket_of(s, ku) < s->base + s->cur) return 0;
+  if (atomic_exchange_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed) == ku) return 0;
+  const uint32_t *wu = (const uint32_t *)g->weights;
+  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+    uint32_t v = g->col[e];
+    uint64_t nk = ku + wu[e]; /* a simple path stays below 2^64 */
+    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+    while (old > nk) {
+      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, nk, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
+        break;
+      }
+    }
+  }
+  return g->row_offsets[u + 1] - g->row_offsets[u];
+}
+
+static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
+  return s->wide ? relax_wide(s, u, mine) : relax_narrow(s, u, mine);
 }
 
 /* The lowest slot >= from that some thread holds entries in, or NO_SLOT. */
