@@ -3,7 +3,7 @@
  * row says), loaded without the cache, and checked: valid files against the
  * expected CSR written out by hand (the oracle), bad files for the status and
  * a message that starts "FILE:LINE:" (or names the file, for gzip damage). */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -450,6 +450,5 @@ int main(void) {
   run_path_cases(dir);
   random_numbers(dir);
   scratch_remove(dir);
-  printf("%zu reader cases, %d failures\n", sizeof cases / sizeof cases[0] + 2, test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("readers: %zu cases", sizeof cases / sizeof cases[0] + 2);
 }
