@@ -22,21 +22,23 @@ static int is_object(const cJSON *x) { return cJSON_IsObject(x); }
 static int is_array(const cJSON *x) { return cJSON_IsArray(x) && cJSON_GetArraySize(x) > 0; }
 static int is_any(const cJSON *x) { return x != NULL; }
 
+static int finish(const char *report) { return ds_test_finish("check_json: %s", report); }
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     printf("usage: check_json REPORT.json\n");
     return 2;
   }
   FILE *f = fopen(argv[1], "rb");
-  if (!CHECK(f != NULL, "cannot open %s", argv[1])) return ds_test_finish("check_json: %s", argv[1]);
+  if (!CHECK(f != NULL, "cannot open %s", argv[1])) return finish(argv[1]);
   char *text = malloc(MAX_REPORT_BYTES + 1);
   size_t len = text ? fread(text, 1, MAX_REPORT_BYTES, f) : 0;
   fclose(f);
-  if (!CHECK(text != NULL, "no memory for the report")) return ds_test_finish("check_json: %s", argv[1]);
+  if (!CHECK(text != NULL, "no memory for the report")) return finish(argv[1]);
   text[len] = '\0';
   cJSON *root = cJSON_Parse(text);
   free(text);
-  if (!CHECK(root != NULL, "%s is not valid JSON", argv[1])) return ds_test_finish("check_json: %s", argv[1]);
+  if (!CHECK(root != NULL, "%s is not valid JSON", argv[1])) return finish(argv[1]);
   // 1. the fixed part
   need(root, "program", is_string);
   need(root, "version", is_string);
@@ -88,5 +90,5 @@ int main(int argc, char **argv) {
     }
   }
   cJSON_Delete(root);
-  return ds_test_finish("check_json: %s", argv[1]);
+  return finish(argv[1]);
 }

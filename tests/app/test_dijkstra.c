@@ -32,7 +32,8 @@ static void check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_
   dist = malloc(n * bytes);
   pred = (uint32_t *)malloc(n * sizeof(uint32_t));
   want = test_bellman_ford(&g, source);
-  if (!CHECK(dist != NULL && pred != NULL && want != NULL, "no memory for %u vertices", n)) goto done;
+  if (!CHECK(dist != NULL && pred != NULL && want != NULL, "no memory for %u vertices", n))
+    goto done;
   memset(dist, POISON_BYTE, n * bytes);
   memset(pred, POISON_BYTE, n * sizeof(uint32_t));
 

@@ -114,8 +114,9 @@ static void random_corruptions(int counts[C_KINDS]) {
         if (!corrupt(&g, source, d2, with_pred ? p2 : NULL, (corruption)c, &rng)) continue;
         counts[c]++;
         ds_status st = ds_sssp_validate(&g, source, d2, DS_DIST_NATURAL, with_pred ? p2 : NULL, NULL, &err);
-        CHECK(st == DS_ERR_VALIDATION && err.msg[0] != '\0', "graph %d: '%s' (%s predecessors) not caught",
-              i, CORRUPTION_NAMES[c], with_pred ? "with" : "without");
+        CHECK(st == DS_ERR_VALIDATION && err.msg[0] != '\0',
+              "graph %d: '%s' (%s predecessors) not caught", i, CORRUPTION_NAMES[c],
+              with_pred ? "with" : "without");
       }
     free(dist);
     free(pred);

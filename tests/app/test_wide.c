@@ -146,8 +146,8 @@ static void check_width_rule(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ds_graph g;
     if (!chain(cases[i].n, DS_WEIGHT_U32, cases[i].w, 0.0f, &g)) return;
-    CHECK(ds_sssp_dist_width(&g) == cases[i].want, "width rule: chain of %u arcs of %u: wrong width",
-          cases[i].n - 1, cases[i].w);
+    CHECK(ds_sssp_dist_width(&g) == cases[i].want,
+          "width rule: chain of %u arcs of %u: wrong width", cases[i].n - 1, cases[i].w);
     ds_graph_free(&g);
   }
   ds_graph gf;

@@ -64,8 +64,9 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
       arcs += g.row[v + 1] - g.row[v];
     }
   }
-  REQUIRE(r.reached == reached && r.reached_arcs == arcs, "%s: reached %u / arcs %llu, oracle %u / %llu",
-          what, r.reached, (unsigned long long)r.reached_arcs, reached, (unsigned long long)arcs);
+  REQUIRE(r.reached == reached && r.reached_arcs == arcs,
+          "%s: reached %u / arcs %llu, oracle %u / %llu", what, r.reached,
+          (unsigned long long)r.reached_arcs, reached, (unsigned long long)arcs);
   REQUIRE(r.edges_relaxed >= arcs, "%s: edges_relaxed %llu < reached arcs %llu", what,
           (unsigned long long)r.edges_relaxed, (unsigned long long)arcs);
   REQUIRE(r.time_ms > 0 && r.rounds != 0, "%s: time %g ms, rounds %llu", what, r.time_ms,
@@ -168,7 +169,8 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
     opt.use_cache = 0;
     ds_graph dg;
     ds_error err;
-    if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s", path.c_str(), err.msg))
+    if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s",
+               path.c_str(), err.msg))
       continue;
     Graph g;
     g.name = f;
@@ -204,7 +206,8 @@ void distance_range(const std::vector<Config> &cfgs) {
     ds_graph view = c.g->view();
     ds_gpu_ctx *ctx = NULL;
     ds_error err;
-    if (!CHECK(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "%s: open: %s", c.g->name.c_str(), err.msg))
+    if (!CHECK(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "%s: open: %s",
+               c.g->name.c_str(), err.msg))
       continue;
     for (const Config &cfg : cfgs) {
       std::vector<uint64_t> dist(c.g->n, 0xA5A5A5A5A5A5A5A5ull);
@@ -220,11 +223,12 @@ void distance_range(const std::vector<Config> &cfgs) {
       ds_status st = ds_gpu_sssp(ctx, cfg.algo, 0, &p, &r, &err);
       if (c.error != NULL) {
         CHECK(st == DS_ERR_RANGE && strstr(err.msg, c.error) != NULL,
-              "%s algo %d width %d: status %d '%s', expected a range error on %s", c.g->name.c_str(),
-              (int)cfg.algo, (int)c.width, (int)st, err.msg, c.error);
+              "%s algo %d width %d: status %d '%s', expected a range error on %s",
+              c.g->name.c_str(), (int)cfg.algo, (int)c.width, (int)st, err.msg, c.error);
         continue;
       }
-      if (!CHECK(st == DS_OK, "%s algo %d: %s", c.g->name.c_str(), (int)cfg.algo, err.msg)) continue;
+      if (!CHECK(st == DS_OK, "%s algo %d: %s", c.g->name.c_str(), (int)cfg.algo, err.msg))
+        continue;
       for (uint32_t v = 0; v < c.g->n; ++v)
         if (!CHECK(dist[v] == want_at[v], "%s algo %d: 64-bit dist[%u] = %llu, expected %llu",
                    c.g->name.c_str(), (int)cfg.algo, v, (unsigned long long)dist[v],
