@@ -311,6 +311,21 @@ static void run_path_cases(const char *dir) {
 #define BOMB_RSS_LIMIT_KIB (48 * 1024)      /* what their loads may add to the peak */
 #define WRITE_CHUNK ((size_t)1 << 20)
 
+/* Under AddressSanitizer the peak also holds the quarantine, where freed blocks
+ * wait (256 MiB by default) before they are reused, so a load that frees what it
+ * inflated as it goes still looks as if it kept it: there the bound is not
+ * measured (the plain builds measure it). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_MEASURES_LOADS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_MEASURES_LOADS 0
+#endif
+#endif
+#ifndef RSS_MEASURES_LOADS
+#define RSS_MEASURES_LOADS 1
+#endif
+
 static long peak_rss_kib(void) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -355,8 +370,12 @@ static void gzip_bombs(const char *dir) {
     long grew = peak_rss_kib() - before;
     CHECK(st == bombs[i].want && strstr(err.msg, bombs[i].says),
           "%s: status %s, message '%s'", bombs[i].file, ds_status_name(st), err.msg);
-    CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
-          bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
+    if (RSS_MEASURES_LOADS)
+      CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
+            bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
+    else
+      printf("%s: the load grew the peak by %ld KiB: not checked under AddressSanitizer\n",
+             bombs[i].file, grew);
     if (st == DS_OK) ds_graph_free(&g);
   }
 }
