@@ -59,11 +59,11 @@ if [ $san = 1 ]; then
   : > "$out/sanitizer.txt"
   echo >> "$summary"; echo "## compute-sanitizer (quick GPU suites)" >> "$summary"
   # the GPU SSSP suite twice: as it runs, and with local steps in every round
-  # and on every graph (tests/gpu/CMakeLists.txt: gpu_sssp_local_steps)
+  # and on every graph (tests/app/gpu/CMakeLists.txt: gpu_sssp_local_steps)
   local_env="DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=3 DS_GPU_LOCAL_GRID=3"
   for tool in memcheck racecheck; do
     for t in "primitives/tests/test_multisplit --quick" "primitives/tests/test_grid_multisplit --quick" \
-             "tests/gpu/gpu_sssp_test --quick" "local: tests/gpu/gpu_sssp_test --quick"; do
+             "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick"; do
       envs=""
       case "$t" in "local: "*) envs=$local_env; t=${t#local: } ;; esac
       log="$out/san-$tool-$(basename ${t%% *})${envs:+-local}.log"
@@ -73,7 +73,7 @@ if [ $san = 1 ]; then
       [ $r = 0 ] || rc=1
       line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
       echo "$tool ${envs:+$envs }$t: exit $r: $line" | tee -a "$out/sanitizer.txt" >> "$summary"
-      grep -E "PASSED|FAILED|failures|tests passed|FAIL" "$log" | tail -1 >> "$summary"
+      grep -E "PASSED|FAILED|failures|tests passed|checks passed|FAIL" "$log" | tail -1 >> "$summary"
     done
   done
   cat "$out/sanitizer.txt"

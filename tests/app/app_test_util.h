@@ -1,15 +1,15 @@
-/* Helpers shared by the tests of ds_cpu: a seeded generator of small random
- * graphs (through ds_csr_build, so they obey the CSR rules) and an
- * independent brute-force Bellman-Ford, the oracle of the Dijkstra test.
+/* Helpers of the tests of ds_cpu, over the shared harness (ds_test.h): a
+ * seeded generator of small random graphs (through ds_csr_build, so they obey
+ * the CSR rules) and an independent brute-force Bellman-Ford, the oracle of
+ * the Dijkstra test.
  */
 #ifndef DS_APP_TEST_UTIL_H
 #define DS_APP_TEST_UTIL_H
 
+#include "ds_test.h" /* first: it sets the feature macros */
+
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "ds/graph.h"
 #include "sssp.h"
@@ -30,14 +30,16 @@ static inline uint64_t test_rand(uint64_t *s) {
   return z ^ (z >> 29);
 }
 
-/* A random graph with n vertices and about m arcs; 0 on failure (printed). */
+/* A random graph with n vertices and about m arcs; 0 on failure (a failed check). */
 static inline int test_random_graph(uint32_t n, uint64_t m, weight_kind kind, int symmetric,
                                     uint64_t seed, ds_graph *g) {
   uint32_t *src = (uint32_t *)malloc((m + 1) * sizeof(uint32_t));
   uint32_t *dst = (uint32_t *)malloc((m + 1) * sizeof(uint32_t));
   void *w = malloc((m + 1) * sizeof(uint32_t));
   int ok = 0;
-  if (src == NULL || dst == NULL || w == NULL) goto done;
+  if (!CHECK(src != NULL && dst != NULL && w != NULL, "random graph: no memory for %llu arcs",
+             (unsigned long long)m))
+    goto done;
   uint64_t s = seed * 2 + 1;
   for (uint64_t e = 0; e < m; e++) {
     src[e] = (uint32_t)(test_rand(&s) % n);
@@ -56,11 +58,7 @@ static inline int test_random_graph(uint32_t n, uint64_t m, weight_kind kind, in
   ds_load_options opt;
   ds_load_options_default(&opt);
   ds_error err;
-  if (ds_csr_build(&el, symmetric, &opt, g, &err) != DS_OK) {
-    printf("ds_csr_build: %s\n", err.msg);
-    goto done;
-  }
-  ok = 1;
+  ok = CHECK(ds_csr_build(&el, symmetric, &opt, g, &err) == DS_OK, "ds_csr_build: %s", err.msg);
 done:
   free(src);
   free(dst);

@@ -2,23 +2,18 @@
  * report promises (program, version, commit, command, machine, gpu, and per
  * run the graph, parameters and per-algorithm per-source measurements with
  * one time per trial). Usage: check_json REPORT.json; exit 0 when complete. */
+#include "ds_test.h"
+
 #include <cjson/cJSON.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define MAX_REPORT_BYTES (64u << 20)
 
-static int failures = 0;
-
 static const cJSON *need(const cJSON *obj, const char *key, int (*is)(const cJSON *)) {
   const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-  if (item == NULL || (is != NULL && !is(item))) {
-    printf("check_json: key \"%s\" missing or of the wrong type\n", key);
-    failures++;
-    return NULL;
-  }
-  return item;
+  return CHECK(item != NULL && (is == NULL || is(item)), "key \"%s\" missing or of the wrong type",
+               key)
+             ? item
+             : NULL;
 }
 
 static int is_string(const cJSON *x) { return cJSON_IsString(x); }
@@ -27,27 +22,23 @@ static int is_object(const cJSON *x) { return cJSON_IsObject(x); }
 static int is_array(const cJSON *x) { return cJSON_IsArray(x) && cJSON_GetArraySize(x) > 0; }
 static int is_any(const cJSON *x) { return x != NULL; }
 
+static int finish(const char *report) { return ds_test_finish("check_json: %s", report); }
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     printf("usage: check_json REPORT.json\n");
     return 2;
   }
   FILE *f = fopen(argv[1], "rb");
-  if (f == NULL) {
-    printf("check_json: cannot open %s\n", argv[1]);
-    return 1;
-  }
+  if (!CHECK(f != NULL, "cannot open %s", argv[1])) return finish(argv[1]);
   char *text = malloc(MAX_REPORT_BYTES + 1);
   size_t len = text ? fread(text, 1, MAX_REPORT_BYTES, f) : 0;
   fclose(f);
-  if (text == NULL) return 1;
+  if (!CHECK(text != NULL, "no memory for the report")) return finish(argv[1]);
   text[len] = '\0';
   cJSON *root = cJSON_Parse(text);
   free(text);
-  if (root == NULL) {
-    printf("check_json: %s is not valid JSON\n", argv[1]);
-    return 1;
-  }
+  if (!CHECK(root != NULL, "%s is not valid JSON", argv[1])) return finish(argv[1]);
   // 1. the fixed part
   need(root, "program", is_string);
   need(root, "version", is_string);
@@ -92,15 +83,12 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(s, keys[i], is_number);
         const cJSON *times = need(s, "times_ms", is_array);
         const cJSON *trials = p ? cJSON_GetObjectItemCaseSensitive(p, "trials") : NULL;
-        if (times && trials && cJSON_GetArraySize(times) != (int)trials->valuedouble) {
-          printf("check_json: %d times for %g trials\n", cJSON_GetArraySize(times),
-                 trials->valuedouble);
-          failures++;
-        }
+        if (times && trials)
+          CHECK(cJSON_GetArraySize(times) == (int)trials->valuedouble, "%d times for %g trials",
+                cJSON_GetArraySize(times), trials->valuedouble);
       }
     }
   }
   cJSON_Delete(root);
-  printf("check_json: %s: %d problems\n", argv[1], failures);
-  return failures ? 1 : 0;
+  return finish(argv[1]);
 }

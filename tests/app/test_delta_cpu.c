@@ -11,7 +11,6 @@
 #include "ds/gen.h"
 #endif
 
-#define POISON 0xA5
 #define RANDOM_SEEDS 8
 #define LARGE_N 20000u  /* frontiers of thousands of vertices */
 #define LARGE_M 120000u
@@ -21,8 +20,7 @@ static const int THREADS[] = {1, 2, 4};
 
 /* max_threads bounds THREADS: more threads than cores make every barrier
  * slow, so only a few graphs run with 4. */
-static int check_graph(const ds_graph *g, uint32_t source, const char *what, int max_threads) {
-  int failed = 0;
+static void check_graph(const ds_graph *g, uint32_t source, const char *what, int max_threads) {
   const ds_dist_width width = ds_sssp_dist_width(g);
   const size_t bytes = ds_dist_size(g, width);
   void *want = malloc(g->n * bytes), *dist = malloc(g->n * bytes);
@@ -34,48 +32,38 @@ static int check_graph(const ds_graph *g, uint32_t source, const char *what, int
   memset(&r, 0, sizeof r);
   r.dist = want;
   ds_error err;
-  if (ds_sssp_dijkstra(g, source, &p, &r, &err) != DS_OK) {
-    printf("%s: dijkstra: %s\n", what, err.msg);
-    failed = 1;
+  if (!CHECK(want != NULL && dist != NULL && pred != NULL, "%s: no memory", what) ||
+      !CHECK(ds_sssp_dijkstra(g, source, &p, &r, &err) == DS_OK, "%s: dijkstra: %s", what, err.msg))
     goto done;
-  }
   for (size_t di = 0; di < sizeof DELTAS / sizeof DELTAS[0]; di++)
     for (size_t ti = 0; ti < sizeof THREADS / sizeof THREADS[0]; ti++) {
       if (THREADS[ti] > max_threads) continue;
       p.delta = DELTAS[di] > 0.0 ? DELTAS[di] : ds_delta_auto(g);
       p.threads = THREADS[ti];
       p.want_pred = (int)(di % 2);
-      memset(dist, POISON, g->n * bytes);
-      memset(pred, POISON, g->n * 4);
+      memset(dist, POISON_BYTE, g->n * bytes);
+      memset(pred, POISON_BYTE, g->n * 4);
       r.dist = dist;
       r.pred = p.want_pred ? pred : NULL;
-      if (ds_sssp_cpu_delta(g, source, &p, &r, &err) != DS_OK) {
-        printf("%s delta %g threads %d: %s\n", what, p.delta, p.threads, err.msg);
-        failed++;
+      if (!CHECK(ds_sssp_cpu_delta(g, source, &p, &r, &err) == DS_OK, "%s delta %g threads %d: %s",
+                 what, p.delta, p.threads, err.msg))
         continue;
-      }
       for (uint32_t v = 0; v < g->n; v++)
-        if (!test_same(g, test_dist_w(g, want, width, v), test_dist_w(g, dist, width, v))) {
-          printf("%s delta %g threads %d: vertex %u distance %.9g, dijkstra %.9g\n", what,
-                 p.delta, p.threads, v, test_dist_w(g, dist, width, v),
-                 test_dist_w(g, want, width, v));
-          failed++;
+        if (!CHECK(test_same(g, test_dist_w(g, want, width, v), test_dist_w(g, dist, width, v)),
+                   "%s delta %g threads %d: vertex %u distance %.9g, dijkstra %.9g", what, p.delta,
+                   p.threads, v, test_dist_w(g, dist, width, v), test_dist_w(g, want, width, v)))
           break;
-        }
-      if (ds_sssp_validate(g, source, dist, width, r.pred, NULL, &err) != DS_OK) {
-        printf("%s delta %g threads %d: validator: %s\n", what, p.delta, p.threads, err.msg);
-        failed++;
-      }
+      CHECK(ds_sssp_validate(g, source, dist, width, r.pred, NULL, &err) == DS_OK,
+            "%s delta %g threads %d: validator: %s", what, p.delta, p.threads, err.msg);
     }
 done:
   free(want);
   free(dist);
   free(pred);
-  return failed;
 }
 
 int main(void) {
-  int failed = 0, graphs = 0;
+  int graphs = 0;
   char what[128];
   // 1. random graphs of every weight kind
   for (int kind = 0; kind < W_KINDS; kind++)
@@ -83,10 +71,10 @@ int main(void) {
       ds_graph g;
       uint32_t n = (uint32_t)(20 + 60 * seed);
       if (!test_random_graph(n, 3 * (uint64_t)n, (weight_kind)kind, seed % 2, seed * 77, &g))
-        return 1;
+        return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
       snprintf(what, sizeof what, "random n=%u kind=%d seed=%llu", n, kind,
                (unsigned long long)seed);
-      failed += check_graph(&g, (uint32_t)(seed % n), what, seed == 1 ? 4 : 2);
+      check_graph(&g, (uint32_t)(seed % n), what, seed == 1 ? 4 : 2);
       graphs++;
       ds_graph_free(&g);
     }
@@ -94,9 +82,9 @@ int main(void) {
   for (int kind = 0; kind < W_KINDS; kind++) {
     ds_graph g;
     if (!test_random_graph(LARGE_N, LARGE_M, (weight_kind)kind, kind % 2, 99 + (uint64_t)kind, &g))
-      return 1;
+      return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
     snprintf(what, sizeof what, "random n=%u kind=%d", LARGE_N, kind);
-    failed += check_graph(&g, 1, what, kind == 0 ? 4 : 2);
+    check_graph(&g, 1, what, kind == 0 ? 4 : 2);
     graphs++;
     ds_graph_free(&g);
   }
@@ -104,20 +92,17 @@ int main(void) {
   // 3. generated graphs: long paths (grid) and skewed degrees (Kronecker)
   ds_graph g;
   ds_error err;
-  if (ds_gen_grid(60, 60, 1, 1000, 3, &g, &err) != DS_OK) {
-    printf("grid: %s\n", err.msg);
-    return 1;
-  }
-  failed += check_graph(&g, 0, "grid 60x60", 2);
+  if (!CHECK(ds_gen_grid(60, 60, 1, 1000, 3, &g, &err) == DS_OK, "grid: %s", err.msg))
+    return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
+  check_graph(&g, 0, "grid 60x60", 2);
   ds_graph_free(&g);
   graphs++;
-  if (ds_gen_kron(10, 16, 0.57, 0.19, 0.19, 1, 255, 5, &g, &err) != DS_OK) {
-    printf("kron: %s\n", err.msg);
-    return 1;
-  }
+  if (!CHECK(ds_gen_kron(10, 16, 0.57, 0.19, 0.19, 1, 255, 5, &g, &err) == DS_OK, "kron: %s",
+             err.msg))
+    return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
   uint32_t src = 0;
   while (src + 1 < g.n && g.row_offsets[src + 1] == g.row_offsets[src]) src++;
-  failed += check_graph(&g, src, "kron scale 10", 4);
+  check_graph(&g, src, "kron scale 10", 4);
   ds_graph_free(&g);
   graphs++;
 #endif
@@ -125,19 +110,16 @@ int main(void) {
   for (int dense = 0; dense < 2; dense++) {
     ds_graph a;
     const uint32_t n = 1000;
-    if (!test_random_graph(n, (dense ? 4 : 2) * (uint64_t)n, W_WIDE, 0, 5, &a)) return 1;
-    if ((a.m >= 3ull * n) != dense) {
-      printf("delta auto: the test graph has %llu arcs\n", (unsigned long long)a.m);
-      failed++;
-    }
+    if (!test_random_graph(n, (dense ? 4 : 2) * (uint64_t)n, W_WIDE, 0, 5, &a))
+      return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
+    CHECK((a.m >= 3ull * n) == dense, "delta auto: the test graph has %llu arcs",
+          (unsigned long long)a.m);
     double sum = 0;
     for (uint64_t e = 0; e < a.m; e++) sum += ((const uint32_t *)a.weights)[e];
     const double want = ceil((dense ? DS_DELTA_AUTO_SCALE : DS_DELTA_AUTO_SCALE_SPARSE) * sum / (double)a.m);
     const double got = ds_delta_auto(&a);
-    if (got != want) {
-      printf("delta auto, %llu arcs on %u vertices: %g, want %g\n", (unsigned long long)a.m, n, got, want);
-      failed++;
-    }
+    CHECK(got == want, "delta auto, %llu arcs on %u vertices: %g, want %g", (unsigned long long)a.m,
+          n, got, want);
     ds_graph_free(&a);
   }
   // 5. bad deltas are argument errors
@@ -153,10 +135,7 @@ int main(void) {
     const double bad[] = {0.0, -1.0, INFINITY, NAN};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       p.delta = bad[i];
-      if (ds_sssp_cpu_delta(&small, 0, &p, &r, &e) != DS_ERR_ARG) {
-        printf("delta %g accepted\n", bad[i]);
-        failed++;
-      }
+      CHECK(ds_sssp_cpu_delta(&small, 0, &p, &r, &e) == DS_ERR_ARG, "delta %g accepted", bad[i]);
     }
     ds_graph_free(&small);
   }
@@ -174,12 +153,8 @@ int main(void) {
               {DS_WEIGHT_F32, 1e12, 1e12}};
   for (size_t i = 0; i < sizeof norm / sizeof norm[0]; i++) {
     const double got = ds_delta_normalize(norm[i].wt, norm[i].delta);
-    if (got != norm[i].want) {
-      printf("ds_delta_normalize(%s, %.17g) = %.17g, want %.17g\n",
-             norm[i].wt == DS_WEIGHT_U32 ? "u32" : "f32", norm[i].delta, got, norm[i].want);
-      failed++;
-    }
+    CHECK(got == norm[i].want, "ds_delta_normalize(%s, %.17g) = %.17g, want %.17g",
+          norm[i].wt == DS_WEIGHT_U32 ? "u32" : "f32", norm[i].delta, got, norm[i].want);
   }
-  printf("cpu delta-stepping vs dijkstra: %d graphs, %d failures\n", graphs, failed);
-  return failed ? 1 : 0;
+  return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
 }

@@ -9,7 +9,6 @@
 #include "app_test_util.h"
 
 #define SEEDS_PER_CASE 12
-#define POISON 0xA5
 
 typedef struct {
   uint32_t n;
@@ -19,14 +18,13 @@ typedef struct {
 static const shape SHAPES[] = {{1, 0}, {1, 3}, {2, 1}, {5, 3}, {5, 20}, {17, 10},
                                {17, 60}, {40, 30}, {40, 200}, {100, 150}, {100, 800}};
 
-static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t seed) {
+static void check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t seed) {
   ds_graph g;
   memset(&g, 0, sizeof g);
   void *dist = NULL;
   uint32_t *pred = NULL;
   double *want = NULL;
-  int ok = 0;
-  if (!test_random_graph(n, m, kind, sym, seed, &g)) return 0;
+  if (!test_random_graph(n, m, kind, sym, seed, &g)) return;
   uint64_t s = seed;
   uint32_t source = (uint32_t)(test_rand(&s) % n);
   const ds_dist_width width = ds_sssp_dist_width(&g);
@@ -34,9 +32,10 @@ static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t
   dist = malloc(n * bytes);
   pred = (uint32_t *)malloc(n * sizeof(uint32_t));
   want = test_bellman_ford(&g, source);
-  if (dist == NULL || pred == NULL || want == NULL) goto done;
-  memset(dist, POISON, n * bytes);
-  memset(pred, POISON, n * sizeof(uint32_t));
+  if (!CHECK(dist != NULL && pred != NULL && want != NULL, "no memory for %u vertices", n))
+    goto done;
+  memset(dist, POISON_BYTE, n * bytes);
+  memset(pred, POISON_BYTE, n * sizeof(uint32_t));
 
   ds_sssp_params p;
   ds_sssp_params_default(&p);
@@ -47,49 +46,38 @@ static int check_one(uint32_t n, uint64_t m, weight_kind kind, int sym, uint64_t
   r.dist = dist;
   r.pred = pred;
   ds_error err;
-  if (ds_sssp_dijkstra(&g, source, &p, &r, &err) != DS_OK) {
-    printf("dijkstra failed: %s\n", err.msg);
+  if (!CHECK(ds_sssp_dijkstra(&g, source, &p, &r, &err) == DS_OK, "dijkstra failed: %s", err.msg))
     goto done;
-  }
   uint32_t reached = 0;
   for (uint32_t v = 0; v < n; v++) {
     double got = test_dist_w(&g, dist, width, v);
-    if (!test_same(&g, want[v], got)) {
-      printf("n=%u m=%llu kind=%d sym=%d seed=%llu source=%u: vertex %u distance %.9g, "
-             "Bellman-Ford %.9g\n", n, (unsigned long long)m, kind, sym,
-             (unsigned long long)seed, source, v, got, want[v]);
+    if (!CHECK(test_same(&g, want[v], got),
+               "n=%u m=%llu kind=%d sym=%d seed=%llu source=%u: vertex %u distance %.9g, "
+               "Bellman-Ford %.9g", n, (unsigned long long)m, kind, sym,
+               (unsigned long long)seed, source, v, got, want[v]))
       goto done;
-    }
     reached += !isinf(want[v]);
   }
-  if (r.reached != reached) {
-    printf("reached %u, expected %u\n", r.reached, reached);
-    goto done;
-  }
-  if (ds_sssp_validate(&g, source, dist, width, pred, NULL, &err) != DS_OK) {
-    printf("validator rejects Dijkstra's result (kind %d seed %llu): %s\n", kind,
-           (unsigned long long)seed, err.msg);
-    goto done;
-  }
-  ok = 1;
+  if (!CHECK(r.reached == reached, "reached %u, expected %u", r.reached, reached)) goto done;
+  CHECK(ds_sssp_validate(&g, source, dist, width, pred, NULL, &err) == DS_OK,
+        "validator rejects Dijkstra's result (kind %d seed %llu): %s", kind,
+        (unsigned long long)seed, err.msg);
 done:
   free(dist);
   free(pred);
   free(want);
   ds_graph_free(&g);
-  return ok;
 }
 
 int main(void) {
-  int cases = 0, failed = 0;
+  int cases = 0;
   for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
     for (int kind = 0; kind < W_KINDS; kind++)
       for (int sym = 0; sym <= 1; sym++)
         for (uint64_t seed = 1; seed <= SEEDS_PER_CASE; seed++) {
           cases++;
-          if (!check_one(SHAPES[i].n, SHAPES[i].m, (weight_kind)kind, sym,
-                         seed * 1000 + i * 10 + (uint64_t)kind))
-            failed++;
+          check_one(SHAPES[i].n, SHAPES[i].m, (weight_kind)kind, sym,
+                    seed * 1000 + i * 10 + (uint64_t)kind);
         }
   // a bad source is an argument error, not a crash
   ds_graph g;
@@ -99,12 +87,9 @@ int main(void) {
     memset(&r, 0, sizeof r);
     r.dist = d;
     ds_error err;
-    if (ds_sssp_dijkstra(&g, 3, NULL, &r, &err) != DS_ERR_ARG) {
-      printf("source 3 of 3 vertices was accepted\n");
-      failed++;
-    }
+    CHECK(ds_sssp_dijkstra(&g, 3, NULL, &r, &err) == DS_ERR_ARG,
+          "source 3 of 3 vertices was accepted");
     ds_graph_free(&g);
   }
-  printf("dijkstra vs bellman-ford: %d cases, %d failed\n", cases, failed);
-  return failed ? 1 : 0;
+  return ds_test_finish("dijkstra vs bellman-ford: %d cases", cases);
 }

@@ -4,10 +4,7 @@
  * argument error naming the variable. Needs no GPU: only the reading is
  * tested (ds_gpu_open checks the ranges).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "ds_test.h" /* first: it sets the feature macros (setenv) */
 
 #include "gpu_options.h"
 
@@ -40,33 +37,21 @@ static void fill(void) {
 }
 
 int main(void) {
-  int failed = 0;
   ds_error err;
   for (size_t i = 0; i < N_FIELDS; i++) unsetenv(FIELDS[i].name);
   // 1. nothing set: nothing changes
   fill();
-  if (ds_gpu_options_from_env(&o, &err) != DS_OK) {
-    printf("no variables: %s\n", err.msg);
-    failed++;
-  }
+  CHECK(ds_gpu_options_from_env(&o, &err) == DS_OK, "no variables: %s", err.msg);
   for (size_t i = 0; i < N_FIELDS; i++)
-    if (field(i) != SENTINEL) {
-      printf("no variables: %s changed\n", FIELDS[i].name);
-      failed++;
-    }
+    CHECK(field(i) == SENTINEL, "no variables: %s changed", FIELDS[i].name);
   // 2. each variable sets its own field, and only it
   for (size_t i = 0; i < N_FIELDS; i++) {
     fill();
     setenv(FIELDS[i].name, "7", 1);
-    if (ds_gpu_options_from_env(&o, &err) != DS_OK) {
-      printf("%s=7: %s\n", FIELDS[i].name, err.msg);
-      failed++;
-    }
+    CHECK(ds_gpu_options_from_env(&o, &err) == DS_OK, "%s=7: %s", FIELDS[i].name, err.msg);
     for (size_t j = 0; j < N_FIELDS; j++)
-      if (field(j) != (j == i ? 7u : SENTINEL)) {
-        printf("%s=7: field of %s is %u\n", FIELDS[i].name, FIELDS[j].name, field(j));
-        failed++;
-      }
+      CHECK(field(j) == (j == i ? 7u : SENTINEL), "%s=7: field of %s is %u", FIELDS[i].name,
+            FIELDS[j].name, field(j));
     unsetenv(FIELDS[i].name);
   }
   // 3. values that are not whole numbers of the field's type
@@ -90,13 +75,10 @@ int main(void) {
     err.msg[0] = '\0';
     const ds_status st = ds_gpu_options_from_env(&o, &err);
     unsetenv(cases[c].name);
-    if (cases[c].ok ? st != DS_OK || field(i) != cases[c].want
-                    : st != DS_ERR_ARG || strstr(err.msg, cases[c].name) == NULL) {
-      printf("%s='%s': status %d, field %u, message '%s'\n", cases[c].name, cases[c].value, (int)st, field(i),
-             err.msg);
-      failed++;
-    }
+    CHECK(cases[c].ok ? st == DS_OK && field(i) == cases[c].want
+                      : st == DS_ERR_ARG && strstr(err.msg, cases[c].name) != NULL,
+          "%s='%s': status %d, field %u, message '%s'", cases[c].name, cases[c].value, (int)st,
+          field(i), err.msg);
   }
-  printf("gpu options from the environment: %d failures\n", failed);
-  return failed ? 1 : 0;
+  return ds_test_finish("gpu options from the environment");
 }

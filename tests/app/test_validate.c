@@ -86,12 +86,11 @@ static int corrupt(const ds_graph *g, uint32_t source, void *dist, uint32_t *pre
 }
 
 /* Random graphs: every corruption kind must be caught where it applies. */
-static int random_corruptions(int counts[C_KINDS]) {
-  int failed = 0;
+static void random_corruptions(int counts[C_KINDS]) {
   for (int i = 0; i < RANDOM_GRAPHS; i++) {
     weight_kind kind = (i % 2) ? W_FLOAT : W_WIDE;
     ds_graph g;
-    if (!test_random_graph(30, 45, kind, i % 3 == 0, 500 + (uint64_t)i, &g)) return 1;
+    if (!test_random_graph(30, 45, kind, i % 3 == 0, 500 + (uint64_t)i, &g)) return;
     uint32_t *dist = malloc(g.n * 4), *pred = malloc(g.n * 4), *d2 = malloc(g.n * 4),
              *p2 = malloc(g.n * 4);
     ds_sssp_params p;
@@ -103,12 +102,10 @@ static int random_corruptions(int counts[C_KINDS]) {
     r.pred = pred;
     ds_error err;
     uint32_t source = (uint32_t)i % g.n;
-    if (ds_sssp_dijkstra(&g, source, &p, &r, &err) != DS_OK ||
-        ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, pred, NULL, &err) != DS_OK ||
-        ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, NULL, NULL, &err) != DS_OK) {
-      printf("graph %d: a correct result is rejected: %s\n", i, err.msg);
-      failed++;
-    }
+    CHECK(ds_sssp_dijkstra(&g, source, &p, &r, &err) == DS_OK &&
+              ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, pred, NULL, &err) == DS_OK &&
+              ds_sssp_validate(&g, source, dist, DS_DIST_NATURAL, NULL, NULL, &err) == DS_OK,
+          "graph %d: a correct result is rejected: %s", i, err.msg);
     for (int c = 0; c < C_KINDS; c++)
       for (int with_pred = 0; with_pred <= 1; with_pred++) {
         uint64_t rng = (uint64_t)(i * 100 + c);
@@ -117,11 +114,9 @@ static int random_corruptions(int counts[C_KINDS]) {
         if (!corrupt(&g, source, d2, with_pred ? p2 : NULL, (corruption)c, &rng)) continue;
         counts[c]++;
         ds_status st = ds_sssp_validate(&g, source, d2, DS_DIST_NATURAL, with_pred ? p2 : NULL, NULL, &err);
-        if (st != DS_ERR_VALIDATION || err.msg[0] == '\0') {
-          printf("graph %d: '%s' (%s predecessors) not caught\n", i, CORRUPTION_NAMES[c],
-                 with_pred ? "with" : "without");
-          failed++;
-        }
+        CHECK(st == DS_ERR_VALIDATION && err.msg[0] != '\0',
+              "graph %d: '%s' (%s predecessors) not caught", i, CORRUPTION_NAMES[c],
+              with_pred ? "with" : "without");
       }
     free(dist);
     free(pred);
@@ -129,13 +124,11 @@ static int random_corruptions(int counts[C_KINDS]) {
     free(p2);
     ds_graph_free(&g);
   }
-  return failed;
 }
 
 /* Zero weights: a predecessor cycle, and an unreachable zero-weight cycle
  * with made-up finite distances (every arc condition holds there). */
-static int zero_weight_cases(void) {
-  int failed = 0;
+static void zero_weight_cases(void) {
   /* 0 -> 1, 1 <-> 2 (weight 0); 3 <-> 4 (weight 0) unreachable */
   uint32_t src[] = {0, 1, 2, 3, 4}, dst[] = {1, 2, 1, 4, 3}, w[] = {0, 0, 0, 0, 0};
   ds_edge_list el = {5, 5, src, dst, DS_WEIGHT_U32, w};
@@ -143,32 +136,25 @@ static int zero_weight_cases(void) {
   ds_load_options_default(&opt);
   ds_graph g;
   ds_error err;
-  if (ds_csr_build(&el, 0, &opt, &g, &err) != DS_OK) return 1;
+  if (!CHECK(ds_csr_build(&el, 0, &opt, &g, &err) == DS_OK, "zero weights: %s", err.msg)) return;
   uint32_t d[5] = {0, 0, 0, DS_INF_U32, DS_INF_U32};
   uint32_t p[5] = {DS_NO_PRED, 0, 1, DS_NO_PRED, DS_NO_PRED};
   uint32_t bad = 0;
-  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, NULL, &err) != DS_OK) {
-    printf("zero weights: correct result rejected: %s\n", err.msg);
-    failed++;
-  }
+  CHECK(ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, NULL, &err) == DS_OK,
+        "zero weights: correct result rejected: %s", err.msg);
   p[1] = 2; /* 1 <- 2 <- 1: tight, but a cycle */
-  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, &bad, &err) != DS_ERR_VALIDATION) {
-    printf("zero weights: predecessor cycle not caught\n");
-    failed++;
-  }
+  CHECK(ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, p, &bad, &err) == DS_ERR_VALIDATION,
+        "zero weights: predecessor cycle not caught");
   p[1] = 0;
   d[3] = d[4] = 7; /* unreachable zero cycle made to look reached */
-  if (ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, NULL, &bad, &err) != DS_ERR_VALIDATION || (bad != 3 && bad != 4)) {
-    printf("zero weights: unreachable cycle with finite distances not caught\n");
-    failed++;
-  }
+  CHECK(ds_sssp_validate(&g, 0, d, DS_DIST_NATURAL, NULL, &bad, &err) == DS_ERR_VALIDATION &&
+            (bad == 3 || bad == 4),
+        "zero weights: unreachable cycle with finite distances not caught");
   ds_graph_free(&g);
-  return failed;
 }
 
 /* ds_sssp_compare: exact for integers, tolerant for floats, names the vertex. */
-static int compare_cases(void) {
-  int failed = 0;
+static void compare_cases(void) {
   uint32_t src[] = {0}, dst[] = {1};
   uint32_t wu[] = {1};
   float wf[] = {1.0f};
@@ -177,40 +163,44 @@ static int compare_cases(void) {
   ds_graph gu, gf;
   ds_error err;
   ds_edge_list eu = {4, 1, src, dst, DS_WEIGHT_U32, wu}, ef = {4, 1, src, dst, DS_WEIGHT_F32, wf};
-  if (ds_csr_build(&eu, 0, &opt, &gu, &err) != DS_OK || ds_csr_build(&ef, 0, &opt, &gf, &err))
-    return 1;
+  if (!CHECK(ds_csr_build(&eu, 0, &opt, &gu, &err) == DS_OK, "compare: %s", err.msg)) return;
+  if (!CHECK(ds_csr_build(&ef, 0, &opt, &gf, &err) == DS_OK, "compare: %s", err.msg)) {
+    ds_graph_free(&gu);
+    return;
+  }
   uint32_t a[4] = {0, 1, 7, DS_INF_U32}, b[4] = {0, 1, 8, DS_INF_U32};
   uint32_t bad = 99;
-  if (ds_sssp_compare(&gu, a, a, DS_DIST_NATURAL, NULL, &err) != DS_OK) failed++;
-  if (ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
+  CHECK(ds_sssp_compare(&gu, a, a, DS_DIST_NATURAL, NULL, &err) == DS_OK,
+        "compare: equal integer results differ: %s", err.msg);
+  CHECK(ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) == DS_ERR_VALIDATION && bad == 2,
+        "compare: integer 7 against 8 at vertex 2 not caught (vertex %u)", bad);
   b[2] = 7;
   b[3] = 5;
-  if (ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
+  CHECK(ds_sssp_compare(&gu, a, b, DS_DIST_NATURAL, &bad, &err) == DS_ERR_VALIDATION && bad == 3,
+        "compare: unreached against 5 at vertex 3 not caught (vertex %u)", bad);
   float fa[4] = {0, 1, 1000.0f, INFINITY}, fb[4] = {0, 1, 1000.001f, INFINITY};
-  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, NULL, &err) != DS_OK) failed++; /* within 1e-5 */
+  CHECK(ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, NULL, &err) == DS_OK,
+        "compare: floats within 1e-5 differ: %s", err.msg);
   fb[2] = 1001.0f;
-  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 2) failed++;
+  CHECK(ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) == DS_ERR_VALIDATION && bad == 2,
+        "compare: float 1000 against 1001 at vertex 2 not caught (vertex %u)", bad);
   fb[2] = 1000.0f;
   fb[3] = 3.0f;
-  if (ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) != DS_ERR_VALIDATION || bad != 3) failed++;
-  if (failed) printf("ds_sssp_compare: %d cases failed\n", failed);
+  CHECK(ds_sssp_compare(&gf, fa, fb, DS_DIST_NATURAL, &bad, &err) == DS_ERR_VALIDATION && bad == 3,
+        "compare: float inf against 3 at vertex 3 not caught (vertex %u)", bad);
   ds_graph_free(&gu);
   ds_graph_free(&gf);
-  return failed;
 }
 
 int main(void) {
   int counts[C_KINDS] = {0};
-  int failed = random_corruptions(counts);
+  random_corruptions(counts);
   for (int c = 0; c < C_KINDS; c++) {
     printf("%-26s %d corrupted results\n", CORRUPTION_NAMES[c], counts[c]);
-    if (counts[c] == 0) {
-      printf("  no graph offered this corruption: the test is too weak\n");
-      failed++;
-    }
+    CHECK(counts[c] > 0, "'%s': no graph offered this corruption: the test is too weak",
+          CORRUPTION_NAMES[c]);
   }
-  failed += zero_weight_cases();
-  failed += compare_cases();
-  printf("validator: %d failures\n", failed);
-  return failed ? 1 : 0;
+  zero_weight_cases();
+  compare_cases();
+  return ds_test_finish("validator");
 }

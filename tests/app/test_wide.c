@@ -37,8 +37,9 @@ static int chain(uint32_t n, ds_weight_type wt, uint32_t wu, float wf, ds_graph 
     ds_load_options opt;
     ds_load_options_default(&opt);
     ds_error err;
-    ok = ds_csr_build(&el, 0, &opt, g, &err) == DS_OK;
-    if (!ok) printf("ds_csr_build: %s\n", err.msg);
+    ok = CHECK(ds_csr_build(&el, 0, &opt, g, &err) == DS_OK, "ds_csr_build: %s", err.msg);
+  } else {
+    FAIL("chain of %u: no memory", n);
   }
   free(src);
   free(dst);
@@ -56,16 +57,13 @@ static void params_for(ds_sssp_params *p, const ds_graph *g, ds_dist_width w, in
 
 /* Exact 64-bit distances v * weight on a chain, predecessors v - 1, and the
  * validator's and comparison's agreement. */
-static int check_chain_wide(uint32_t n) {
-  int failed = 0;
+static void check_chain_wide(uint32_t n) {
   ds_graph g;
-  if (!chain(n, DS_WEIGHT_U32, HEAVY, 0.0f, &g)) return 1;
-  if (ds_sssp_dist_width(&g) != DS_DIST_WIDE) {
-    printf("chain of %u: width rule chose 32 bits\n", n);
-    failed++;
-  }
+  if (!chain(n, DS_WEIGHT_U32, HEAVY, 0.0f, &g)) return;
+  CHECK(ds_sssp_dist_width(&g) == DS_DIST_WIDE, "chain of %u: width rule chose 32 bits", n);
   uint64_t *dist = malloc((size_t)n * 8), *first = malloc((size_t)n * 8);
   uint32_t *pred = malloc((size_t)n * 4);
+  CHECK(dist && first && pred, "chain of %u: no memory", n);
   for (size_t s = 0; s < N_SEARCHES && dist && first && pred; s++) {
     ds_sssp_params p;
     params_for(&p, &g, DS_DIST_WIDE, 2);
@@ -73,58 +71,44 @@ static int check_chain_wide(uint32_t n) {
     memset(&r, 0, sizeof r);
     r.dist = dist;
     r.pred = pred;
-    memset(dist, 0xA5, (size_t)n * 8);
-    memset(pred, 0xA5, (size_t)n * 4);
+    memset(dist, POISON_BYTE, (size_t)n * 8);
+    memset(pred, POISON_BYTE, (size_t)n * 4);
     ds_error err;
-    if (SEARCHES[s].run(&g, 0, &p, &r, &err) != DS_OK) {
-      printf("chain of %u, %s, 64-bit: %s\n", n, SEARCHES[s].name, err.msg);
-      failed++;
+    if (!CHECK(SEARCHES[s].run(&g, 0, &p, &r, &err) == DS_OK, "chain of %u, %s, 64-bit: %s", n,
+               SEARCHES[s].name, err.msg))
       continue;
-    }
     for (uint32_t v = 0; v < n; v++)
-      if (dist[v] != (uint64_t)v * HEAVY || pred[v] != (v ? v - 1 : DS_NO_PRED)) {
-        printf("chain of %u, %s: vertex %u distance %llu pred %u, expected %llu\n", n,
-               SEARCHES[s].name, v, (unsigned long long)dist[v], pred[v],
-               (unsigned long long)v * HEAVY);
-        failed++;
+      if (!CHECK(dist[v] == (uint64_t)v * HEAVY && pred[v] == (v ? v - 1 : DS_NO_PRED),
+                 "chain of %u, %s: vertex %u distance %llu pred %u, expected %llu", n,
+                 SEARCHES[s].name, v, (unsigned long long)dist[v], pred[v],
+                 (unsigned long long)v * HEAVY))
         break;
-      }
-    if (r.reached != n) {
-      printf("chain of %u, %s: reached %u\n", n, SEARCHES[s].name, r.reached);
-      failed++;
-    }
-    if (ds_sssp_validate(&g, 0, dist, DS_DIST_WIDE, pred, NULL, &err) != DS_OK) {
-      printf("chain of %u, %s: validator: %s\n", n, SEARCHES[s].name, err.msg);
-      failed++;
-    }
+    CHECK(r.reached == n, "chain of %u, %s: reached %u", n, SEARCHES[s].name, r.reached);
+    CHECK(ds_sssp_validate(&g, 0, dist, DS_DIST_WIDE, pred, NULL, &err) == DS_OK,
+          "chain of %u, %s: validator: %s", n, SEARCHES[s].name, err.msg);
     if (s == 0) memcpy(first, dist, (size_t)n * 8);
-    else if (ds_sssp_compare(&g, first, dist, DS_DIST_WIDE, NULL, &err) != DS_OK) {
-      printf("chain of %u: %s differs from dijkstra: %s\n", n, SEARCHES[s].name, err.msg);
-      failed++;
-    }
+    else
+      CHECK(ds_sssp_compare(&g, first, dist, DS_DIST_WIDE, NULL, &err) == DS_OK,
+            "chain of %u: %s differs from dijkstra: %s", n, SEARCHES[s].name, err.msg);
     // one unit off past 2^53 must be seen (doubles would round it away)
     dist[n - 1] += 1;
-    if (ds_sssp_validate(&g, 0, dist, DS_DIST_WIDE, NULL, NULL, &err) != DS_ERR_VALIDATION) {
-      printf("chain of %u, %s: validator accepts the last distance one too large\n", n,
-             SEARCHES[s].name);
-      failed++;
-    }
+    CHECK(ds_sssp_validate(&g, 0, dist, DS_DIST_WIDE, NULL, NULL, &err) == DS_ERR_VALIDATION,
+          "chain of %u, %s: validator accepts the last distance one too large", n,
+          SEARCHES[s].name);
   }
   free(dist);
   free(first);
   free(pred);
   ds_graph_free(&g);
-  return failed;
 }
 
 /* At the 32-bit width (integer) or for floats, a sum that does not fit is
  * DS_ERR_RANGE naming the first vertex beyond it (file numbering, 0-based
  * here), never an unreached vertex. */
-static int check_range_error(ds_weight_type wt, uint32_t wu, float wf, uint32_t n,
-                             uint32_t first_bad) {
-  int failed = 0;
+static void check_range_error(ds_weight_type wt, uint32_t wu, float wf, uint32_t n,
+                              uint32_t first_bad) {
   ds_graph g;
-  if (!chain(n, wt, wu, wf, &g)) return 1;
+  if (!chain(n, wt, wu, wf, &g)) return;
   uint32_t *dist = malloc((size_t)n * 4), *pred = malloc((size_t)n * 4);
   char want[64];
   snprintf(want, sizeof want, "vertex %u is reached", first_bad);
@@ -137,22 +121,18 @@ static int check_range_error(ds_weight_type wt, uint32_t wu, float wf, uint32_t 
     r.pred = pred;
     ds_error err = {{0}};
     ds_status st = SEARCHES[s].run(&g, 0, &p, &r, &err);
-    if (st != DS_ERR_RANGE || strstr(err.msg, want) == NULL) {
-      printf("%s chain of %u, %s, 32-bit: status %s '%s', expected a range error on %s\n",
-             wt == DS_WEIGHT_F32 ? "float" : "integer", n, SEARCHES[s].name,
-             ds_status_name(st), err.msg, want);
-      failed++;
-    }
+    CHECK(st == DS_ERR_RANGE && strstr(err.msg, want) != NULL,
+          "%s chain of %u, %s, 32-bit: status %s '%s', expected a range error on %s",
+          wt == DS_WEIGHT_F32 ? "float" : "integer", n, SEARCHES[s].name, ds_status_name(st),
+          err.msg, want);
   }
   free(dist);
   free(pred);
   ds_graph_free(&g);
-  return failed;
 }
 
 /* The width rule: the sum of the heaviest out-arcs against DS_DIST_MAX_U32. */
-static int check_width_rule(void) {
-  int failed = 0;
+static void check_width_rule(void) {
   const struct {
     uint32_t n, w;
     ds_dist_width want;
@@ -165,16 +145,14 @@ static int check_width_rule(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ds_graph g;
-    if (!chain(cases[i].n, DS_WEIGHT_U32, cases[i].w, 0.0f, &g)) return failed + 1;
-    if (ds_sssp_dist_width(&g) != cases[i].want) {
-      printf("width rule: chain of %u arcs of %u: wrong width\n", cases[i].n - 1, cases[i].w);
-      failed++;
-    }
+    if (!chain(cases[i].n, DS_WEIGHT_U32, cases[i].w, 0.0f, &g)) return;
+    CHECK(ds_sssp_dist_width(&g) == cases[i].want,
+          "width rule: chain of %u arcs of %u: wrong width", cases[i].n - 1, cases[i].w);
     ds_graph_free(&g);
   }
   ds_graph gf;
   if (chain(3, DS_WEIGHT_F32, 0, 3e38f, &gf)) {
-    if (ds_sssp_dist_width(&gf) != DS_DIST_NATURAL) failed++;
+    CHECK(ds_sssp_dist_width(&gf) == DS_DIST_NATURAL, "width rule: float weights given 64 bits");
     uint64_t d[3];
     ds_sssp_params p;
     params_for(&p, &gf, DS_DIST_WIDE, 1);
@@ -182,54 +160,41 @@ static int check_width_rule(void) {
     memset(&r, 0, sizeof r);
     r.dist = d;
     ds_error err;
-    if (ds_sssp_dijkstra(&gf, 0, &p, &r, &err) != DS_ERR_ARG) {
-      printf("64-bit distances on float weights were accepted\n");
-      failed++;
-    }
+    CHECK(ds_sssp_dijkstra(&gf, 0, &p, &r, &err) == DS_ERR_ARG,
+          "64-bit distances on float weights were accepted");
     ds_graph_free(&gf);
   }
-  return failed;
 }
 
 /* The validator's old blind spot: a reached vertex whose distance overflowed
  * into the unreached marker. */
-static int check_validator_overflow(void) {
-  int failed = 0;
+static void check_validator_overflow(void) {
   ds_graph g;
   ds_error err;
   if (chain(2, DS_WEIGHT_U32, HEAVY, 0.0f, &g)) {
     uint32_t d32[2] = {0, DS_INF_U32};
-    if (ds_sssp_validate(&g, 0, d32, DS_DIST_NATURAL, NULL, NULL, &err) != DS_ERR_VALIDATION) {
-      printf("validator accepts a reachable vertex as unreached (32-bit)\n");
-      failed++;
-    }
+    CHECK(ds_sssp_validate(&g, 0, d32, DS_DIST_NATURAL, NULL, NULL, &err) == DS_ERR_VALIDATION,
+          "validator accepts a reachable vertex as unreached (32-bit)");
     uint64_t d64[2] = {0, HEAVY};
-    if (ds_sssp_validate(&g, 0, d64, DS_DIST_WIDE, NULL, NULL, &err) != DS_OK) {
-      printf("validator rejects the exact 64-bit result: %s\n", err.msg);
-      failed++;
-    }
+    CHECK(ds_sssp_validate(&g, 0, d64, DS_DIST_WIDE, NULL, NULL, &err) == DS_OK,
+          "validator rejects the exact 64-bit result: %s", err.msg);
     ds_graph_free(&g);
   }
   if (chain(3, DS_WEIGHT_F32, 0, 3e38f, &g)) {
     float df[3] = {0.0f, 3e38f, INFINITY};
-    if (ds_sssp_validate(&g, 0, df, DS_DIST_NATURAL, NULL, NULL, &err) != DS_ERR_VALIDATION) {
-      printf("validator accepts a float sum past FLT_MAX as unreached\n");
-      failed++;
-    }
+    CHECK(ds_sssp_validate(&g, 0, df, DS_DIST_NATURAL, NULL, NULL, &err) == DS_ERR_VALIDATION,
+          "validator accepts a float sum past FLT_MAX as unreached");
     ds_graph_free(&g);
   }
-  return failed;
 }
 
 int main(void) {
-  int failed = 0;
-  failed += check_width_rule();
-  failed += check_validator_overflow();
-  failed += check_chain_wide(3);          /* crosses 2^32 */
-  failed += check_chain_wide(CHAIN_2_53); /* crosses 2^53 */
-  failed += check_range_error(DS_WEIGHT_U32, HEAVY, 0.0f, 3, 1); /* 2^32-1 > DS_DIST_MAX_U32 */
-  failed += check_range_error(DS_WEIGHT_U32, 1u << 31, 0.0f, 4, 2); /* 2^32 */
-  failed += check_range_error(DS_WEIGHT_F32, 0, 2e38f, 4, 2);       /* 4e38 > FLT_MAX */
-  printf("wide distances: %d failed\n", failed);
-  return failed ? 1 : 0;
+  check_width_rule();
+  check_validator_overflow();
+  check_chain_wide(3);          /* crosses 2^32 */
+  check_chain_wide(CHAIN_2_53); /* crosses 2^53 */
+  check_range_error(DS_WEIGHT_U32, HEAVY, 0.0f, 3, 1);    /* 2^32-1 > DS_DIST_MAX_U32 */
+  check_range_error(DS_WEIGHT_U32, 1u << 31, 0.0f, 4, 2); /* 2^32 */
+  check_range_error(DS_WEIGHT_F32, 0, 2e38f, 4, 2);       /* 4e38 > FLT_MAX */
+  return ds_test_finish("wide distances");
 }

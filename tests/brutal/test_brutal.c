@@ -11,7 +11,7 @@
  * outputs are freed (nothing leaked). Under the asan preset, ASan also catches
  * a use after free or a double free on an error path.
  */
-#include "test_util.h" /* first: it sets _XOPEN_SOURCE */
+#include "graph_test_util.h" /* first: ds_test.h sets the feature macros */
 
 #include "app_test_util.h"
 #include "brutal_alloc.h"
@@ -414,7 +414,7 @@ static uint64_t run_case(fixture *fx, const brutal_case *c, brutal_mode mode) {
     memset(&g, c->makes_graph ? POISON_BYTE : 0, sizeof g);
     err.msg[0] = '\0';
     const int64_t live = brutal_live();
-    const int before = test_failures;
+    const long before = ds_test_failures();
     brutal_arm(k, mode);
     ds_status st = c->run(fx, c->arg, &g, &err);
     uint64_t attempts = brutal_disarm();
@@ -436,7 +436,7 @@ static uint64_t run_case(fixture *fx, const brutal_case *c, brutal_mode mode) {
     }
     CHECK(brutal_live() == live, "%s (failing %s, k = %llu, %s): %lld blocks leaked", c->name,
           how, (unsigned long long)k, ds_status_name(st), (long long)(brutal_live() - live));
-    if (test_failures != before) return attempts;
+    if (ds_test_failures() != before) return attempts;
     if (!injected) return attempts;
   }
   CHECK(0, "%s: more than %u allocations", c->name, MAX_K);
@@ -459,6 +459,5 @@ int main(void) {
   fixture_free(&fx);
   /* the count is right only if every allocation function in use is wrapped */
   CHECK(brutal_live() == 0, "%lld blocks live at the end", (long long)brutal_live());
-  printf("%zu brutal cases, %d failures\n", count, test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("brutal: %zu cases", count);
 }

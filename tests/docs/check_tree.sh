@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Keeps the benchmark side of the tree as docs/performance.md and STYLE.md describe it:
-#   1. benchmarks include no test fixture and no library's private header;
+#   1. benchmarks include no test fixture (nor the test harness) and no library's private header;
 #   2. every benchmark source is built by a CMake target;
 #   3. scripts are not named for one machine (the GPU is read at run time);
 #   4. splitmix64 is written once, in graph/include/ds/rng.h;
 #   5. nothing cites the removed lab notebooks (NOTES-*.md, "notes step N"): a comment gives the
 #      reason or points to docs/performance.md (EXEMPT: the GPU evidence file, written by a script
 #      of its day, and this check);
-#   6. every bench/ and docs/ path that README.md and docs/performance.md name exists.
+#   6. every bench/, docs/ and tests/ path that README.md and docs/performance.md name exists.
 # usage: check_tree.sh ROOT
 set -u
 root=$1
@@ -20,7 +20,7 @@ sources() { # folders...: the C, C++ and CUDA files below them
 }
 
 # 1. includes of test fixtures or private headers, in code and in CMake include paths
-private='(tests/|test_util\.h|test_graphs\.h|graph_internal\.h|gen_edges\.h|gen_kinds\.h|lex\.h)'
+private='(tests/|ds_test\.h|test_util\.h|test_graphs\.h|graph_internal\.h|gen_edges\.h|gen_kinds\.h|lex\.h)'
 for f in $(sources bench primitives/bench); do
   grep -nE "#include *\"[^\"]*$private" "$f" | sed "s|^|$f:|" | while read -r hit; do
     echo "FAIL: a benchmark includes a test fixture or private header: $hit"; done
@@ -69,7 +69,7 @@ for doc in README.md docs/performance.md bench/results/README.md; do
   [ -f "$doc" ] || { fail "$doc is missing"; continue; }
   base=""
   [ "$doc" = docs/performance.md ] && base=docs/
-  for p in $(grep -oE '(\]\(|`)(bench|docs|img)/[A-Za-z0-9_./*{},-]+' "$doc" | sed -E 's/^(\]\(|`)//' | sort -u); do
+  for p in $(grep -oE '(\]\(|`)(bench|docs|img|tests)/[A-Za-z0-9_./*{},-]+' "$doc" | sed -E 's/^(\]\(|`)//' | sort -u); do
     case "$p" in *GPU* | *GRAPH* | *'*'* | *'{'* | */) continue ;; esac
     path=$p
     [ -n "$base" ] && [ "${p#img/}" != "$p" ] && path=$base$p

@@ -3,7 +3,7 @@
  * build (gcc, no sanitizers needed) keeps the corpus passing: each input must
  * either load into a CSR that passes ds_csr_check or fail with a message
  * that names the file (the entry point aborts otherwise). */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include <sys/stat.h>
 
@@ -37,6 +37,5 @@ int main(int argc, char **argv) {
   }
   closedir(d);
   CHECK(runs > 0, "no inputs in %s", argv[1]);
-  printf("replayed %d corpus inputs\n", runs);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("fuzz corpus: %d inputs replayed", runs);
 }

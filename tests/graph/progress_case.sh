@@ -10,7 +10,7 @@ rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: '$bin quiet' exited $rc"; "$bin" quiet; exit 1; }
 [ -z "$err" ] || { echo "FAIL: the bar was written to a non-terminal stderr: $err"; exit 1; }
 # 2. a terminal
-command -v script >/dev/null || { echo "script(1) is missing: the terminal case is skipped"; exit 77; }
+command -v script >/dev/null || { echo "SKIP: script(1) is missing: the terminal case cannot run"; exit 77; }
 out=$(script -qec "'$bin' tty" /dev/null)
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: '$bin tty' exited $rc"; echo "$out"; exit 1; }

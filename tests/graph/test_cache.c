@@ -6,7 +6,7 @@
  * leftover temporaries, crafted caches with valid checksums, cache folders.
  * With "--write-seeds DIR" it writes the crafted caches as fuzz seeds instead
  * (graph/fuzz/corpus/cache_*). */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -543,6 +543,5 @@ int main(int argc, char **argv) {
   ds_graph_free(&other);
   ds_graph_free(&ref);
   scratch_remove(dir);
-  printf("cache: %d failures\n", test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("cache");
 }

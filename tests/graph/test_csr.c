@@ -2,7 +2,7 @@
  * loops, duplicates, symmetric or not, pattern / integer / float weights),
  * a large star (long rows), the rules for generated weights, argument
  * errors, and ds_csr_check catching each kind of corrupted CSR. */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include <math.h>
 #ifdef _OPENMP
@@ -257,6 +257,5 @@ int main(void) {
   thread_counts();
   argument_errors();
   check_catches();
-  printf("csr: %d trials, %d failures\n", TRIALS, test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("csr: %d trials", TRIALS);
 }

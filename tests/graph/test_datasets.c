@@ -1,7 +1,7 @@
 /* The bundled graphs (datasets/) load with the sizes datasets/README.md
  * gives, pass ds_csr_check, and are symmetric where the file says so. The
  * cache is off so that nothing is written into the source tree. */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 static const struct {
   const char *file;
@@ -41,5 +41,5 @@ int main(int argc, char **argv) {
     printf("%-24s n %9u  arcs %9llu  ok\n", sets[i].file, g.n, (unsigned long long)g.m);
     ds_graph_free(&g);
   }
-  return test_failures ? 1 : 0;
+  return ds_test_finish("bundled datasets");
 }

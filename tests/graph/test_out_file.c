@@ -1,7 +1,7 @@
 /* Tests of ds_out_file (graph/src/out_file.c): what each kind of path becomes
  * after a write, what ds_out_check refuses without creating anything, and
  * which paths ds_out_same_file calls one file. */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include "ds/out_file.h"
 
@@ -138,7 +138,5 @@ int main(void) {
   test_check();
   test_same_file();
   scratch_remove(dir);
-  if (test_failures) printf("%d failure(s)\n", test_failures);
-  else printf("all ds_out_file tests passed\n");
-  return test_failures ? 1 : 0;
+  return ds_test_finish("ds_out_file");
 }

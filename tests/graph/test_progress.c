@@ -5,7 +5,7 @@
  *                         checks that nothing reaches it)
  *   test_progress tty     stderr must be a terminal (run under script(1))
  */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include "graph_internal.h"
 
@@ -40,6 +40,5 @@ int main(int argc, char **argv) {
   ds_progress_update(NULL, "parse", 0.5); /* no bar at all: a no-op */
   ds_progress_end(&p);
   CHECK(!p.shown, "the line was not closed");
-  printf("%s: %d failures\n", argv[1], test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("progress bar, %s", argv[1]);
 }

@@ -3,7 +3,7 @@
  * row says), loaded without the cache, and checked: valid files against the
  * expected CSR written out by hand (the oracle), bad files for the status and
  * a message that starts "FILE:LINE:" (or names the file, for gzip damage). */
-#include "test_util.h"
+#include "graph_test_util.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -311,6 +311,21 @@ static void run_path_cases(const char *dir) {
 #define BOMB_RSS_LIMIT_KIB (48 * 1024)      /* what their loads may add to the peak */
 #define WRITE_CHUNK ((size_t)1 << 20)
 
+/* Under AddressSanitizer the peak also holds the quarantine, where freed blocks
+ * wait (256 MiB by default) before they are reused, so a load that frees what it
+ * inflated as it goes still looks as if it kept it: there the bound is not
+ * measured (the plain builds measure it). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_MEASURES_LOADS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_MEASURES_LOADS 0
+#endif
+#endif
+#ifndef RSS_MEASURES_LOADS
+#define RSS_MEASURES_LOADS 1
+#endif
+
 static long peak_rss_kib(void) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
@@ -355,8 +370,12 @@ static void gzip_bombs(const char *dir) {
     long grew = peak_rss_kib() - before;
     CHECK(st == bombs[i].want && strstr(err.msg, bombs[i].says),
           "%s: status %s, message '%s'", bombs[i].file, ds_status_name(st), err.msg);
-    CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
-          bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
+    if (RSS_MEASURES_LOADS)
+      CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
+            bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
+    else
+      printf("%s: the load grew the peak by %ld KiB: not checked under AddressSanitizer\n",
+             bombs[i].file, grew);
     if (st == DS_OK) ds_graph_free(&g);
   }
 }
@@ -450,6 +469,5 @@ int main(void) {
   run_path_cases(dir);
   random_numbers(dir);
   scratch_remove(dir);
-  printf("%zu reader cases, %d failures\n", sizeof cases / sizeof cases[0] + 2, test_failures);
-  return test_failures ? 1 : 0;
+  return ds_test_finish("readers: %zu cases", sizeof cases / sizeof cases[0] + 2);
 }

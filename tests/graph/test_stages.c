@@ -2,7 +2,7 @@
  * header: the random-number header (ds/rng.h) against splitmix64's published
  * outputs, and the load stages (ds/graph_stages.h) on each kind of Matrix
  * Market file and on a bad one. */
-#include "test_util.h" /* first: it sets the feature macros */
+#include "graph_test_util.h" /* first: ds_test.h sets the feature macros */
 
 #include "ds/graph_stages.h"
 #include "ds/rng.h"
@@ -103,10 +103,5 @@ int main(void) {
   test_splitmix64();
   test_stages(dir);
   scratch_remove(dir);
-  if (test_failures) {
-    fprintf(stderr, "%d failures\n", test_failures);
-    return 1;
-  }
-  printf("all stage and rng tests passed\n");
-  return 0;
+  return ds_test_finish("load stages and splitmix64");
 }

@@ -15,45 +15,16 @@
  * Each check compares with an oracle computed here independently of the
  * generator (closed forms, brute force), and prints what failed.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "ds/gen.h"
-
-static int failures = 0;
-#define CHECK(cond, ...)                                      \
-  do {                                                        \
-    if (!(cond)) {                                            \
-      failures++;                                             \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-      fprintf(stderr, __VA_ARGS__);                           \
-      fprintf(stderr, "\n");                                  \
-    }                                                         \
-  } while (0)
-
-static void set_threads(int t) {
-#ifdef _OPENMP
-  omp_set_num_threads(t);
-#else
-  (void)t;
-#endif
-}
+#include "gen_test_util.h"
 
 static void gen_or_die(const ds_gen_spec *s, ds_gen_edge_list *e) {
   ds_error err;
   /* poison: a generator that leaves entries unwritten is caught by the checks */
-  memset(e, 0xA5, sizeof *e);
-  ds_status st = ds_gen_edges(s, e, &err);
-  if (st != DS_OK) {
-    fprintf(stderr, "FAIL: ds_gen_edges(%s): %s\n", ds_gen_kind_name(s->kind), err.msg);
-    exit(1);
-  }
+  memset(e, POISON_BYTE, sizeof *e);
+  /* the checks after this one would read a list that is not there */
+  if (!CHECK(ds_gen_edges(s, e, &err) == DS_OK, "ds_gen_edges(%s): %s", ds_gen_kind_name(s->kind),
+             err.msg))
+    exit(ds_test_finish("test_gen_edges"));
 }
 
 static int same_edges(const ds_gen_edge_list *x, const ds_gen_edge_list *y) {
@@ -117,10 +88,8 @@ static uint64_t expected_count(const ds_gen_spec *s) {
     case DS_GEN_GEO: {
       double *x = malloc(s->n * sizeof *x), *y = malloc(s->n * sizeof *y);
       ds_error err;
-      if (ds_gen_geo_points(s, x, y, &err) != DS_OK) {
-        fprintf(stderr, "FAIL: ds_gen_geo_points: %s\n", err.msg);
-        exit(1);
-      }
+      if (!CHECK(ds_gen_geo_points(s, x, y, &err) == DS_OK, "ds_gen_geo_points: %s", err.msg))
+        exit(ds_test_finish("test_gen_edges"));
       double r = s->radius > 0 ? s->radius : sqrt(s->degree / (3.14159265358979323846 * s->n));
       uint64_t c = brute_pairs(s->n, x, y, r);
       free(x);
@@ -176,12 +145,6 @@ static void test_generic(void) {
     }
   }
   set_threads(2);
-}
-
-static double binom(int n, int k) {
-  double r = 1;
-  for (int i = 1; i <= k; i++) r = r * (n - k + i) / i;
-  return r;
 }
 
 /* 3. R-MAT level statistics against the closed form. */
@@ -471,10 +434,5 @@ int main(void) {
   test_grid_geo_uniform();
   test_small_n_distribution();
   test_bad_specs();
-  if (failures) {
-    fprintf(stderr, "test_gen_edges: %d failures\n", failures);
-    return 1;
-  }
-  printf("test_gen_edges: all passed\n");
-  return 0;
+  return ds_test_finish("test_gen_edges");
 }

@@ -7,26 +7,10 @@
  *      parameters, and the cache it writes next to it loads into the same graph;
  *      --no-cache writes no cache.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "gen_test_util.h"
+
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include "ds/gen.h"
-
-static int failures = 0;
-#define CHECK(cond, ...)                                      \
-  do {                                                        \
-    if (!(cond)) {                                            \
-      failures++;                                             \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-      fprintf(stderr, __VA_ARGS__);                           \
-      fprintf(stderr, "\n");                                  \
-    }                                                         \
-  } while (0)
 
 static const char *tool;
 static char dir[256];
@@ -101,13 +85,6 @@ static void test_usage(void) {
   CHECK(strstr(line, "usage: graphgen") != NULL, "--help prints '%s'", line);
 }
 
-static int same_graph(const ds_graph *x, const ds_graph *y) {
-  if (x->n != y->n || x->m != y->m || x->weight_type != y->weight_type) return 0;
-  if (memcmp(x->row_offsets, y->row_offsets, ((size_t)x->n + 1) * sizeof(uint64_t))) return 0;
-  if (memcmp(x->col, y->col, (size_t)x->m * sizeof(uint32_t))) return 0;
-  return !memcmp(x->weights, y->weights, (size_t)x->m * sizeof(uint32_t));
-}
-
 /* The description a load gives, through the cache or the text. */
 static int same_meta(const ds_graph *x, const ds_graph *y) {
   return x->symmetric == y->symmetric && x->weights_generated == y->weights_generated &&
@@ -165,7 +142,7 @@ static void test_round_trip(void) {
     memset(&text, 0, sizeof text);
     for (int use_cache = 0; use_cache <= 1; use_cache++) {
       opt.use_cache = use_cache;
-      memset(&got, 0xA5, sizeof got);
+      memset(&got, POISON_BYTE, sizeof got);
       ds_status st = ds_graph_load(mtx, &opt, &got, &err);
       CHECK(st == DS_OK, "load %s (cache %d): %s", mtx, use_cache, err.msg);
       if (st != DS_OK) continue;
@@ -215,24 +192,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   tool = argv[1];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/ds_graphgen_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    perror("mkdtemp");
-    return 1;
-  }
+  scratch_make(dir, sizeof dir, "graphgen");
   test_usage();
   test_round_trip();
-  char path[512];
-  snprintf(path, sizeof path, "%s/out.txt", dir);
-  remove(path);
-  snprintf(path, sizeof path, "%s/err.txt", dir);
-  remove(path);
-  rmdir(dir);
-  if (failures) {
-    fprintf(stderr, "test_graphgen: %d failures\n", failures);
-    return 1;
-  }
-  printf("test_graphgen: all passed\n");
-  return 0;
+  scratch_remove(dir);
+  return ds_test_finish("test_graphgen");
 }

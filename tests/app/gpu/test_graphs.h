@@ -1,8 +1,11 @@
-// Graphs and the oracle of the GPU SSSP test: small CSR builders and generators
-// (R-MAT / Kronecker, grid, geometric, star, adversarial cases) and an
-// independent lazy-deletion Dijkstra. Header-only C++17; generators are
-// deterministic for a seed and use OpenMP when it is on.
+// Graphs and the oracle of the GPU SSSP test, over the shared harness
+// (ds_test.h): small CSR builders and generators (R-MAT / Kronecker, grid,
+// geometric, star, adversarial cases) and an independent lazy-deletion
+// Dijkstra. Header-only C++17; generators are deterministic for a seed and use
+// OpenMP when it is on.
 #pragma once
+#include "ds_test.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -19,7 +22,7 @@
 
 namespace dstest {
 
-const uint32_t POISON = 0xA5A5A5A5u;
+const uint32_t POISON = 0x01010101u * POISON_BYTE; // in every byte
 
 struct Graph {
   std::string name;

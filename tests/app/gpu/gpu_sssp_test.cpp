@@ -13,7 +13,7 @@
 //
 // Usage: gpu_sssp_test [--quick] [--datasets DIR]
 //   --quick: small graphs and a few configurations (for compute-sanitizer).
-// Exit 0 pass, 1 fail, 77 skip (no CUDA device).
+// Exit 0 pass, 1 fail, DS_TEST_SKIP (ds_test.h) where no CUDA device is present.
 #include "test_graphs.h"
 
 namespace {
@@ -24,16 +24,6 @@ struct Config {
   double delta; // < 0: -k means k * mid_delta
   uint32_t buckets;
 };
-
-int failures = 0;
-
-#define FAIL(...)                                                                               \
-  do {                                                                                          \
-    fprintf(stderr, "FAIL: " __VA_ARGS__);                                                      \
-    fputc('\n', stderr);                                                                        \
-    ++failures;                                                                                 \
-    return;                                                                                     \
-  } while (0)
 
 void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint32_t> &ref,
            const Config &cfg) {
@@ -57,7 +47,7 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
   ds_error err;
   err.msg[0] = 0;
   ds_status st = ds_gpu_sssp(ctx, cfg.algo, src, &p, &r, &err);
-  if (st != DS_OK) FAIL("%s: status %d: %s", what, (int)st, err.msg);
+  REQUIRE(st == DS_OK, "%s: status %d: %s", what, (int)st, err.msg);
   // 1. distances
   uint32_t reached = 0;
   uint64_t arcs = 0;
@@ -68,34 +58,34 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
       double a = bitsf(dist[v]), b = bitsf(ref[v]);
       ok = std::fabs(a - b) <= 1e-5 * std::max(std::fabs(b), 1e-30);
     }
-    if (!ok) FAIL("%s: dist[%u] = %#x, oracle %#x", what, v, dist[v], ref[v]);
+    REQUIRE(ok, "%s: dist[%u] = %#x, oracle %#x", what, v, dist[v], ref[v]);
     if (ref[v] != inf) {
       ++reached;
       arcs += g.row[v + 1] - g.row[v];
     }
   }
-  if (r.reached != reached || r.reached_arcs != arcs)
-    FAIL("%s: reached %u / arcs %llu, oracle %u / %llu", what, r.reached,
-         (unsigned long long)r.reached_arcs, reached, (unsigned long long)arcs);
-  if (r.edges_relaxed < arcs)
-    FAIL("%s: edges_relaxed %llu < reached arcs %llu", what, (unsigned long long)r.edges_relaxed,
-         (unsigned long long)arcs);
-  if (!(r.time_ms > 0) || r.rounds == 0) FAIL("%s: time %g ms, rounds %llu", what, r.time_ms, (unsigned long long)r.rounds);
+  REQUIRE(r.reached == reached && r.reached_arcs == arcs,
+          "%s: reached %u / arcs %llu, oracle %u / %llu", what, r.reached,
+          (unsigned long long)r.reached_arcs, reached, (unsigned long long)arcs);
+  REQUIRE(r.edges_relaxed >= arcs, "%s: edges_relaxed %llu < reached arcs %llu", what,
+          (unsigned long long)r.edges_relaxed, (unsigned long long)arcs);
+  REQUIRE(r.time_ms > 0 && r.rounds != 0, "%s: time %g ms, rounds %llu", what, r.time_ms,
+          (unsigned long long)r.rounds);
   // 2. predecessors: tight arcs, a tree rooted at the source
   for (uint32_t v = 0; v < g.n; ++v) {
     if (v == src || dist[v] == inf) {
-      if (pred[v] != DS_NO_PRED) FAIL("%s: pred[%u] = %u, expected none", what, v, pred[v]);
+      REQUIRE(pred[v] == DS_NO_PRED, "%s: pred[%u] = %u, expected none", what, v, pred[v]);
       continue;
     }
     uint32_t u = pred[v];
-    if (u >= g.n || dist[u] == inf) FAIL("%s: pred[%u] = %u is not a reached vertex", what, v, u);
+    REQUIRE(u < g.n && dist[u] != inf, "%s: pred[%u] = %u is not a reached vertex", what, v, u);
     const uint32_t *b = g.col.data() + g.row[u], *e = g.col.data() + g.row[u + 1];
     const uint32_t *it = std::lower_bound(b, e, v);
-    if (it == e || *it != v) FAIL("%s: pred arc %u->%u does not exist", what, u, v);
+    REQUIRE(it != e && *it == v, "%s: pred arc %u->%u does not exist", what, u, v);
     uint32_t w = g.w[it - g.col.data()];
     uint32_t sum = g.is_float ? fbits(bitsf(dist[u]) + bitsf(w))
                               : (uint32_t)std::min<uint64_t>((uint64_t)dist[u] + w, inf);
-    if (sum != dist[v]) FAIL("%s: pred arc %u->%u is not tight", what, u, v);
+    REQUIRE(sum == dist[v], "%s: pred arc %u->%u is not tight", what, u, v);
   }
   std::vector<uint8_t> state(g.n, 0); // 0 unknown, 1 on the current path, 2 reaches the source
   state[src] = 2;
@@ -108,7 +98,7 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
       path.push_back(x);
       x = pred[x];
     }
-    if (state[x] == 1) FAIL("%s: predecessor cycle through %u", what, x);
+    REQUIRE(state[x] != 1, "%s: predecessor cycle through %u", what, x);
     for (uint32_t y : path) state[y] = 2;
   }
 }
@@ -117,12 +107,8 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
-    fprintf(stderr, "FAIL: %s: open: %s\n", g.name.c_str(), err.msg);
-    ++failures;
-    return;
-  }
-  int before = failures;
+  REQUIRE(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "%s: open: %s", g.name.c_str(), err.msg);
+  const long before = ds_test_failures();
   for (uint32_t s : sources) {
     if (s >= g.n) continue;
     std::vector<uint32_t> ref = dijkstra(g, s);
@@ -130,7 +116,7 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   }
   ds_gpu_close(ctx);
   printf("%-24s n=%-8u m=%-9zu %zu configs x %zu sources: %s\n", g.name.c_str(), g.n,
-         g.col.size(), cfgs.size(), sources.size(), failures == before ? "ok" : "FAILED");
+         g.col.size(), cfgs.size(), sources.size(), ds_test_failures() == before ? "ok" : "FAILED");
   fflush(stdout);
 }
 
@@ -139,11 +125,8 @@ void argument_errors() {
   ds_graph view = g.view();
   ds_gpu_ctx *ctx = NULL;
   ds_error err;
-  if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
-    fprintf(stderr, "FAIL: args open: %s\n", err.msg);
-    ++failures;
-    return;
-  }
+  REQUIRE(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "args open: %s", err.msg);
+  const long before = ds_test_failures();
   std::vector<uint32_t> dist(g.n);
   ds_sssp_result r;
   memset(&r, 0, sizeof r);
@@ -169,13 +152,10 @@ void argument_errors() {
     p.buckets = b.buckets;
     err.msg[0] = 0;
     ds_status st = ds_gpu_sssp(ctx, b.a, b.src, &p, &r, &err);
-    if (st != DS_ERR_ARG || !err.msg[0]) {
-      fprintf(stderr, "FAIL: %s: status %d, message '%s'\n", b.what, (int)st, err.msg);
-      ++failures;
-    }
+    CHECK(st == DS_ERR_ARG && err.msg[0], "%s: status %d, message '%s'", b.what, (int)st, err.msg);
   }
   ds_gpu_close(ctx);
-  printf("argument errors: %s\n", failures ? "FAILED" : "ok");
+  printf("argument errors: %s\n", ds_test_failures() == before ? "ok" : "FAILED");
 }
 
 #ifdef DS_TEST_HAVE_LOADER
@@ -189,11 +169,9 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
     opt.use_cache = 0;
     ds_graph dg;
     ds_error err;
-    if (ds_graph_load(path.c_str(), &opt, &dg, &err) != DS_OK) {
-      fprintf(stderr, "FAIL: load %s: %s\n", path.c_str(), err.msg);
-      ++failures;
+    if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s",
+               path.c_str(), err.msg))
       continue;
-    }
     Graph g;
     g.name = f;
     g.n = dg.n;
@@ -223,16 +201,14 @@ void distance_range(const std::vector<Config> &cfgs) {
                {&fl, DS_DIST_NATURAL, "vertex 2 is reached"},
                {&at, DS_DIST_WIDE, NULL}};
   const uint64_t want_at[6] = {0, 0x80000000ull, DS_DIST_MAX_U32, 7, DS_INF_U64, DS_INF_U64};
-  int before = failures;
+  const long before = ds_test_failures();
   for (const Case &c : cases) {
     ds_graph view = c.g->view();
     ds_gpu_ctx *ctx = NULL;
     ds_error err;
-    if (ds_gpu_open_env(0, &view, &ctx, &err) != DS_OK) {
-      fprintf(stderr, "FAIL: %s: open: %s\n", c.g->name.c_str(), err.msg);
-      ++failures;
+    if (!CHECK(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "%s: open: %s",
+               c.g->name.c_str(), err.msg))
       continue;
-    }
     for (const Config &cfg : cfgs) {
       std::vector<uint64_t> dist(c.g->n, 0xA5A5A5A5A5A5A5A5ull);
       ds_sssp_params p;
@@ -246,31 +222,23 @@ void distance_range(const std::vector<Config> &cfgs) {
       err.msg[0] = 0;
       ds_status st = ds_gpu_sssp(ctx, cfg.algo, 0, &p, &r, &err);
       if (c.error != NULL) {
-        if (st != DS_ERR_RANGE || strstr(err.msg, c.error) == NULL) {
-          fprintf(stderr, "FAIL: %s algo %d width %d: status %d '%s', expected a range error on %s\n",
-                  c.g->name.c_str(), (int)cfg.algo, (int)c.width, (int)st, err.msg, c.error);
-          ++failures;
-        }
+        CHECK(st == DS_ERR_RANGE && strstr(err.msg, c.error) != NULL,
+              "%s algo %d width %d: status %d '%s', expected a range error on %s",
+              c.g->name.c_str(), (int)cfg.algo, (int)c.width, (int)st, err.msg, c.error);
         continue;
       }
-      if (st != DS_OK) {
-        fprintf(stderr, "FAIL: %s algo %d: %s\n", c.g->name.c_str(), (int)cfg.algo, err.msg);
-        ++failures;
+      if (!CHECK(st == DS_OK, "%s algo %d: %s", c.g->name.c_str(), (int)cfg.algo, err.msg))
         continue;
-      }
       for (uint32_t v = 0; v < c.g->n; ++v)
-        if (dist[v] != want_at[v]) {
-          fprintf(stderr, "FAIL: %s algo %d: 64-bit dist[%u] = %llu, expected %llu\n",
-                  c.g->name.c_str(), (int)cfg.algo, v, (unsigned long long)dist[v],
-                  (unsigned long long)want_at[v]);
-          ++failures;
+        if (!CHECK(dist[v] == want_at[v], "%s algo %d: 64-bit dist[%u] = %llu, expected %llu",
+                   c.g->name.c_str(), (int)cfg.algo, v, (unsigned long long)dist[v],
+                   (unsigned long long)want_at[v]))
           break;
-        }
     }
     ds_gpu_close(ctx);
   }
   printf("%-24s %zu configs: %s\n", "distance range", cfgs.size(),
-         failures == before ? "ok" : "FAILED");
+         ds_test_failures() == before ? "ok" : "FAILED");
 }
 
 } // namespace
@@ -297,10 +265,7 @@ int main(int argc, char **argv) {
     }
   }
   char reason[256];
-  if (ds_gpu_available(reason, sizeof reason) == 0) {
-    printf("SKIP: %s\n", reason);
-    return 77;
-  }
+  if (ds_gpu_available(reason, sizeof reason) == 0) return ds_test_skip("%s", reason);
   /* every search also checks that each reached vertex is marked expanded at its
      final distance (context.cu: finish_kernel), unless the caller set it to 0 */
   setenv("DS_GPU_SELF_CHECK", "1", 0);
@@ -376,10 +341,5 @@ int main(int argc, char **argv) {
 #ifdef DS_TEST_HAVE_LOADER
   if (!datasets.empty()) bundled(datasets, quick ? few : wide);
 #endif
-  if (failures) {
-    printf("%d FAILURES\n", failures);
-    return 1;
-  }
-  printf("all GPU SSSP tests passed\n");
-  return 0;
+  return ds_test_finish("GPU SSSP%s", quick ? " (quick)" : "");
 }
