@@ -1,5 +1,5 @@
 // Host-only test of AUTO's variant choice (multisplit_resolve_variant): runs without a GPU.
-// The table it checks is the one measured on the H100 (multisplit_impl.cuh).
+// The table it checks is the one measured on the H100 (detail/multisplit/dispatch.cuh).
 #include <cstdio>
 
 #include "msplit/multisplit.cuh"

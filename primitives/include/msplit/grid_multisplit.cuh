@@ -1,31 +1,45 @@
 // msplit: stable multisplit by a whole grid, from inside a cooperatively launched kernel.
 //
 // multisplit_keys (multisplit.cuh) is called from the host: it needs n there and costs a few
-// launches. A persistent kernel launched with cudaLaunchCooperativeKernel (SSSP's bucket engine
-// runs its whole search in one) knows n only on the device, and has every block running
-// already. grid_multisplit_keys splits there, with one grid barrier of its own:
+// launches. A persistent kernel launched with cudaLaunchCooperativeKernel (a graph search that
+// runs as one kernel, for example) knows n only on the device, and has every block running
+// already. grid_multisplit_keys splits there, with one grid barrier of its own.
 //
-//   #include <cooperative_groups.h>
-//   #include <msplit/grid_multisplit.cuh>
-//   __global__ void k(...) {
-//     __shared__ msplit::grid_multisplit_storage<> sm;   // may share a union with other uses
-//     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-//     ...
-//     msplit::grid_multisplit_keys(grid, sm, d_in, d_out, n, m, op, d_counts, d_offsets);
-//     grid.sync();   // before d_out or d_offsets are read, and before the next call
-//   }
-//
-// Contract:
-//   - every thread of every block calls it, with the same arguments; blockDim.x == BLOCK_THREADS;
-//   - 1 <= m <= tuning::MAX_FAST_BUCKETS, n < 2^32, d_out does not overlap d_in;
-//   - d_counts: grid_multisplit_count_words(gridDim.x, m) words of global memory, any contents;
+// Contract (preconditions; a violation is undefined behaviour, nothing is checked):
+//   - the kernel is launched cooperatively; every thread of every block calls it, with the same
+//     arguments; blockDim.x == BLOCK_THREADS (tuning::BLOCK_THREADS = 256 unless given);
+//   - 1 <= m <= tuning::MAX_FAST_BUCKETS (256), n < 2^32, d_out does not overlap d_in;
+//   - temporary storage: `s` in shared memory (sizeof(grid_multisplit_storage<>), 11.1 KB at
+//     256 threads; it may share a union with the kernel's other uses) and d_counts,
+//     grid_multisplit_count_words(gridDim.x, m) words of global memory with any contents;
 //   - d_offsets: NULL, or m + 1 entries: the start of bucket j in d_out, [m] = n;
-//   - the bucket functor is called twice per key (count, then place) and must return the same
-//     bucket both times; results >= m are clamped to m - 1. A staged functor (multisplit.cuh) is
-//     called unstaged: it reads its table from global memory.
-// The result is the same as multisplit_keys's: stable, in bucket order. When a block returns,
-// its own part of d_out is written, and block 0's threads see d_offsets (block 0 writes them):
-// work that needs only the offsets may follow in block 0 without another grid barrier.
+//   - the bucket functor (bucket.cuh) is called twice per key (count, then place) and must return
+//     the same bucket both times; results >= m go to m - 1. A staged functor is called unstaged:
+//     it reads its table from global memory.
+// Result: the same as multisplit_keys's: stable, in bucket order. It cannot fail, so it returns
+// nothing. Synchronisation: one grid.sync() inside; when a block returns, its own part of d_out is
+// written, and block 0's threads see d_offsets (block 0 writes them): work that needs only the
+// offsets may follow in block 0 without another grid barrier. Other blocks' writes are visible
+// only after a grid.sync() of the caller, which must also come before the next call (that reuses
+// d_counts).
+//
+// Example (examples/grid_multisplit.cu, built and run by CTest, which checks what it prints):
+//
+//     __global__ void split_by_low_bits(const uint32_t *in, uint32_t *out, uint32_t n, uint32_t *counts,
+//                                       size_t *offsets) {
+//       __shared__ msplit::grid_multisplit_storage<> storage;
+//       cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+//       const msplit::bitfield_bucket<uint32_t> low_bits{0, 2};  // bucket = key & 3
+//       msplit::grid_multisplit_keys(grid, storage, in, out, n, 4, low_bits, counts, offsets);
+//       grid.sync();  // before anyone reads out or offsets
+//     }
+//
+// launched cooperatively on 4 blocks of msplit::tuning::BLOCK_THREADS threads, with
+// msplit::grid_multisplit_count_words(4, 4) words of counts, prints
+//
+//     in:      25 3 17 9 0 30 12 5 21 14
+//     out:     0 12 | 25 17 9 5 21 | 30 14 | 3
+//     offsets: 0 2 7 9 10
 //
 // When to use it (H100, docs/performance.md, "Multisplit"): for small inputs inside a persistent
 // kernel. At 2^16 keys it takes 16 us against multisplit_keys's 26 (four launches); at 2^28 it
@@ -39,7 +53,7 @@
 //   3. each busy block reads the whole table: bucket j of its chunk starts at the total of the
 //      buckets below j plus bucket j's count in the chunks before it (block 0 also writes
 //      d_offsets); it then places its chunk tile by tile, ranking each tile's keys by bucket
-//      with warp votes (warp_multisplit.cuh) and a scan over the tile's warps.
+//      with warp votes (detail/warp_rank.cuh) and a scan over the tile's warps.
 // Cost: the input is read twice and written once, plus m * active words of the table read by
 // each busy block (m * gridDim.x^2 words in all: ~2.8 MB for m = 10 on 264 blocks).
 #pragma once
@@ -48,7 +62,10 @@
 
 #include <cooperative_groups.h>
 
-#include "msplit/detail/block_multisplit.cuh"
+#include "msplit/bucket.cuh"
+#include "msplit/detail/block_scan.cuh"
+#include "msplit/detail/warp.cuh"
+#include "msplit/detail/warp_rank.cuh"
 #include "msplit/multisplit_tuning.h"
 
 namespace msplit {

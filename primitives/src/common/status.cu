@@ -2,7 +2,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "msplit/msplit.h"
+#include "msplit/core.h"
 #include "status_impl.cuh"
 
 namespace {

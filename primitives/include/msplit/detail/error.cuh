@@ -2,7 +2,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include "msplit/msplit.h"
+#include "msplit/core.h"
 
 namespace msplit {
 namespace detail {

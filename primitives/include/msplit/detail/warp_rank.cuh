@@ -1,35 +1,25 @@
-// Warp level of multisplit: peers (lanes whose key is in the same bucket), the warp histogram
-// and stable warp-local offsets (seed 000, Alg. 2 and 3; seed 003, section 3.5).
+// Warp-level ranking of items by bucket: the peers of an item (lanes whose item is in the same
+// bucket), the warp's bucket histogram by ballots, and each item's stable offset among the
+// warp's items of its bucket (Ashkiani et al., "GPU Multisplit", PPoPP 2016, Alg. 2 and 3;
+// Ashkiani's thesis, section 3.5). Multisplit ranks its tiles with these; a histogram can count
+// with the same votes, and a radix sort rank its digits.
 //
-// Corrections to the papers' pseudo-code (see seeds/README.md): every vote uses the _sync form
-// with the full mask, and nothing relies on implicit warp synchrony: ordering between lanes is
-// carried by __shfl_sync data dependences or __syncwarp(). Thesis Alg. 4 tests the lane id where
-// the element's bucket id is meant; here the bucket bits are what is voted on.
+// Corrections to the papers' pseudo-code: every vote uses the _sync form with the full mask, and
+// nothing relies on implicit warp synchrony: ordering between lanes is carried by __shfl_sync
+// data dependences or __syncwarp(). Thesis Alg. 4 tests the lane id where the element's bucket
+// id is meant; here the bucket bits are what is voted on.
 //
 // Invariant: every function here is called by all 32 lanes of a warp (converged), each with one
-// item; items of a warp are ranked in the order (step, lane), which is their input order because
+// item; items of a warp are ranked in the order (step, lane), which is their input order when
 // tiles are loaded warp-striped (item k of lane l is element k * 32 + l of the warp's chunk).
 #pragma once
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "msplit/detail/warp.cuh"
+
 namespace msplit {
 namespace detail {
-
-constexpr int WARP_SIZE = 32;
-constexpr unsigned FULL_WARP_MASK = 0xFFFFFFFFu;
-
-__device__ __forceinline__ unsigned lane_id() {
-  unsigned id;
-  asm("mov.u32 %0, %%laneid;" : "=r"(id));
-  return id;
-}
-
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned mask;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
-  return mask;
-}
 
 // How a warp finds the peers of an item: `ballot_rounds` __ballot_sync votes on the bucket bits
 // (the paper's log2(m) rounds), or one __match_any_sync when use_match is set.
@@ -72,7 +62,7 @@ __device__ __forceinline__ uint32_t warp_rank_step(uint32_t bucket, bool valid, 
   return old + uint32_t(__popc(peers & lanemask_lt()));
 }
 
-// ---- ballot ranks for m <= 32 (seed 000, Alg. 2 and 3) -----------------------------------------
+// ---- ballot ranks for m <= 32 (the paper's Alg. 2 and 3) ----------------------------------------
 // Bucket c is owned by lane c. A step votes once per bucket bit; each lane narrows two bitmaps as
 // the votes arrive: the lanes whose item shares its item's bucket (peers, for the rank) and the
 // lanes whose item is in the lane's own bucket (for the count). The loop runs `bits` times (a
@@ -138,41 +128,6 @@ __device__ __forceinline__ uint32_t warp_rank_bits(uint32_t bucket, unsigned val
     old = __shfl_sync(FULL_WARP_MASK, old, leader);
     return old + uint32_t(__popc(peers & lanemask_lt()));
   }
-}
-
-// Inclusive scan of one value per lane over the warp (every lane calls it with its lane index).
-template <typename T>
-__device__ __forceinline__ T warp_inclusive_scan(T v, unsigned lane) {
-  for (int d = 1; d < WARP_SIZE; d <<= 1) {
-    const T up = __shfl_up_sync(FULL_WARP_MASK, v, d);
-    if (int(lane) >= d) v += up;
-  }
-  return v;
-}
-
-// In-place exclusive scan of a warp's m counters (shared memory, this warp only); returns the
-// total. Each lane scans a run of ceil(m / 32) consecutive counters, then the runs are combined
-// with __shfl_up_sync.
-__device__ __forceinline__ uint32_t warp_exclusive_scan_counts(uint32_t *counts, uint32_t m) {
-  __syncwarp();  // the counters were last written by other lanes' atomics
-  const unsigned lane = lane_id();
-  const uint32_t per_lane = (m + WARP_SIZE - 1) / WARP_SIZE;
-  const uint32_t first = lane * per_lane;
-  uint32_t sum = 0;
-  for (uint32_t i = 0; i < per_lane; ++i)
-    if (first + i < m) sum += counts[first + i];
-  const uint32_t incl = warp_inclusive_scan(sum, lane);
-  uint32_t run = incl - sum;
-  for (uint32_t i = 0; i < per_lane; ++i) {
-    if (first + i < m) {
-      const uint32_t c = counts[first + i];
-      counts[first + i] = run;
-      run += c;
-    }
-  }
-  const uint32_t total = __shfl_sync(FULL_WARP_MASK, incl, WARP_SIZE - 1);
-  __syncwarp();
-  return total;
 }
 
 }  // namespace detail

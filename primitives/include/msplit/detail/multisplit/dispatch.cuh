@@ -1,13 +1,18 @@
 // Multisplit dispatch (the "device" level): checks arguments, plans and sizes temporary storage,
-// launches the passes of the chosen variant. See multisplit_kernels.cuh for the variants.
+// and launches the passes of the chosen variant: three_pass.cuh, one_pass.cuh, sort_fallback.cuh.
 #pragma once
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "msplit/detail/backend.h"
+#include "msplit/bucket.cuh"
+#include "msplit/detail/cub_backend.h"
 #include "msplit/detail/error.cuh"
-#include "msplit/detail/multisplit_kernels.cuh"
+#include "msplit/detail/multisplit/one_pass.cuh"
+#include "msplit/detail/multisplit/sort_fallback.cuh"
+#include "msplit/detail/multisplit/three_pass.cuh"
+#include "msplit/detail/util.cuh"
+#include "msplit/multisplit.h"
 #include "msplit/multisplit_tuning.h"
 
 namespace msplit {
@@ -38,8 +43,6 @@ inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint3
 
 namespace detail {
 
-constexpr size_t TEMP_ALIGN = 256;
-
 // Pieces of temporary storage, in order; sizes are rounded to TEMP_ALIGN.
 struct multisplit_plan {
   msplit_variant variant;
@@ -52,21 +55,9 @@ struct multisplit_plan {
   size_t total;
 };
 
-inline int ceil_log2(uint32_t m) {
-  int bits = 0;
-  while (bits < 32 && (uint64_t(1) << bits) < m) ++bits;
-  return bits;
-}
-
 inline peer_method choose_peer_method(uint32_t m) {
   if (m <= tuning::BALLOT_MAX_BUCKETS) return peer_method{false, ceil_log2(m)};
   return peer_method{true, 0};
-}
-
-template <typename Op>
-inline size_t stage_bytes_of(const Op &op) {
-  if constexpr (is_staged<Op>::value) return op.shared_bytes();
-  return 0;
 }
 
 template <int TILE>
@@ -125,18 +116,6 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
   }
   p.zero_bytes = p.off[3];
   p.total = off > 0 ? off : TEMP_ALIGN;  // never 0, so that a second call is never a query
-  return MSPLIT_SUCCESS;
-}
-
-inline bool ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  const uintptr_t a0 = reinterpret_cast<uintptr_t>(a), b0 = reinterpret_cast<uintptr_t>(b);
-  return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
-}
-
-template <typename Kernel>
-inline msplit_status prepare_kernel(Kernel kernel, size_t smem_bytes) {
-  if (smem_bytes > 48 * 1024)
-    MSPLIT_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes)));
   return MSPLIT_SUCCESS;
 }
 

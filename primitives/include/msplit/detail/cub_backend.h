@@ -1,11 +1,11 @@
-// Back ends the multisplit templates call into, compiled once in the msplit library (CUB's
+// CUB back ends that the primitives' templates call into, compiled once in the msplit library (CUB's
 // radix sort and scan are large to instantiate; every template user shares these copies).
 #pragma once
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "msplit/msplit.h"
+#include "msplit/core.h"
 
 namespace msplit {
 namespace detail {

@@ -1,9 +1,9 @@
-// CUB back ends of multisplit (see msplit/detail/backend.h), instantiated once here.
+// CUB back ends of the primitives (see msplit/detail/cub_backend.h), instantiated once here.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "common/status_impl.cuh"
-#include "msplit/detail/backend.h"
+#include "msplit/detail/cub_backend.h"
 
 namespace msplit {
 namespace detail {
