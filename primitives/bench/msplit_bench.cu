@@ -31,7 +31,7 @@
 #include "msplit/grid_multisplit.cuh"
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
-#include "../common/check_cuda.h"
+#include "bench_util.h"
 
 #ifndef MSPLIT_BENCH_COMMIT
 #define MSPLIT_BENCH_COMMIT "unknown"
@@ -39,35 +39,10 @@
 
 namespace {
 
-#define MS(call)                                                                                   \
-  do {                                                                                             \
-    msplit_status s_ = (call);                                                                     \
-    if (s_ != MSPLIT_SUCCESS) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, msplit_last_error_message()); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
-std::vector<std::string> split_list(const std::string &s) {
-  std::vector<std::string> out;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t q = s.find(',', p);
-    if (q == std::string::npos) q = s.size();
-    if (q > p) out.push_back(s.substr(p, q - p));
-    p = q + 1;
-  }
-  return out;
-}
-
-__device__ __forceinline__ uint32_t hash32(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return uint32_t(x);
-}
+using bench::dev_pool;
+using bench::hash32;
+using bench::split_list;
+using bench::timer;
 
 enum dist_kind { UNIFORM, ONE, BINOMIAL, QUARTER };
 const char *dist_names[] = {"uniform", "one", "binomial", "quarter"};
@@ -133,48 +108,6 @@ struct result {
   size_t n;
   uint32_t m;
   double median_ms, min_ms, max_ms, geps, bound_fraction;
-};
-
-struct timer {
-  cudaEvent_t a, b;
-  timer() {
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-  }
-  template <typename F>
-  void run(F f, int trials, double &med, double &mn, double &mx) {
-    f();  // warm-up
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
-    std::vector<double> t;
-    for (int i = 0; i < trials; ++i) {
-      CHECK_CUDA(cudaEventRecord(a));
-      f();
-      CHECK_CUDA(cudaEventRecord(b));
-      CHECK_CUDA(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms);
-    }
-    CHECK_CUDA(cudaGetLastError());
-    std::sort(t.begin(), t.end());
-    med = t[t.size() / 2];
-    mn = t.front();
-    mx = t.back();
-  }
-};
-
-struct dev_pool {
-  void *p = nullptr;
-  size_t cap = 0;
-  void *get(size_t bytes) {
-    if (bytes > cap) {
-      if (p) CHECK_CUDA(cudaFree(p));
-      CHECK_CUDA(cudaMalloc(&p, bytes));
-      cap = bytes;
-    }
-    return p;
-  }
 };
 
 }  // namespace
@@ -402,16 +335,10 @@ int main(int argc, char **argv) {
   }
 
   if (!json.empty()) {
-    FILE *f = std::fopen(json.c_str(), "w");
-    if (!f) {
-      std::fprintf(stderr, "msplit_bench: cannot write %s\n", json.c_str());
-      return 1;
-    }
-    std::fprintf(f, "{\n  \"benchmark\": \"msplit_bench\",\n  \"gpu\": \"%s\",\n  \"cuda_runtime\": %d,\n  \"cuda_driver\": %d,\n",
-                 prop.name, rt, drv);
-    std::fprintf(f, "  \"commit\": \"%s\",\n  \"command\": \"%s\",\n  \"trials\": %d,\n  \"statistic\": \"median\",\n",
-                 commit.c_str(), command.c_str(), trials);
-    std::fprintf(f, "  \"bound\": \"bytes that must move (read + write of keys or pairs once) / measured copy bandwidth\",\n");
+    bench::machine mc;
+    FILE *f = bench::json_open(json, "msplit_bench", mc, commit, command, trials,
+                               "bytes that must move (read + write of keys or pairs once) / measured copy bandwidth");
+    if (!f) return 1;
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < results.size(); ++i) {
       const result &r = results[i];

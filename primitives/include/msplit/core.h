@@ -50,7 +50,13 @@ typedef enum {
   MSPLIT_TYPE_U32 = 1,
   MSPLIT_TYPE_I32 = 2,
   MSPLIT_TYPE_F32 = 3,
-  MSPLIT_TYPE_U64 = 4
+  MSPLIT_TYPE_U64 = 4,
+  MSPLIT_TYPE_I64 = 5,
+  MSPLIT_TYPE_F64 = 6,
+  MSPLIT_TYPE_U8 = 7,
+  MSPLIT_TYPE_I8 = 8,
+  MSPLIT_TYPE_U16 = 9,
+  MSPLIT_TYPE_I16 = 10
 } msplit_type;
 
 #ifdef __cplusplus

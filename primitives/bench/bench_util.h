@@ -1,0 +1,159 @@
+// Helpers shared by msplit's benchmark programs (not the library): argument lists, the status
+// check that exits, a hash for generating inputs on the device, CUDA-event timing (warm-up, then
+// the median of many trials), a reusable device buffer, and the JSON file's common header.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "msplit/core.h"
+#include "../common/check_cuda.h"
+
+namespace bench {
+
+#define MS(call)                                                                                   \
+  do {                                                                                             \
+    msplit_status s_ = (call);                                                                     \
+    if (s_ != MSPLIT_SUCCESS) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, msplit_last_error_message()); \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+// "a,b,c" -> {"a", "b", "c"} (empty items dropped).
+inline std::vector<std::string> split_list(const std::string &s) {
+  std::vector<std::string> out;
+  size_t p = 0;
+  while (p <= s.size()) {
+    size_t q = s.find(',', p);
+    if (q == std::string::npos) q = s.size();
+    if (q > p) out.push_back(s.substr(p, q - p));
+    p = q + 1;
+  }
+  return out;
+}
+
+// A 64-bit mix (splitmix64's finaliser), low 32 bits: a counter-based generator for device-side
+// inputs, so that every trial and every method sees the same data.
+__host__ __device__ __forceinline__ uint32_t hash32(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return uint32_t(x);
+}
+
+struct timing {
+  double median_ms, min_ms, max_ms;
+};
+
+// Times f (which queues work on the default stream) with CUDA events: one warm-up run, then
+// `trials` runs, each waited for; returns the median, min and max.
+struct timer {
+  cudaEvent_t a, b;
+  timer() {
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+  }
+  ~timer() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  template <typename F>
+  timing run(F f, int trials) {
+    f();  // warm-up
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<double> t;
+    for (int i = 0; i < trials; ++i) {
+      CHECK_CUDA(cudaEventRecord(a));
+      f();
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+      t.push_back(ms);
+    }
+    CHECK_CUDA(cudaGetLastError());
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t.front(), t.back()};
+  }
+  template <typename F>
+  void run(F f, int trials, double &med, double &mn, double &mx) {
+    const timing r = run(f, trials);
+    med = r.median_ms;
+    mn = r.min_ms;
+    mx = r.max_ms;
+  }
+};
+
+// A device buffer that only grows (temporary storage reused across calls).
+struct dev_pool {
+  void *p = nullptr;
+  size_t cap = 0;
+  void *get(size_t bytes) {
+    if (bytes > cap) {
+      if (p) CHECK_CUDA(cudaFree(p));
+      CHECK_CUDA(cudaMalloc(&p, bytes));
+      cap = bytes;
+    }
+    return p;
+  }
+};
+
+// Bytes read + written per second by a device-to-device copy of `bytes` (the bandwidth bound
+// every benchmark reports its fraction of).
+inline double copy_bandwidth(size_t bytes, int trials) {
+  void *src = nullptr, *dst = nullptr;
+  CHECK_CUDA(cudaMalloc(&src, bytes));
+  CHECK_CUDA(cudaMalloc(&dst, bytes));
+  CHECK_CUDA(cudaMemset(src, 1, bytes));
+  timer tm;
+  const timing t = tm.run([&] { CHECK_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); }, trials);
+  CHECK_CUDA(cudaFree(src));
+  CHECK_CUDA(cudaFree(dst));
+  return 2.0 * double(bytes) / (t.median_ms * 1e-3);
+}
+
+// The machine: GPU name, runtime and driver versions (prints them as a comment line).
+struct machine {
+  cudaDeviceProp prop;
+  int runtime = 0, driver = 0;
+  machine() {
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    CHECK_CUDA(cudaRuntimeGetVersion(&runtime));
+    CHECK_CUDA(cudaDriverGetVersion(&driver));
+  }
+};
+
+// argv joined by spaces (the command recorded in the JSON).
+inline std::string command_line(int argc, char **argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  return command;
+}
+
+// Opens `path` and writes the fields every result file has, leaving the object open for the
+// caller's "results" array (close it with "  ]\n}\n"). Returns NULL (with a message) on failure.
+inline FILE *json_open(const std::string &path, const char *benchmark, const machine &mc, const std::string &commit,
+                       const std::string &command, int trials, const char *bound) {
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "%s: cannot write %s\n", benchmark, path.c_str());
+    return nullptr;
+  }
+  std::fprintf(f, "{\n  \"benchmark\": \"%s\",\n  \"gpu\": \"%s\",\n  \"cuda_runtime\": %d,\n  \"cuda_driver\": %d,\n",
+               benchmark, mc.prop.name, mc.runtime, mc.driver);
+  std::fprintf(f, "  \"commit\": \"%s\",\n  \"command\": \"%s\",\n  \"trials\": %d,\n  \"statistic\": \"median\",\n",
+               commit.c_str(), command.c_str(), trials);
+  std::fprintf(f, "  \"bound\": \"%s\",\n", bound);
+  return f;
+}
+
+}  // namespace bench
