@@ -22,6 +22,16 @@
 // larger than tuning::MAX_STAGE_BYTES is not staged: the functor is used as given and reads its
 // table from global memory.
 //
+// Histogram bins (msplit/histogram.cuh). A histogram counts with the same functors, but a key
+// outside every bin is not counted rather than clamped. It asks a functor for
+//     __device__ uint32_t bin(const Key &key) const;
+// where the functor declares one (any result >= m, e.g. OUT_OF_RANGE, means "in no bin"), and
+// uses operator() otherwise, counting only results < m. delta_bucket::bin is the unclamped
+// quotient (keys below base and NaN in no bin), splitter_bucket::bin is "number of splitters
+// <= key, minus one", so that with the m + 1 bin boundaries as splitters bin b holds
+// splitters[b] <= key < splitters[b + 1]; identity_bucket::bin keeps negative keys out.
+// Multisplit never calls bin().
+//
 // Examples: examples/multisplit_keys.cu (delta_bucket and a functor of one's own),
 // examples/multisplit_pairs.cu (splitter_bucket), examples/grid_multisplit.cu (bitfield_bucket).
 #pragma once
@@ -30,8 +40,12 @@
 #include <stdint.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace msplit {
+
+// What bin() returns for a key that falls in no bin (any value >= m means the same).
+constexpr uint32_t OUT_OF_RANGE = 0xFFFFFFFFu;
 
 namespace detail {
 // Unsigned division by a run-time constant with a multiply-high (Granlund & Montgomery 1994,
@@ -118,6 +132,26 @@ struct delta_bucket {
       }
     }
   }
+  // The histogram's bin: the quotient without the clamp; keys below base, NaN and quotients
+  // >= num_buckets are OUT_OF_RANGE.
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    if constexpr (std::is_floating_point_v<Key>) {
+      if (!(k >= base)) return OUT_OF_RANGE;
+      const Key q = (k - base) / delta;
+      return q < Key(num_buckets) ? uint32_t(q) : OUT_OF_RANGE;
+    } else {
+      using U = std::make_unsigned_t<Key>;
+      const U diff = U(k) - U(base);
+      if constexpr (sizeof(Key) <= 4) {
+        const uint32_t q = div32.div(uint32_t(diff));
+        return k < base || q >= num_buckets ? OUT_OF_RANGE : q;
+      } else {
+        if (k < base) return OUT_OF_RANGE;
+        const U q = diff / U(delta);
+        return q < U(num_buckets) ? uint32_t(q) : OUT_OF_RANGE;
+      }
+    }
+  }
 };
 
 // Bit-field buckets (radix digits): (bits of key >> shift) & (2^bits - 1). Floats use their
@@ -143,6 +177,16 @@ struct identity_bucket {
       }
       return detail::key_bits(k) > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(detail::key_bits(k));
     }
+  }
+  // The histogram's bin: negative keys and NaN are OUT_OF_RANGE (keys >= m are in no bin anyway).
+  template <typename Key>
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    if constexpr (std::is_floating_point_v<Key>) {
+      if (!(k >= Key(0))) return OUT_OF_RANGE;
+    } else if constexpr (std::is_signed_v<Key>) {
+      if (k < 0) return OUT_OF_RANGE;
+    }
+    return (*this)(k);
   }
 };
 
@@ -177,6 +221,20 @@ struct splitter_bucket {
     }
     return lo;
   }
+  // The histogram's bin: (number of splitters <= key) - 1, so OUT_OF_RANGE below splitters[0]
+  // and num_splitters - 1 (no bin when the splitters are the m + 1 bin boundaries) from the
+  // last one up. A branch-free search: every key takes ceil(log2 num_splitters) + 1 steps, so
+  // a warp's lanes stay together. Precondition: num_splitters >= 1.
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    const Key *base = splitters;
+    uint32_t len = num_splitters;
+    while (len > 1) {
+      const uint32_t half = len >> 1;
+      base = base[half] <= k ? base + half : base;
+      len -= half;
+    }
+    return uint32_t(base - splitters) + (*base <= k ? 1u : 0u) - 1u;
+  }
 };
 
 namespace detail {
@@ -199,6 +257,19 @@ template <typename Key, typename Op>
 __device__ __forceinline__ uint32_t clamped_bucket(const Op &op, const Key &key, uint32_t m) {
   const uint32_t b = op(key);
   return b < m ? b : m - 1;
+}
+
+// The histogram's bin of a key: op.bin(key) where the functor has it, op(key) otherwise.
+template <typename Op, typename Key, typename = void>
+struct has_bin : std::false_type {};
+template <typename Op, typename Key>
+struct has_bin<Op, Key, std::void_t<decltype(std::declval<const Op &>().bin(std::declval<const Key &>()))>>
+    : std::true_type {};
+
+template <typename Key, typename Op>
+__device__ __forceinline__ uint32_t histogram_bin(const Op &op, const Key &key) {
+  if constexpr (has_bin<Op, Key>::value) return op.bin(key);
+  else return op(key);
 }
 
 template <typename Op>
