@@ -163,7 +163,8 @@ void run_type(bench_state &st, const T *d_s, size_t n, const char *n_label, cons
   }
 }
 
-// The ablations of histogram_tuning.h on f32 even bins: each way of counting forced.
+// The ablations of histogram_tuning.h on f32 samples: each way of counting forced, for even
+// bins and for range bins (boundaries at the same places).
 void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_label, const std::string &dist) {
   using msplit::detail::hist_mode;
   const double bytes = double(n) * 4;
@@ -175,24 +176,35 @@ void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_lab
   };
   const std::vector<forced> runs = {
       {"ballot", hist_mode::BALLOT, 0, {2, 4, 8, 16, 32}},
-      {"shared", hist_mode::SHARED, 16384, {2, 4, 8, 16, 32, 64, 65536}},
+      {"shared", hist_mode::SHARED, 16384, {2, 4, 8, 16, 32, 64, 4096, 65536}},
       {"shared_slice8k", hist_mode::SHARED, 8192, {65536}},
       {"shared_slice32k", hist_mode::SHARED, 32768, {65536}},
-      {"global", hist_mode::GLOBAL, 0, {256, 4096, 65536, 1u << 18}},
+      {"global", hist_mode::GLOBAL, 0, {4096, 65536, 1u << 18}},
+  };
+  auto time_plan = [&](const char *kind, const forced &f, uint32_t m, auto op) {
+    uint32_t *h = static_cast<uint32_t *>(st.p_hist.get(size_t(m) * 4));
+    const size_t stage = msplit::detail::histogram_stage_bytes(op, msplit::tuning::HIST_MAX_STAGE_BYTES);
+    const msplit::detail::hist_plan p = msplit::detail::plan_for_mode(f.mode, m, f.slice ? f.slice : m, stage);
+    double med, mn, mx;
+    st.tm.run([&] {
+      CHECK_CUDA(cudaMemsetAsync(h, 0, size_t(m) * 4));
+      MS((msplit::detail::histogram_run_plan<float, float>(p, d_s, n, m, op, h, false, nullptr, 0)));
+    }, st.trials, med, mn, mx);
+    st.add(result{std::string("force_") + f.name, "f32", dist, kind, n, m, med, mn, mx, 0,
+                  st.copy_bw > 0 ? bytes / (med * 1e-3) / st.copy_bw : 0, 0, -1},
+           n_label);
   };
   for (const forced &f : runs) {
     for (uint32_t m : f.ms) {
-      uint32_t *h = static_cast<uint32_t *>(st.p_hist.get(size_t(m) * 4));
-      const msplit::delta_bucket<float> op(0.0f, 1024.0f / m, m);
-      const msplit::detail::hist_plan p = msplit::detail::plan_for_mode(f.mode, m, f.slice ? f.slice : m, 0);
-      double med, mn, mx;
-      st.tm.run([&] {
-        CHECK_CUDA(cudaMemsetAsync(h, 0, size_t(m) * 4));
-        MS((msplit::detail::histogram_run_plan<float, float>(p, d_s, n, m, op, h, false, nullptr, 0)));
-      }, st.trials, med, mn, mx);
-      st.add(result{std::string("force_") + f.name, "f32", dist, "even", n, m, med, mn, mx, 0,
-                    st.copy_bw > 0 ? bytes / (med * 1e-3) / st.copy_bw : 0, 0, -1},
-             n_label);
+      time_plan("even", f, m, msplit::delta_bucket<float>(0.0f, 1024.0f / m, m));
+      std::vector<float> lv(size_t(m) + 1);
+      for (uint32_t b = 0; b <= m; ++b) lv[b] = float(double(b) * 1024.0 / m);
+      float *d_lv = static_cast<float *>(st.p_levels.get(lv.size() * sizeof(float)));
+      CHECK_CUDA(cudaMemcpy(d_lv, lv.data(), lv.size() * sizeof(float), cudaMemcpyHostToDevice));
+      msplit::splitter_bucket<float> range;
+      range.splitters = d_lv;
+      range.num_splitters = m + 1;
+      time_plan("range", f, m, range);
     }
   }
 }

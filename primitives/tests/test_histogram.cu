@@ -428,6 +428,72 @@ void run_functors(bool quick, uint64_t &seed) {
   }
 }
 
+// ---- every way of counting, forced (the library picks one from m; here each runs on any m) ----
+
+void run_forced(bool quick, uint64_t &seed) {
+  using msplit::detail::hist_mode;
+  struct forced {
+    hist_mode mode;
+    uint32_t max_slice;  // 0: one slice
+    size_t max_stage;    // bytes of boundaries staged at most
+    std::vector<uint32_t> ms;
+    const char *name;
+  };
+  const std::vector<forced> runs = {
+      {hist_mode::BALLOT, 0, 32768, {1, 2, 5, 31, 32}, "ballot"},
+      {hist_mode::SHARED, 0, 32768, {1, 2, 32, 33}, "shared"},
+      {hist_mode::SHARED, 1000, 32768, {5000}, "shared, slices of 1000"},
+      {hist_mode::SHARED, 0, 64, {5000}, "shared, 4 tree levels staged"},
+      {hist_mode::SHARED, 0, 0, {300}, "shared, nothing staged"},
+      {hist_mode::GLOBAL, 0, 32768, {7, 5000}, "global"},
+  };
+  const size_t n = quick ? 4099 : 300007;
+  for (const forced &f : runs) {
+    for (uint32_t m : f.ms) {
+      for (int kind = EVEN; kind <= RANGE; ++kind) {
+        ++g_runs;
+        std::mt19937_64 g(++seed);
+        const bins_case<float> b = make_bins<float>(bin_kind(kind), m, g);
+        const std::vector<float> s = make_samples<float>(UNIFORM, n, g);
+        float *d_samples = static_cast<float *>(g_samples.get((n + 1) * sizeof(float))) + 1;  // not 16-byte aligned
+        CHECK_CUDA(cudaMemcpy(d_samples, s.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+        unsigned char *d_hb = static_cast<unsigned char *>(g_hist.get((size_t(m) + 2) * 4));
+        const std::vector<uint64_t> init = fill_hist(d_hb, m, false, true, g);
+        std::vector<uint64_t> want(init.begin() + 1, init.end() - 1);
+        for (const float &x : s) {
+          const uint32_t bin = oracle_bin(bin_kind(kind), b, x);
+          if (bin < m) want[bin] = (want[bin] + 1) & 0xFFFFFFFFull;
+        }
+        auto run = [&](const auto &op) {
+          const size_t stage = msplit::detail::histogram_stage_bytes(op, f.max_stage);
+          const msplit::detail::hist_plan p =
+              msplit::detail::plan_for_mode(f.mode, m, f.max_slice ? f.max_slice : m, stage);
+          return msplit::detail::histogram_run_plan<float, float>(p, d_samples, n, m, op, d_hb + 4, false, nullptr, 0);
+        };
+        msplit_status st;
+        if (kind == EVEN) {
+          st = run(msplit::delta_bucket<float>(float(b.lower), float(b.width), m));
+        } else {
+          float *d_lv = static_cast<float *>(g_levels.get(b.levels.size() * sizeof(float)));
+          CHECK_CUDA(cudaMemcpy(d_lv, b.levels.data(), b.levels.size() * sizeof(float), cudaMemcpyHostToDevice));
+          msplit::splitter_bucket<float> op;
+          op.splitters = d_lv;
+          op.num_splitters = m + 1;
+          st = run(op);
+        }
+        const std::string label = std::string("forced ") + f.name + (kind == EVEN ? " even" : " range") +
+                                  " m=" + std::to_string(m) + " n=" + std::to_string(n);
+        if (st != MSPLIT_SUCCESS) {
+          fail(label + ": " + msplit_last_error_message());
+          continue;
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+        check_hist(label, d_hb, m, false, want, {init[0], init.back()});
+      }
+    }
+  }
+}
+
 // ---- argument errors -------------------------------------------------------------------------
 
 void expect_error(const char *what, msplit_status got, msplit_status expected, const char *arg,
@@ -556,6 +622,7 @@ int main(int argc, char **argv) {
   run_type<float>(quick, seed);
   run_type<double>(quick, seed);
   run_functors(quick, seed);
+  run_forced(quick, seed);
   if (!quick) {  // 2^26 samples: the grid-stride loop over many rounds, every path once
     const size_t big = size_t(1) << 26;
     run_case<float>(EVEN, 256, big, UNIFORM, run_opts{false, false, true, false}, ++seed);

@@ -4,9 +4,9 @@
 // The samples are read with 16-byte loads in a grid-stride loop over a grid sized to the SMs;
 // the few samples before the first 16-byte boundary and after the last whole vector (fewer
 // than 32 in all) are counted by one warp. Three ways to count, chosen per call (dispatch.cuh):
-//   BALLOT  m <= 32: per 32 samples, one vote for "in a bin" and one per bit of the bin; lane b
-//           counts bin b in a register from the votes (Ashkiani's thesis, section 3.7.3). No
-//           atomics until the end, and no contention when most samples share a bin.
+//   BALLOT  m <= 32: per 32 samples, one vote for "in a bin" and one per bit of the bin (five);
+//           lane b counts bin b in a register from the votes (Ashkiani's thesis, section 3.7.3).
+//           No atomics until the end, and no contention when most samples share a bin.
 //   SHARED  a slice of at most HIST_MAX_SLICE_BINS bins in shared memory, one atomicAdd per
 //           sample in the slice. With more bins than that, the grid is num_slices copies of
 //           the same walk over the samples, block b counting slice b % num_slices.
@@ -36,9 +36,8 @@ struct hist_args {
   uint32_t num_bins;
   uint32_t slice_bins;      // bins per slice (SHARED); num_bins otherwise
   uint32_t num_slices;      // 1 unless SHARED with m > HIST_MAX_SLICE_BINS
-  int bin_bits;             // BALLOT: ceil(log2 m)
-  bool stage;               // stage the functor's table at stage_offset of shared memory
-  uint32_t stage_offset;    // bytes, a multiple of 16
+  uint32_t stage_bytes;     // 0, or the bytes of the functor's staged table (histogram_stage_op)
+  uint32_t stage_offset;    // where in shared memory: bytes, a multiple of 16
   void *hist;               // m counters of 4 or 8 bytes
   bool wide;                // 8-byte counters
   const uint32_t *bad_bins; // NULL, or a flag set by the boundary check: count nothing
@@ -48,6 +47,10 @@ __device__ __forceinline__ void add_to_histogram(void *hist, bool wide, uint32_t
   if (wide) atomicAdd(static_cast<unsigned long long *>(hist) + bin, static_cast<unsigned long long>(count));
   else atomicAdd(static_cast<unsigned *>(hist) + bin, count);
 }
+
+// Bits of a bin number that BALLOT votes on: one bin per lane.
+constexpr int BALLOT_BITS = 5;
+static_assert(tuning::HIST_BALLOT_MAX_BINS <= (1u << BALLOT_BITS), "BALLOT counts one bin per lane");
 
 template <hist_mode MODE, typename Sample, typename Key, typename Op>
 __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(const hist_args<Sample, Op> a) {
@@ -69,21 +72,22 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   // 1. zero the block's counters and stage the functor's table
   if constexpr (MODE != hist_mode::GLOBAL)
     for (uint32_t i = tid; i < bins; i += BT) counts[i] = 0;
-  const Op op = stage_op(a.op, a.stage, reinterpret_cast<unsigned char *>(hist_smem) + a.stage_offset, tid, BT);
+  const Op op =
+      histogram_stage_op(a.op, a.stage_bytes, reinterpret_cast<unsigned char *>(hist_smem) + a.stage_offset, tid, BT);
   __syncthreads();
 
   // 2. count; `count` takes one bin per lane and is called by whole warps
   uint32_t lane_count = 0;  // BALLOT: samples of bin `lane`
+  // BALLOT: all five bits are voted on whatever m, without a branch: for a lane below m, a
+  // bit at or above ceil(log2 m) is 0 in its own number and in every bin below m alike
+  uint32_t flip[BALLOT_BITS];
+#pragma unroll
+  for (int i = 0; i < BALLOT_BITS; ++i) flip[i] = ((lane >> i) & 1u) ? 0u : FULL_WARP_MASK;
   auto count = [&](uint32_t b) {
     if constexpr (MODE == hist_mode::BALLOT) {
       uint32_t mask = __ballot_sync(FULL_WARP_MASK, b < bins);
 #pragma unroll
-      for (int i = 0; i < 5; ++i) {
-        if (i < a.bin_bits) {
-          const uint32_t vote = __ballot_sync(FULL_WARP_MASK, (b >> i) & 1u);
-          mask &= ((lane >> i) & 1u) ? vote : ~vote;
-        }
-      }
+      for (int i = 0; i < BALLOT_BITS; ++i) mask &= __ballot_sync(FULL_WARP_MASK, (b >> i) & 1u) ^ flip[i];
       lane_count += __popc(mask);
     } else if constexpr (MODE == hist_mode::SHARED) {
       const uint32_t local = b - first_bin;  // wraps above `bins` for bins of other slices

@@ -31,31 +31,31 @@ constexpr uint32_t HISTOGRAM_MAX_BINS = uint32_t(1) << 30;
 struct hist_plan {
   hist_mode mode;
   uint32_t slice_bins, num_slices;
-  bool stage;
-  size_t stage_offset, smem_bytes;
+  size_t stage_bytes, stage_offset, smem_bytes;
 };
 
-// The plan of a given mode; SHARED cuts m into slices of at most max_slice_bins.
-inline hist_plan plan_for_mode(hist_mode mode, uint32_t m, uint32_t max_slice_bins, size_t table_bytes) {
+// The plan of a given mode; SHARED cuts m into slices of at most max_slice_bins. stage_bytes:
+// histogram_stage_bytes of the functor (0: not staged).
+inline hist_plan plan_for_mode(hist_mode mode, uint32_t m, uint32_t max_slice_bins, size_t stage_bytes) {
   hist_plan p{};
   p.mode = mode;
   p.num_slices = mode == hist_mode::SHARED ? (m + max_slice_bins - 1) / max_slice_bins : 1;
   // balanced slices: m = 16385 gives two of 8193, not 16384 and 1
   p.slice_bins = (m + p.num_slices - 1) / p.num_slices;
   const size_t counter_bytes = mode == hist_mode::GLOBAL ? 0 : size_t(p.slice_bins) * sizeof(uint32_t);
-  p.stage = table_bytes > 0 && table_bytes <= tuning::HIST_MAX_STAGE_BYTES;
+  p.stage_bytes = stage_bytes;
   p.stage_offset = align_up(counter_bytes, 16);
-  p.smem_bytes = p.stage_offset + (p.stage ? table_bytes : 0);
+  p.smem_bytes = p.stage_offset + stage_bytes;
   return p;
 }
 
 // The library's choice for m bins (histogram_tuning.h says why).
-inline hist_plan make_hist_plan(uint32_t m, size_t table_bytes) {
+inline hist_plan make_hist_plan(uint32_t m, size_t stage_bytes) {
   const uint32_t slices = (m + tuning::HIST_MAX_SLICE_BINS - 1) / tuning::HIST_MAX_SLICE_BINS;
   const hist_mode mode = m <= tuning::HIST_BALLOT_MAX_BINS ? hist_mode::BALLOT
                          : slices <= tuning::HIST_MAX_SLICES ? hist_mode::SHARED
                                                              : hist_mode::GLOBAL;
-  return plan_for_mode(mode, m, tuning::HIST_MAX_SLICE_BINS, table_bytes);
+  return plan_for_mode(mode, m, tuning::HIST_MAX_SLICE_BINS, stage_bytes);
 }
 
 // The first checks of every entry: temp_bytes, then the size query (d_temp == NULL). Returns
@@ -103,7 +103,7 @@ msplit_status launch_histogram(const hist_args<Sample, Op> &a, const hist_plan &
 template <typename Sample, typename Key, typename Op>
 msplit_status histogram_run_plan(const hist_plan &p, const Sample *samples, size_t n, uint32_t m, const Op &op,
                                  void *hist, bool wide, const uint32_t *bad, cudaStream_t stream) {
-  const hist_args<Sample, Op> a{samples, n, op, m, p.slice_bins, p.num_slices, ceil_log2(m), p.stage,
+  const hist_args<Sample, Op> a{samples, n, op, m, p.slice_bins, p.num_slices, uint32_t(p.stage_bytes),
                                 uint32_t(p.stage_offset), hist, wide, bad};
   switch (p.mode) {
     case hist_mode::BALLOT: return launch_histogram<hist_mode::BALLOT, Sample, Key>(a, p, n, stream);
@@ -158,8 +158,8 @@ msplit_status histogram_dispatch(const char *who, void *d_temp, size_t temp_byte
   if (n == 0) return MSPLIT_SUCCESS;
 
   // 3. count
-  return histogram_run_plan<Sample, Key>(make_hist_plan(m, stage_bytes_of(op)), samples, n, m, op, hist, wide, bad,
-                                         stream);
+  const hist_plan p = make_hist_plan(m, histogram_stage_bytes(op, tuning::HIST_MAX_STAGE_BYTES));
+  return histogram_run_plan<Sample, Key>(p, samples, n, m, op, hist, wide, bad, stream);
 }
 
 // Bounds and boundaries of Sample samples (msplit::histogram_level_t).
