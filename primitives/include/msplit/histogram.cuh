@@ -7,13 +7,16 @@
 // the lowest bin, at or above the highest, NaN), as in CUB's DeviceHistogram. The C API of the
 // same primitive is msplit/histogram.h.
 //
-// How it counts: each block counts its part of the samples in private counters, in registers
-// from warp votes for m <= 32 (Ashkiani's thesis, section 3.7.3) and in shared memory with one
-// atomicAdd per sample above, and adds them to the histogram once at the end. With more than
+// How it counts: each block counts its part of the samples in private counters in shared memory,
+// one atomicAdd per sample, and adds them to the histogram once at the end; 8-bit samples are
+// counted by value (256 counters) and mapped to their bins at the end. With more than
 // tuning::HIST_MAX_SLICE_BINS bins (16,384) the bins are cut into slices, one per block, each
-// slice's blocks reading all the samples; above 8 slices (m > 131,072) every sample is added to
-// the histogram in global memory directly. The samples are read with 16-byte loads at any
-// alignment. Tuning: msplit/histogram_tuning.h.
+// slice's blocks reading all the samples; above 8 slices (m > 131,072), or range boundaries
+// too many for shared memory, the counts go straight to global memory, one atomicAdd per bin
+// per warp. Range boundaries are staged in shared memory as a breadth-first search tree. The
+// samples are read with 16-byte loads at any alignment. Warp votes (Ashkiani's thesis, section
+// 3.7.3) are there for small m but lose to shared atomics on Hopper. Tuning and the
+// measurements behind it: msplit/histogram_tuning.h.
 //
 // Conventions of every call (CUB's):
 //   Temporary storage: with d_temp == NULL only *temp_bytes is written (nothing runs, no other
@@ -109,10 +112,10 @@ msplit_status histogram_even(void *d_temp, size_t *temp_bytes, const Sample *d_s
                                       static_cast<void *>(d_histogram), sizeof(Counter), accumulate, stream);
 }
 
-// Range bins: bin b holds d_levels[b] <= x < d_levels[b + 1], b < num_bins. The boundaries are
-// staged into shared memory when they take at most tuning::HIST_MAX_STAGE_BYTES (32 KB) and
-// searched there with a branch-free binary search (ceil(log2(m + 1)) + 1 steps per sample);
-// larger tables are searched in global memory.
+// Range bins: bin b holds d_levels[b] <= x < d_levels[b + 1], b < num_bins. Each sample takes
+// bit_length(m + 1) branch-free search steps, in a breadth-first tree of the boundaries staged
+// in shared memory (all of them while the tree fits tuning::HIST_MAX_STAGE_BYTES, 32 KB: up to
+// m = 8,190 for 32-bit levels), the last steps in global memory for larger m.
 //
 // [in]  d_levels            num_bins + 1 boundaries of histogram_level_t<Sample> (device), sorted
 //                           (equal neighbours make an empty bin). Unsorted ones are found on the
