@@ -276,10 +276,8 @@ struct splitter_bucket {
   __device__ __forceinline__ uint32_t bin(const Key &k) const {
     uint32_t lo = 0, len = num_splitters;
     if (tree) {
-      const Key *t = tree;
-      __builtin_assume(__isShared(t));  // stage_bins put it there: 32-bit shared loads, not generic ones
       uint32_t j = 1;
-      for (uint32_t d = 0; d < tree_levels; ++d) j = 2 * j + (t[j] <= k ? 1u : 0u);
+      for (uint32_t d = 0; d < tree_levels; ++d) j = 2 * j + (tree[j] <= k ? 1u : 0u);
       const uint32_t run_shift = detail::bit_length(num_splitters) - tree_levels;
       lo = (j - (1u << tree_levels)) << run_shift;  // the splitters before lo are <= k
       if (lo >= num_splitters) return lo - 1;
