@@ -22,6 +22,20 @@
 // larger than tuning::MAX_STAGE_BYTES is not staged: the functor is used as given and reads its
 // table from global memory.
 //
+// Histogram bins (msplit/histogram.cuh). A histogram counts with the same functors, but a key
+// outside every bin is not counted rather than clamped. It asks a functor for
+//     __device__ uint32_t bin(const Key &key) const;
+// where the functor declares one (any result >= m, e.g. OUT_OF_RANGE, means "in no bin"), and
+// uses operator() otherwise, counting only results < m. delta_bucket::bin is the unclamped
+// quotient (keys below base and NaN in no bin), splitter_bucket::bin is "number of splitters
+// <= key, minus one", so that with the m + 1 bin boundaries as splitters bin b holds
+// splitters[b] <= key < splitters[b + 1]; identity_bucket::bin keeps negative keys out.
+// Multisplit never calls bin(). The histogram stages a functor's table as described above, or,
+// where the functor declares msplit_bin_staged (splitter_bucket does), with
+//     size_t bin_stage_bytes(size_t max_bytes) const;                          // host
+//     __device__ T stage_bins(void *smem, unsigned tid, unsigned nthreads, size_t bytes) const;
+// (a layout for bin(); see splitter_bucket).
+//
 // Examples: examples/multisplit_keys.cu (delta_bucket and a functor of one's own),
 // examples/multisplit_pairs.cu (splitter_bucket), examples/grid_multisplit.cu (bitfield_bucket).
 #pragma once
@@ -30,8 +44,12 @@
 #include <stdint.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace msplit {
+
+// What bin() returns for a key that falls in no bin (any value >= m means the same).
+constexpr uint32_t OUT_OF_RANGE = 0xFFFFFFFFu;
 
 namespace detail {
 // Unsigned division by a run-time constant with a multiply-high (Granlund & Montgomery 1994,
@@ -57,6 +75,17 @@ struct fast_div_u32 {
     return (t + ((n - t) >> shift1)) >> shift2;
   }
 };
+
+// Bits needed to write x (0 for 0).
+__host__ __device__ inline uint32_t bit_length(uint32_t x) {
+#ifdef __CUDA_ARCH__
+  return 32 - __clz(x);
+#else
+  uint32_t bits = 0;
+  while (bits < 32 && (x >> bits) != 0) ++bits;
+  return bits;
+#endif
+}
 
 template <typename Key>
 __host__ __device__ inline uint64_t key_bits(const Key &k) {
@@ -118,6 +147,26 @@ struct delta_bucket {
       }
     }
   }
+  // The histogram's bin: the quotient without the clamp; keys below base, NaN and quotients
+  // >= num_buckets are OUT_OF_RANGE.
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    if constexpr (std::is_floating_point_v<Key>) {
+      if (!(k >= base)) return OUT_OF_RANGE;
+      const Key q = (k - base) / delta;
+      return q < Key(num_buckets) ? uint32_t(q) : OUT_OF_RANGE;
+    } else {
+      using U = std::make_unsigned_t<Key>;
+      const U diff = U(k) - U(base);
+      if constexpr (sizeof(Key) <= 4) {
+        const uint32_t q = div32.div(uint32_t(diff));
+        return k < base || q >= num_buckets ? OUT_OF_RANGE : q;
+      } else {
+        if (k < base) return OUT_OF_RANGE;
+        const U q = diff / U(delta);
+        return q < U(num_buckets) ? uint32_t(q) : OUT_OF_RANGE;
+      }
+    }
+  }
 };
 
 // Bit-field buckets (radix digits): (bits of key >> shift) & (2^bits - 1). Floats use their
@@ -143,6 +192,16 @@ struct identity_bucket {
       }
       return detail::key_bits(k) > 0xFFFFFFFFull ? 0xFFFFFFFFu : uint32_t(detail::key_bits(k));
     }
+  }
+  // The histogram's bin: negative keys and NaN are OUT_OF_RANGE (keys >= m are in no bin anyway).
+  template <typename Key>
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    if constexpr (std::is_floating_point_v<Key>) {
+      if (!(k >= Key(0))) return OUT_OF_RANGE;
+    } else if constexpr (std::is_signed_v<Key>) {
+      if (k < 0) return OUT_OF_RANGE;
+    }
+    return (*this)(k);
   }
 };
 
@@ -177,6 +236,62 @@ struct splitter_bucket {
     }
     return lo;
   }
+  // The histogram's bin: (number of splitters <= key) - 1, so OUT_OF_RANGE below splitters[0]
+  // and num_splitters - 1 or more (no bin when the splitters are the m + 1 bin boundaries) from
+  // the last one up. Precondition: num_splitters >= 1.
+  //
+  // The histogram stages the splitters its own way (stage_bins): the top tree_levels levels of
+  // the implicit search tree over them (a perfect tree of bit_length(num_splitters) levels, the
+  // missing places at the end standing for the last splitter), breadth first (Eytzinger's
+  // layout). The sorted layout puts the nodes of one level 2^k splitters apart, all in one
+  // shared-memory bank, so a warp's 32 lanes searching it serialise (32-way conflicts); breadth
+  // first, a level's nodes are contiguous. The key descends the staged levels, which leaves a
+  // run of fewer than 2^(height - tree_levels) splitters, searched in global memory. Both
+  // searches are branch-free, so a warp's lanes stay together.
+  const Key *tree{nullptr};  // set by stage_bins: 2^tree_levels keys in shared memory, [0] unused
+  uint32_t tree_levels{0};
+
+  using msplit_bin_staged = void;
+  // Bytes stage_bins takes within max_bytes (2^levels keys), 0 when not even one level fits.
+  size_t bin_stage_bytes(size_t max_bytes) const {
+    uint32_t levels = detail::bit_length(num_splitters);
+    while (levels > 0 && (size_t(1) << levels) * sizeof(Key) > max_bytes) --levels;
+    return levels ? (size_t(1) << levels) * sizeof(Key) : 0;
+  }
+  __device__ splitter_bucket stage_bins(void *smem, unsigned tid, unsigned nthreads, size_t bytes) const {
+    Key *t = static_cast<Key *>(smem);
+    const uint32_t levels = 31 - __clz(uint32_t(bytes / sizeof(Key)));
+    const uint32_t run_shift = detail::bit_length(num_splitters) - levels;
+    for (uint32_t j = 1 + tid; j < (1u << levels); j += nthreads) {
+      const uint32_t depth = 31 - __clz(j), place = j - (1u << depth);
+      const uint32_t rank = (2 * place + 1) << (levels - 1 - depth);  // in order, from 1
+      const uint32_t pos = (rank << run_shift) - 1;                     // in the padded splitters
+      t[j] = splitters[pos < num_splitters ? pos : num_splitters - 1];
+    }
+    splitter_bucket staged = *this;
+    staged.tree = t;
+    staged.tree_levels = levels;
+    return staged;
+  }
+  __device__ __forceinline__ uint32_t bin(const Key &k) const {
+    uint32_t lo = 0, len = num_splitters;
+    if (tree) {
+      uint32_t j = 1;
+      for (uint32_t d = 0; d < tree_levels; ++d) j = 2 * j + (tree[j] <= k ? 1u : 0u);
+      const uint32_t run_shift = detail::bit_length(num_splitters) - tree_levels;
+      lo = (j - (1u << tree_levels)) << run_shift;  // the splitters before lo are <= k
+      if (lo >= num_splitters) return lo - 1;
+      len = min((1u << run_shift) - 1, num_splitters - lo);
+      if (len == 0) return lo - 1;
+    }
+    const Key *base = splitters + lo;  // upper bound in [lo, lo + len)
+    while (len > 1) {
+      const uint32_t half = len >> 1;
+      base = base[half] <= k ? base + half : base;
+      len -= half;
+    }
+    return uint32_t(base - splitters) + (*base <= k ? 1u : 0u) - 1u;
+  }
 };
 
 namespace detail {
@@ -199,6 +314,43 @@ template <typename Key, typename Op>
 __device__ __forceinline__ uint32_t clamped_bucket(const Op &op, const Key &key, uint32_t m) {
   const uint32_t b = op(key);
   return b < m ? b : m - 1;
+}
+
+// The histogram's staging: a functor with msplit_bin_staged stages with stage_bins (within the
+// bytes bin_stage_bytes(max_bytes) said), any other staged functor with stage() when its table
+// fits max_bytes; bytes == 0: not staged.
+template <typename Op, typename = void>
+struct is_bin_staged : std::false_type {};
+template <typename Op>
+struct is_bin_staged<Op, std::void_t<typename Op::msplit_bin_staged>> : std::true_type {};
+
+template <typename Op>
+inline size_t histogram_stage_bytes(const Op &op, size_t max_bytes) {
+  if constexpr (is_bin_staged<Op>::value) return op.bin_stage_bytes(max_bytes);
+  else if constexpr (is_staged<Op>::value) return op.shared_bytes() <= max_bytes ? op.shared_bytes() : 0;
+  else return 0;
+}
+
+template <typename Op>
+__device__ __forceinline__ Op histogram_stage_op(const Op &op, size_t bytes, void *smem, unsigned tid,
+                                                 unsigned nthreads) {
+  if (bytes == 0) return op;
+  if constexpr (is_bin_staged<Op>::value) return op.stage_bins(smem, tid, nthreads, bytes);
+  else if constexpr (is_staged<Op>::value) return op.stage(smem, tid, nthreads);
+  else return op;
+}
+
+// The histogram's bin of a key: op.bin(key) where the functor has it, op(key) otherwise.
+template <typename Op, typename Key, typename = void>
+struct has_bin : std::false_type {};
+template <typename Op, typename Key>
+struct has_bin<Op, Key, std::void_t<decltype(std::declval<const Op &>().bin(std::declval<const Key &>()))>>
+    : std::true_type {};
+
+template <typename Key, typename Op>
+__device__ __forceinline__ uint32_t histogram_bin(const Op &op, const Key &key) {
+  if constexpr (has_bin<Op, Key>::value) return op.bin(key);
+  else return op(key);
 }
 
 template <typename Op>

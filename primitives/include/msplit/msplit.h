@@ -4,6 +4,8 @@
  *   - multisplit: stable permutation of keys or key-value pairs into m contiguous buckets
  *     (msplit/multisplit.h here; msplit/multisplit.cuh for the CUDA C++ templates and
  *     msplit/grid_multisplit.cuh for a multisplit called from inside a cooperative kernel).
+ *   - histogram: counts of samples in even bins or bins between sorted boundaries
+ *     (msplit/histogram.h here; msplit/histogram.cuh for the templates, any bin functor too).
  * Histogram, radix sort, segmented sort and a hash table are planned, not yet here; each will
  * come with its own C header, included below, and its own template header.
  *
@@ -12,6 +14,7 @@
  *                        that every call follows are described there)
  *   msplit/bucket.h      the built-in bucket functions
  *   msplit/multisplit.h  multisplit
+ *   msplit/histogram.h   histogram
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H
@@ -20,5 +23,6 @@
 #include "msplit/core.h"
 #include "msplit/bucket.h"
 #include "msplit/multisplit.h"
+#include "msplit/histogram.h"
 
 #endif /* MSPLIT_H */

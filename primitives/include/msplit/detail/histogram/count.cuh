@@ -1,0 +1,168 @@
+// Histogram counting kernels: each block counts its share of the samples into private counters
+// and adds them to the histogram once, at the end.
+//
+// The samples are read with 16-byte loads in a grid-stride loop over a grid sized to the SMs;
+// the few samples before the first 16-byte boundary and after the last whole vector (fewer
+// than 32 in all) are counted by one warp. Three ways to count, chosen per call (dispatch.cuh):
+//   BALLOT  small m: per 32 samples, one vote for "in a bin" and one per bit of the bin (five);
+//           lane b counts bin b in a register from the votes (Ashkiani's thesis, section 3.7.3).
+//           No atomics until the end. Chosen for m <= tuning::HIST_BALLOT_MAX_BINS (none on
+//           Hopper: shared atomics are faster there).
+//   SHARED  a slice of at most HIST_MAX_SLICE_BINS bins in shared memory, one atomicAdd per
+//           sample in the slice. With more bins than that, the grid is num_slices copies of
+//           the same walk over the samples, block b counting slice b % num_slices.
+//   GLOBAL  one atomicAdd per sample straight into the histogram (very large m).
+// Invariants: a block counts fewer than 2^31 samples (its 32-bit counters cannot overflow);
+// every lane of a warp runs the same iterations (the votes need the whole warp); counters
+// that stay zero are not added.
+#pragma once
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msplit/bucket.cuh"
+#include "msplit/detail/warp.cuh"
+#include "msplit/histogram_tuning.h"
+
+namespace msplit {
+namespace detail {
+
+enum class hist_mode { BALLOT, SHARED, GLOBAL };
+
+template <typename Sample, typename Op>
+struct hist_args {
+  const Sample *samples;
+  size_t n;
+  Op op;
+  uint32_t num_bins;
+  uint32_t slice_bins;      // bins per slice (SHARED); num_bins otherwise
+  uint32_t num_slices;      // 1 unless SHARED with m > HIST_MAX_SLICE_BINS
+  uint32_t stage_bytes;     // 0, or the bytes of the functor's staged table (histogram_stage_op)
+  uint32_t stage_offset;    // where in shared memory: bytes, a multiple of 16
+  void *hist;               // m counters of 4 or 8 bytes
+  bool wide;                // 8-byte counters
+  const uint32_t *bad_bins; // NULL, or a flag set by the boundary check: count nothing
+};
+
+__device__ __forceinline__ void add_to_histogram(void *hist, bool wide, uint32_t bin, uint32_t count) {
+  if (wide) atomicAdd(static_cast<unsigned long long *>(hist) + bin, static_cast<unsigned long long>(count));
+  else atomicAdd(static_cast<unsigned *>(hist) + bin, count);
+}
+
+// Bits of a bin number that BALLOT votes on: one bin per lane.
+constexpr int BALLOT_BITS = 5;
+static_assert(tuning::HIST_BALLOT_MAX_BINS <= (1u << BALLOT_BITS), "BALLOT counts one bin per lane");
+
+template <hist_mode MODE, typename Sample, typename Key, typename Op>
+__global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(const hist_args<Sample, Op> a) {
+  constexpr int BT = tuning::HIST_BLOCK_THREADS, WARPS = BT / WARP_SIZE;
+  constexpr int VEC = 16 / sizeof(Sample), LOADS = tuning::HIST_LOADS_PER_THREAD;
+  static_assert(16 % sizeof(Sample) == 0, "samples of 1, 2, 4, 8 or 16 bytes");
+  static_assert(BT % WARP_SIZE == 0, "whole warps");
+  extern __shared__ uint4 hist_smem[];
+  uint32_t *counts = reinterpret_cast<uint32_t *>(hist_smem);
+
+  // 0. the boundaries were found unsorted: the histogram stays as it is
+  if (a.bad_bins && *a.bad_bins) return;
+  const unsigned tid = threadIdx.x, lane = lane_id(), warp = tid / WARP_SIZE;
+  const uint32_t slice = blockIdx.x % a.num_slices;
+  const uint32_t part = blockIdx.x / a.num_slices, parts = gridDim.x / a.num_slices;
+  const uint32_t first_bin = slice * a.slice_bins;
+  const uint32_t bins = min(a.slice_bins, a.num_bins - first_bin);
+
+  // 1. zero the block's counters and stage the functor's table
+  if constexpr (MODE != hist_mode::GLOBAL)
+    for (uint32_t i = tid; i < bins; i += BT) counts[i] = 0;
+  const Op op =
+      histogram_stage_op(a.op, a.stage_bytes, reinterpret_cast<unsigned char *>(hist_smem) + a.stage_offset, tid, BT);
+  __syncthreads();
+
+  // 2. count; `count` takes one bin per lane and is called by whole warps
+  uint32_t lane_count = 0;  // BALLOT: samples of bin `lane`
+  // BALLOT: all five bits are voted on whatever m, without a branch: for a lane below m, a
+  // bit at or above ceil(log2 m) is 0 in its own number and in every bin below m alike
+  uint32_t flip[BALLOT_BITS];
+#pragma unroll
+  for (int i = 0; i < BALLOT_BITS; ++i) flip[i] = ((lane >> i) & 1u) ? 0u : FULL_WARP_MASK;
+  auto count = [&](uint32_t b) {
+    if constexpr (MODE == hist_mode::BALLOT) {
+      uint32_t mask = __ballot_sync(FULL_WARP_MASK, b < bins);
+#pragma unroll
+      for (int i = 0; i < BALLOT_BITS; ++i) mask &= __ballot_sync(FULL_WARP_MASK, (b >> i) & 1u) ^ flip[i];
+      lane_count += __popc(mask);
+    } else if constexpr (MODE == hist_mode::SHARED) {
+      const uint32_t local = b - first_bin;  // wraps above `bins` for bins of other slices
+      if (local < bins) atomicAdd(&counts[local], 1u);
+    } else {
+      if (b < a.num_bins) add_to_histogram(a.hist, a.wide, b, 1);
+    }
+  };
+  auto take = [&](const Sample &s, bool valid) { count(valid ? histogram_bin(op, Key(s)) : OUT_OF_RANGE); };
+
+  const Sample *in = a.samples;
+  size_t head = ((16 - reinterpret_cast<uintptr_t>(in) % 16) % 16) / sizeof(Sample);
+  if (head > a.n) head = a.n;
+  const uint4 *vin = reinterpret_cast<const uint4 *>(in + head);
+  const size_t nvec = (a.n - head) / VEC;
+  // 2a. whole 16-byte vectors: LOADS per thread in flight, warp-uniform trip count
+  const size_t step = size_t(parts) * WARPS * LOADS * WARP_SIZE;
+  for (size_t base = (size_t(part) * WARPS + warp) * LOADS * WARP_SIZE; base < nvec; base += step) {
+    uint4 v[LOADS];
+#pragma unroll
+    for (int u = 0; u < LOADS; ++u) {
+      const size_t idx = base + u * WARP_SIZE + lane;
+      v[u] = idx < nvec ? vin[idx] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < LOADS; ++u) {
+      const bool valid = base + u * WARP_SIZE + lane < nvec;
+      Sample s[VEC];
+      static_assert(sizeof(s) == sizeof(uint4), "a vector of whole samples");
+      __builtin_memcpy(&s, &v[u], sizeof(s));
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) take(s[k], valid);
+    }
+  }
+  // 2b. the head (before the first 16-byte boundary) and the tail (after the last vector):
+  // fewer than VEC samples each, so one sample per lane of one warp
+  if (part == 0 && warp == 0) {
+    const size_t tail_first = head + nvec * VEC;
+    const size_t i = lane < head ? lane : tail_first + (lane - head);
+    const bool valid = lane < head || i < a.n;
+    take(valid ? in[i] : Sample(), valid);
+  }
+
+  // 3. add the block's counts to the histogram
+  if constexpr (MODE == hist_mode::BALLOT) {
+    if (lane < bins && lane_count) atomicAdd(&counts[lane], lane_count);
+  }
+  if constexpr (MODE != hist_mode::GLOBAL) {
+    __syncthreads();
+    for (uint32_t i = tid; i < bins; i += BT) {
+      const uint32_t c = counts[i];
+      if (c) add_to_histogram(a.hist, a.wide, first_bin + i, c);
+    }
+  }
+}
+
+// Range bins: checks that the m + 1 boundaries are sorted (a NaN counts as unsorted) and
+// writes the verdict to *bad, which the counting kernel reads; zeroes the histogram first
+// when the boundaries are sorted and `zero` is set. One block: the verdict must be known
+// before anything is written.
+template <typename Key>
+__global__ void histogram_check_levels_kernel(const Key *levels, uint32_t m, uint32_t *bad, void *hist, bool wide,
+                                              bool zero) {
+  int unsorted = 0;
+  for (uint32_t i = threadIdx.x; i < m; i += blockDim.x)
+    if (!(levels[i] <= levels[i + 1])) unsorted = 1;
+  unsorted = __syncthreads_or(unsorted);
+  if (threadIdx.x == 0) *bad = unsorted ? 1u : 0u;
+  if (unsorted || !zero) return;
+  for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
+    if (wide) static_cast<unsigned long long *>(hist)[i] = 0;
+    else static_cast<unsigned *>(hist)[i] = 0;
+  }
+}
+
+}  // namespace detail
+}  // namespace msplit
