@@ -1,0 +1,37 @@
+// msplit radix sort tuning constants (H100, sm_90). Change here, nowhere else.
+//
+// Until measured on the H100 the tile shapes follow what bounds them: the look-back storage of a
+// portion is 1 KB per tile (256 digit words), so a tile must hold at least as many elements as
+// CUB's one-sweep tile of the same call (CUB 13.0, sm_90: 384 threads x 20 items for 32-bit keys,
+// x 23 for 32-bit pairs) for the temporary storage to stay within CUB's.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+namespace msplit {
+namespace tuning {
+
+// Bits of a radix digit: 256 digits per pass, one look-back thread per digit.
+constexpr int RADIX_BITS = 8;
+// Threads of a sweep block (at least 2^RADIX_BITS: a thread per digit walks back).
+constexpr int RADIX_SWEEP_THREADS = 384;
+// Resident sweep blocks per SM the kernel is compiled for (caps its registers: 2 x 384 threads
+// leaves 85 registers a thread, enough for 23 keys, their ranks and the values loaded after).
+constexpr int RADIX_SWEEP_BLOCKS_PER_SM = 2;
+// Keys per thread of a sweep tile, by key and value bytes (the tile is RADIX_SWEEP_THREADS x
+// this; every element is in registers between its load and the shared-memory exchange).
+template <size_t KEY_BYTES, size_t VALUE_BYTES>
+struct radix_items_per_thread {
+  static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 20 : VALUE_BYTES == 4 ? 23 : 16)
+                                              : (VALUE_BYTES == 0 ? 16 : VALUE_BYTES == 4 ? 16 : 12);
+};
+// Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
+constexpr int RADIX_LOOKBACK_ITEMS = 4;
+// Histogram kernel (all passes' digit counts in one read): threads, keys per thread, and
+// resident blocks per SM of its grid-stride loop.
+constexpr int RADIX_HISTOGRAM_THREADS = 256;
+constexpr int RADIX_HISTOGRAM_ITEMS = 16;
+constexpr int RADIX_HISTOGRAM_BLOCKS_PER_SM = 4;
+
+}  // namespace tuning
+}  // namespace msplit
