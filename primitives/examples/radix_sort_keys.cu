@@ -8,6 +8,12 @@
 
 #include "example_util.h"
 
+static void print_u32(const char *label, const uint32_t *v, size_t n) {
+  std::printf("%-12s", label);
+  for (size_t i = 0; i < n; ++i) std::printf(i ? " %u" : "%u", v[i]);
+  std::printf("\n");
+}
+
 int main() {
   if (!example_have_gpu()) return EXAMPLE_SKIP;
   const uint32_t keys[] = {25, 3, 17, 9, 0, 30, 12, 5, 21, 14};
@@ -26,7 +32,7 @@ int main() {
   CHECK_CUDA(cudaMalloc(&d_floats_out, sizeof floats));
   CHECK_CUDA(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(d_floats, floats, sizeof floats, cudaMemcpyHostToDevice));
-  example_print_keys("in:", keys, n, nullptr, 0);
+  print_u32("in:", keys, n);
 
   // one query serves every call below: the same key width, n or fewer keys, 32 bits or fewer
   size_t temp_bytes = 0;
@@ -36,24 +42,20 @@ int main() {
   // nothing has synchronised yet: wait for the stream before reading the results
   CHECK_CUDA(cudaMemcpyAsync(out, d_out, sizeof out, cudaMemcpyDeviceToHost, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
-  example_print_keys("ascending:", out, n, nullptr, 0);
+  print_u32("ascending:", out, n);
   CHECK(msplit::radix_sort_keys_descending(d_temp, &temp_bytes, d_keys, d_out, n, 0, 32, stream));
   CHECK_CUDA(cudaMemcpyAsync(out, d_out, sizeof out, cudaMemcpyDeviceToHost, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
-  std::printf("descending:");
-  for (size_t i = 0; i < n; ++i) std::printf(" %u", out[i]);
-  std::printf("\n");
+  print_u32("descending:", out, n);
   CHECK(msplit::radix_sort_keys(d_temp, &temp_bytes, d_keys, d_out, n, 0, 4, stream));
   CHECK_CUDA(cudaMemcpyAsync(out, d_out, sizeof out, cudaMemcpyDeviceToHost, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
-  std::printf("low 4 bits:");
-  for (size_t i = 0; i < n; ++i) std::printf(" %u", out[i]);
-  std::printf("\n");
+  print_u32("low 4 bits:", out, n);
   CHECK(msplit::radix_sort_keys(d_temp, &temp_bytes, d_floats, d_floats_out, 6, 0, 32, stream));
   CHECK_CUDA(cudaMemcpyAsync(floats_out, d_floats_out, sizeof floats_out, cudaMemcpyDeviceToHost, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
-  std::printf("floats:    ");
-  for (int i = 0; i < 6; ++i) std::printf(" %g", floats_out[i]);
+  std::printf("%-12s", "floats:");
+  for (int i = 0; i < 6; ++i) std::printf(i ? " %g" : "%g", floats_out[i]);
   std::printf("\n");
 
   cudaFree(d_temp);
