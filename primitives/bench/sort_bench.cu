@@ -13,6 +13,7 @@
 //              [--trials 10] [--json FILE] [--commit SHA]
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +60,33 @@ unsigned long long differences(const T *a, const T *b, size_t n) {
   CHECK_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaFree(d));
   return h;
+}
+
+// The upfront histogram alone (all passes' digit counts in one read), for u32 keys on 32 bits:
+// the part of a sort that is not a sweep.
+double histogram_ms(size_t n, int trials) {
+  using namespace msplit::detail;
+  uint32_t *keys;
+  unsigned long long *hist;
+  CHECK_CUDA(cudaMalloc(&keys, n * 4));
+  CHECK_CUDA(cudaMalloc(&hist, 4 * RADIX_DIGITS * sizeof *hist));
+  gen<uint32_t><<<4096, 256>>>(keys, nullptr, n, 7);
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  constexpr int HT = msplit::tuning::RADIX_HISTOGRAM_THREADS, HI = msplit::tuning::RADIX_HISTOGRAM_ITEMS;
+  const size_t tiles = (n + size_t(HT) * HI - 1) / (size_t(HT) * HI);
+  const size_t grid = std::min(tiles, size_t(sms) * msplit::tuning::RADIX_HISTOGRAM_BLOCKS_PER_SM);
+  const radix_histogram_args<uint32_t> a{keys, n, make_key_codec<uint32_t>(false), 0, 32, 4, hist};
+  bench::timer tm;
+  const bench::timing t = tm.run(
+      [&] {
+        CHECK_CUDA(cudaMemsetAsync(hist, 0, 4 * RADIX_DIGITS * sizeof *hist));
+        radix_histogram_kernel<HT, HI, uint32_t><<<unsigned(grid), HT>>>(a);
+      },
+      trials);
+  cudaFree(keys);
+  cudaFree(hist);
+  return t.median_ms;
 }
 
 struct result {
@@ -152,6 +180,9 @@ int main(int argc, char **argv) {
   const double bw = bench::copy_bandwidth(size_t(1) << 30, trials);
   std::printf("# %s, CUDA runtime %d, driver %d; copy bandwidth %.0f GB/s; commit %s\n", mc.prop.name, mc.runtime,
               mc.driver, bw / 1e9, commit.c_str());
+  for (const std::string &sn : ns)
+    std::printf("# upfront histogram of 2^%s u32 keys, 4 passes: %.3f ms\n", sn.c_str(),
+                histogram_ms(size_t(1) << std::atoi(sn.c_str()), trials));
   std::printf("%-11s %5s %3s %9s %9s %7s %7s %9s %9s %7s %12s %12s %s\n", "config", "log2n", "bits", "ms", "Gitems/s",
               "of bw", "", "cub ms", "cub G/s", "of bw", "temp", "cub temp", "speedup");
   FILE *f = json.empty() ? nullptr

@@ -4,9 +4,9 @@
 // descending, keeping the input order of equal keys (stable). It follows Adinets and Merrill,
 // "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs" (2022): one read of the keys
 // counts the 8-bit digits of every pass, then each pass is one sweep whose tiles rank their keys
-// by digit, find their global offsets by decoupled look-back and write coalesced runs; a pass is
-// a multisplit with a bit-field bucket (msplit/multisplit.cuh). The C API of the same primitive
-// is msplit/radix_sort.h.
+// by digit, find their global offsets by decoupled look-back and write coalesced runs. A pass is
+// a multisplit with a bit-field bucket (msplit/multisplit.cuh), and ranges of up to 6 bits run as
+// exactly that, in one pass. The C API of the same primitive is msplit/radix_sort.h.
 //
 // Keys: uint32_t, int32_t, float, uint64_t, int64_t, double. Order: unsigned for unsigned keys,
 // two's complement for signed ones, IEEE for floating point with -0.0 before +0.0 and every NaN
@@ -25,10 +25,13 @@
 //
 // Temporary storage, with P = ceil((end_bit - begin_bit) / 8) passes and T the tile (7,680
 // elements for 32-bit keys, 8,832 for 32-bit pairs, 6,144 for 64-bit keys or pairs with 32-bit
-// values, 4,608 for 64-bit pairs): about 1 KB per tile of the largest portion (portions hold up
-// to 2^30 - 1 elements) + 2 KB per pass and portion; the plain in/out forms with P > 1 need n x
-// (key bytes + value bytes) more for the ping-pong buffers. The double-buffer forms need no
-// copy of the data: they sort between the two buffers given.
+// values, 4,608 for 64-bit pairs): 1 KB per tile of the largest look-back portion (portions hold
+// up to 2^30 - 1 elements) + 2 KB per pass and portion; the plain in/out forms with P > 1 need
+// n x (key bytes + value bytes) more for the ping-pong buffers. The double-buffer forms need no
+// copy of the data: they sort between the two buffers given. Ranges of at most 6 bits sort in
+// one pass of the one-pass multisplit (m = 2^bits buckets): 4 x m bytes per tile of 2,048 to
+// 4,096 elements. No call needs more than CUB's DeviceRadixSort for the same call (sort_bench
+// prints both).
 #pragma once
 
 #include <cuda_runtime.h>

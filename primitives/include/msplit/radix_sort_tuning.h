@@ -27,6 +27,12 @@ struct radix_items_per_thread {
 };
 // Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
 constexpr int RADIX_LOOKBACK_ITEMS = 4;
+// Bit ranges up to this width sort in one pass of the one-pass multisplit (m = 2^bits buckets,
+// thread-private counters; see detail/radix_sort/short_range.cuh) instead of the 256-digit
+// sweep. Multisplit with that ranking ran 181 G keys/s at m = 2 and 144 at m = 64 on the H100
+// (multisplit_tuning.h, ONESWEEP_BLOCKED_MAX_BITS), and the 256-digit sweep 133-136 G keys/s on
+// 1 to 6 bits (sort_bench, 2^28 u32 keys); at 7 bits the multisplit ranks with votes (120 G/s).
+constexpr int RADIX_SHORT_MAX_BITS = 6;
 // Histogram kernel (all passes' digit counts in one read): threads, keys per thread, and
 // resident blocks per SM of its grid-stride loop.
 constexpr int RADIX_HISTOGRAM_THREADS = 256;

@@ -16,6 +16,8 @@
 #include "msplit/detail/lookback.cuh"
 #include "msplit/detail/radix_sort/histogram.cuh"
 #include "msplit/detail/radix_sort/key_codec.cuh"
+#include "msplit/detail/radix_sort/plan.cuh"
+#include "msplit/detail/radix_sort/short_range.cuh"
 #include "msplit/detail/radix_sort/sweep.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/radix_sort_tuning.h"
@@ -50,16 +52,20 @@ constexpr size_t radix_sort_tile_items() {
   return radix_shape<U, V>::TILE;
 }
 
-// Pieces of temporary storage, in order; sizes rounded up to TEMP_ALIGN.
+// Whether a bit range sorts in one pass of the one-pass multisplit (short_range.cuh).
+inline bool radix_short_range(int begin_bit, int end_bit) {
+  return end_bit - begin_bit <= tuning::RADIX_SHORT_MAX_BITS;
+}
+
+// Pieces of temporary storage of the sweeps, in order; sizes rounded up to TEMP_ALIGN.
 //   0 hist      passes x 256 x 8 bytes   (zeroed)
 //   1 counters  passes x portions x 4    (zeroed)
 //   2 base      passes x portions x 256 x 8
 //   3 status    min(tiles, tiles per portion) x 256 x 4
 //   4 keys      n x key bytes   (plain form with more than one pass: the ping-pong buffer)
 //   5 values    n x value bytes (the same, with values)
-struct radix_plan {
+struct radix_plan : radix_portions {
   int passes;
-  size_t tiles, portion_tiles, portions;
   size_t off[7];
   size_t total;
 };
@@ -69,13 +75,8 @@ inline radix_plan make_radix_plan(size_t n, int begin_bit, int end_bit, bool alt
   constexpr size_t TILE = radix_shape<U, V>::TILE;
   constexpr size_t VALUE_BYTES = radix_shape<U, V>::VALUE_BYTES;
   radix_plan p{};
+  static_cast<radix_portions &>(p) = split_portions(n, TILE);
   p.passes = radix_passes(begin_bit, end_bit);
-  p.tiles = (n + TILE - 1) / TILE;
-  const size_t max_portion_tiles = LOOKBACK_MAX_PORTION / TILE;
-  p.portion_tiles = p.tiles < max_portion_tiles ? p.tiles : max_portion_tiles;
-  if (p.portion_tiles == 0) p.portion_tiles = 1;
-  p.portions = (p.tiles + p.portion_tiles - 1) / p.portion_tiles;
-  if (p.portions == 0) p.portions = 1;
   const bool alt = alt_buffers && p.passes > 1;
   const size_t sizes[6] = {size_t(p.passes) * RADIX_DIGITS * sizeof(unsigned long long),
                            size_t(p.passes) * p.portions * sizeof(uint32_t),
@@ -83,13 +84,7 @@ inline radix_plan make_radix_plan(size_t n, int begin_bit, int end_bit, bool alt
                            p.portion_tiles * RADIX_DIGITS * sizeof(uint32_t),
                            alt ? n * sizeof(U) : 0,
                            alt ? n * VALUE_BYTES : 0};
-  size_t off = 0;
-  for (int i = 0; i < 6; ++i) {
-    p.off[i] = off;
-    off += align_up(sizes[i], TEMP_ALIGN);
-  }
-  p.off[6] = off;
-  p.total = off;
+  p.total = lay_out(sizes, p.off);
   return p;
 }
 
@@ -114,9 +109,12 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
   if (end_bit <= begin_bit || end_bit > KEY_BITS)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: end_bit %d is not in (begin_bit, %d] = (%d, %d]", fn,
                      end_bit, KEY_BITS, begin_bit, KEY_BITS);
+  const bool short_range = radix_short_range(begin_bit, end_bit);
   const radix_plan plan = make_radix_plan<U, V>(n, begin_bit, end_bit, plain);
+  const radix_short_plan short_plan = make_radix_short_plan<U, V>(n, end_bit - begin_bit);
+  const size_t total = short_range ? short_plan.total : plan.total;
   if (!d_temp) {  // a size query: the data pointers are not looked at
-    *temp_bytes = plan.total > 0 ? plan.total : TEMP_ALIGN;
+    *temp_bytes = total;
     return MSPLIT_SUCCESS;
   }
   if (plain) {
@@ -161,8 +159,8 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
                              i, j);
     }
   }
-  if (*temp_bytes < plan.total)
-    return set_error(MSPLIT_ERROR_TEMP_STORAGE, "%s: temp_bytes is %zu, %zu needed", fn, *temp_bytes, plan.total);
+  if (*temp_bytes < total)
+    return set_error(MSPLIT_ERROR_TEMP_STORAGE, "%s: temp_bytes is %zu, %zu needed", fn, *temp_bytes, total);
   if (n == 0) return MSPLIT_SUCCESS;
 
   // 2. the buffers of each pass: pass i writes `final` when (passes - 1 - i) is even, else
@@ -191,6 +189,18 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
       vfinal = odd ? vdb->alternate() : vdb->current();
       vother = odd ? vdb->current() : vdb->alternate();
     }
+  }
+
+  auto flip_selectors = [&] {  // the double-buffer form's result is in `kfinal`
+    if (plain || kfinal == kdb->current()) return;
+    kdb->selector ^= 1;
+    if constexpr (HAS_VALUES) vdb->selector = kdb->selector;
+  };
+  if (short_range) {  // one pass of the one-pass multisplit
+    MSPLIT_TRY((radix_short_sort<U, V>(short_plan, temp, ksrc, kfinal, vsrc, vfinal, n, begin_bit,
+                                       end_bit - begin_bit, codec, stream)));
+    flip_selectors();
+    return MSPLIT_SUCCESS;
   }
 
   // 3. digit counts of every pass in one read, and their starts
@@ -250,11 +260,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     kin = kout;
     vin = vout;
   }
-  if (!plain) {
-    const int result = plan.passes % 2 == 1 ? kdb->selector ^ 1 : kdb->selector;
-    kdb->selector = result;
-    if constexpr (HAS_VALUES) vdb->selector = result;
-  }
+  flip_selectors();
   return MSPLIT_SUCCESS;
 }
 
