@@ -7,7 +7,8 @@
 // timed runs (CUDA events), median, min and max; inputs of 2^28 elements (1 GB of u32 keys, far
 // larger than the L2). The bandwidth bound: an LSD sort with P passes moves at least
 // key + P x 2 x (key + value) bytes per element (one read to count, then a read and a write per
-// pass), reported as a fraction of the device-to-device copy bandwidth.
+// pass), reported as a fraction of the device-to-device copy bandwidth. First it compares the
+// temporary storage of both for 120 calls (every key and value width, several n and bit ranges).
 //
 //   sort_bench [--n 28] [--configs keys32,bits1,bits2,bits4,bits6,bits8,bits16,pairs32,pairs64_32,keys64]
 //              [--trials 10] [--json FILE] [--commit SHA]
@@ -87,6 +88,34 @@ double histogram_ms(size_t n, int trials) {
   cudaFree(keys);
   cudaFree(hist);
   return t.median_ms;
+}
+
+// Temporary storage of msplit and CUB for the same call (size queries only), for each key and
+// value width, several n and bit ranges; returns the number of calls where msplit needs more.
+template <typename K, typename V>
+int temp_vs_cub(const char *name) {
+  constexpr bool PAIRS = !std::is_void_v<V>;
+  using VV = std::conditional_t<PAIRS, V, uint32_t>;
+  int worse = 0;
+  const int width = int(sizeof(K) * 8);
+  for (size_t n : {size_t(1000), size_t(1000003), size_t(1) << 28, (size_t(1) << 31) + 4097})
+    for (int bits : {1, 6, 8, 16, width}) {
+      size_t mine = 0, cub_bytes = 0;
+      K *k = nullptr;
+      VV *v = nullptr;
+      if constexpr (PAIRS) {
+        MS(msplit::radix_sort_pairs(nullptr, &mine, k, k, v, v, n, 0, bits));
+        CHECK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, k, k, v, v, n, 0, bits));
+      } else {
+        MS(msplit::radix_sort_keys(nullptr, &mine, k, k, n, 0, bits));
+        CHECK_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, k, k, n, 0, bits));
+      }
+      if (mine > cub_bytes) {
+        ++worse;
+        std::printf("# temp %s n=%zu bits=%d: msplit %zu > CUB %zu\n", name, n, bits, mine, cub_bytes);
+      }
+    }
+  return worse;
 }
 
 struct result {
@@ -180,6 +209,10 @@ int main(int argc, char **argv) {
   const double bw = bench::copy_bandwidth(size_t(1) << 30, trials);
   std::printf("# %s, CUDA runtime %d, driver %d; copy bandwidth %.0f GB/s; commit %s\n", mc.prop.name, mc.runtime,
               mc.driver, bw / 1e9, commit.c_str());
+  const int worse = temp_vs_cub<uint32_t, void>("u32") + temp_vs_cub<uint32_t, uint32_t>("u32+u32") +
+                    temp_vs_cub<uint32_t, uint64_t>("u32+u64") + temp_vs_cub<uint64_t, void>("u64") +
+                    temp_vs_cub<uint64_t, uint32_t>("u64+u32") + temp_vs_cub<uint64_t, uint64_t>("u64+u64");
+  std::printf("# temporary storage: %d of 120 calls need more than CUB's\n", worse);
   for (const std::string &sn : ns)
     std::printf("# upfront histogram of 2^%s u32 keys, 4 passes: %.3f ms\n", sn.c_str(),
                 histogram_ms(size_t(1) << std::atoi(sn.c_str()), trials));
