@@ -25,13 +25,15 @@
 //
 // Temporary storage, with P = ceil((end_bit - begin_bit) / 8) passes and T the tile (7,680
 // elements for 32-bit keys, 8,832 for 32-bit pairs, 6,144 for 64-bit keys or pairs with 32-bit
-// values, 4,608 for 64-bit pairs): 1 KB per tile of the largest look-back portion (portions hold
-// up to 2^30 - 1 elements) + 2 KB per pass and portion; the plain in/out forms with P > 1 need
-// n x (key bytes + value bytes) more for the ping-pong buffers. The double-buffer forms need no
-// copy of the data: they sort between the two buffers given. Ranges of at most 6 bits sort in
-// one pass of the one-pass multisplit (m = 2^bits buckets): 4 x m bytes per tile of 2,048 to
-// 4,096 elements. No call needs more than CUB's DeviceRadixSort for the same call (sort_bench
-// prints both).
+// values, 4,608 for 64-bit pairs): 1 KB per tile of the largest look-back portion (a portion is
+// at most 2^28 - 1 elements, as CUB's) + 2 KB per pass and portion; the plain in/out forms with
+// P > 1 need n x (key bytes + value bytes) more for the ping-pong buffers. The double-buffer
+// forms need no copy of the data: they sort between the two buffers given. Ranges of at most 6
+// bits sort in one pass of the one-pass multisplit (m = 2^bits buckets): 4 x m bytes per tile of
+// 2,048 to 4,096 elements. That is no more than CUB's DeviceRadixSort needs for the same call
+// (sort_bench compares both for every key and value width), except for n within one CUB tile,
+// which CUB sorts in one block without temporary storage (msplit still needs 1 KB + 2 KB per
+// pass).
 #pragma once
 
 #include <cuda_runtime.h>

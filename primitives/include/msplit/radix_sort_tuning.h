@@ -25,6 +25,12 @@ struct radix_items_per_thread {
   static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 20 : VALUE_BYTES == 4 ? 23 : 16)
                                               : (VALUE_BYTES == 0 ? 16 : VALUE_BYTES == 4 ? 16 : 12);
 };
+// Most elements of one look-back portion (one sweep launch per pass and portion; the look-back
+// storage holds the words of one portion's tiles): CUB's one-sweep portion, (2^28 - 1) rounded
+// down to whole tiles, so that with tiles at least as large as CUB's the look-back storage is no
+// larger than CUB's for any n (2^30 - 1, the look-back counts' limit, took 4x CUB's storage for
+// n >= 2^30: 8,733 vs 8,628 MB for 2^31 u32 keys).
+constexpr size_t RADIX_MAX_PORTION = (size_t(1) << 28) - 1;
 // Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
 constexpr int RADIX_LOOKBACK_ITEMS = 4;
 // Bit ranges up to this width sort in one pass of the one-pass multisplit (m = 2^bits buckets,

@@ -58,15 +58,17 @@ inline bool radix_short_range(int begin_bit, int end_bit) {
 }
 
 // Pieces of temporary storage of the sweeps, in order; sizes rounded up to TEMP_ALIGN.
-//   0 hist      passes x 256 x 8 bytes   (zeroed)
-//   1 counters  passes x portions x 4    (zeroed)
-//   2 base      passes x portions x 256 x 8
-//   3 status    min(tiles, tiles per portion) x 256 x 4
-//   4 keys      n x key bytes   (plain form with more than one pass: the ping-pong buffer)
-//   5 values    n x value bytes (the same, with values)
+//   0 counters  portions x passes x 4 bytes: the sweeps' tile counters (zeroed)
+//   1 base      portions x passes x 256 x 8: the first output position of each digit for each
+//               portion and pass; portion 0's slice first holds the digit counts (zeroed, then
+//               the histogram counts into it and the digit-starts kernel scans it in place)
+//   2 status    min(tiles, tiles per portion) x 256 x 4: the look-back words of one portion
+//   3 keys      n x key bytes   (plain form with more than one pass: the ping-pong buffer)
+//   4 values    n x value bytes (the same, with values)
 struct radix_plan : radix_portions {
   int passes;
-  size_t off[7];
+  size_t off[6];
+  size_t zero_bytes;  // counters and portion 0's base
   size_t total;
 };
 
@@ -78,13 +80,13 @@ inline radix_plan make_radix_plan(size_t n, int begin_bit, int end_bit, bool alt
   static_cast<radix_portions &>(p) = split_portions(n, TILE);
   p.passes = radix_passes(begin_bit, end_bit);
   const bool alt = alt_buffers && p.passes > 1;
-  const size_t sizes[6] = {size_t(p.passes) * RADIX_DIGITS * sizeof(unsigned long long),
-                           size_t(p.passes) * p.portions * sizeof(uint32_t),
-                           size_t(p.passes) * p.portions * RADIX_DIGITS * sizeof(size_t),
+  const size_t sizes[5] = {p.portions * size_t(p.passes) * sizeof(uint32_t),
+                           p.portions * size_t(p.passes) * RADIX_DIGITS * sizeof(size_t),
                            p.portion_tiles * RADIX_DIGITS * sizeof(uint32_t),
                            alt ? n * sizeof(U) : 0,
                            alt ? n * VALUE_BYTES : 0};
   p.total = lay_out(sizes, p.off);
+  p.zero_bytes = p.off[1] + size_t(p.passes) * RADIX_DIGITS * sizeof(size_t);
   return p;
 }
 
@@ -173,11 +175,11 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
   if (plain) {
     ksrc = keys_in;
     kfinal = keys_out;
-    kother = reinterpret_cast<U *>(temp + plan.off[4]);
+    kother = reinterpret_cast<U *>(temp + plan.off[3]);
     if constexpr (HAS_VALUES) {
       vsrc = values_in;
       vfinal = values_out;
-      vother = reinterpret_cast<V *>(temp + plan.off[5]);
+      vother = reinterpret_cast<V *>(temp + plan.off[4]);
     }
   } else {
     const bool odd = plan.passes % 2 == 1;  // an odd number of passes ends in the alternate buffer
@@ -203,12 +205,13 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     return MSPLIT_SUCCESS;
   }
 
-  // 3. digit counts of every pass in one read, and their starts
-  unsigned long long *hist = reinterpret_cast<unsigned long long *>(temp + plan.off[0]);
-  uint32_t *counters = reinterpret_cast<uint32_t *>(temp + plan.off[1]);
-  size_t *base = reinterpret_cast<size_t *>(temp + plan.off[2]);
-  uint32_t *status = reinterpret_cast<uint32_t *>(temp + plan.off[3]);
-  MSPLIT_CUDA_TRY(cudaMemsetAsync(temp, 0, plan.off[2], stream));
+  // 3. digit counts of every pass in one read, then their starts (in place: portion 0's base)
+  static_assert(sizeof(size_t) == sizeof(unsigned long long), "the counts become the starts in place");
+  uint32_t *counters = reinterpret_cast<uint32_t *>(temp + plan.off[0]);
+  size_t *base = reinterpret_cast<size_t *>(temp + plan.off[1]);
+  unsigned long long *hist = reinterpret_cast<unsigned long long *>(temp + plan.off[1]);
+  uint32_t *status = reinterpret_cast<uint32_t *>(temp + plan.off[2]);
+  MSPLIT_CUDA_TRY(cudaMemsetAsync(temp, 0, plan.zero_bytes, stream));
   int device = 0, sms = 1;
   MSPLIT_CUDA_TRY(cudaGetDevice(&device));
   MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -219,8 +222,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     radix_histogram_args<U> h{ksrc, n, codec, begin_bit, end_bit, plan.passes, hist};
     radix_histogram_kernel<HT, HI, U><<<unsigned(htiles < max_grid ? htiles : max_grid), HT, 0, stream>>>(h);
     MSPLIT_LAUNCH_CHECK();
-    radix_digit_starts_kernel<><<<unsigned(plan.passes), RADIX_DIGITS, 0, stream>>>(hist, base,
-                                                                                   plan.portions * RADIX_DIGITS);
+    radix_digit_starts_kernel<><<<unsigned(plan.passes), RADIX_DIGITS, 0, stream>>>(hist);
     MSPLIT_LAUNCH_CHECK();
   }
 
@@ -245,10 +247,9 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
       a.begin = q * portion_elems;
       a.end = a.begin + portion_elems < n ? a.begin + portion_elems : n;
       a.status = status;
-      a.tile_counter = counters + size_t(pass) * plan.portions + q;
-      size_t *portion_base = base + (size_t(pass) * plan.portions + q) * RADIX_DIGITS;
-      a.base = portion_base;
-      a.base_next = q + 1 < plan.portions ? portion_base + RADIX_DIGITS : nullptr;
+      a.tile_counter = counters + q * plan.passes + pass;
+      a.base = base + (q * plan.passes + pass) * RADIX_DIGITS;
+      a.base_next = q + 1 < plan.portions ? base + ((q + 1) * plan.passes + pass) * RADIX_DIGITS : nullptr;
       a.codec = codec;
       a.shift = uint32_t(shift);
       a.mask = (1u << bits) - 1;

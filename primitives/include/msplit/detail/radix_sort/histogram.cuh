@@ -3,8 +3,8 @@
 // block per pass turns its counts into the digits' first output positions.
 //
 // Invariant: hist is passes x RADIX 64-bit counters, zeroed before the histogram kernel; the scan
-// writes, for pass p, the exclusive scan of hist[p] into base[p * base_stride + d]: the first
-// output position of digit d in pass p (the sweep of the first portion reads it).
+// replaces hist[p][d] by the exclusive scan of hist[p] at d: the first output position of digit d
+// in pass p (what the sweeps of the first portion read).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -72,16 +72,15 @@ __global__ void __launch_bounds__(THREADS) radix_histogram_kernel(radix_histogra
     if (counts[i]) atomicAdd(&a.hist[i], (unsigned long long)counts[i]);
 }
 
-// One block of RADIX_DIGITS threads per pass: thread d writes the first output position of
-// digit d. (A template so that every translation unit may hold it.)
+// One block of RADIX_DIGITS threads per pass: thread d of block p turns the count of digit d in
+// pass p into the digit's first output position, in place. (A template so that every
+// translation unit may hold it.)
 template <int THREADS = int(RADIX_DIGITS)>
-__global__ void __launch_bounds__(THREADS)
-    radix_digit_starts_kernel(const unsigned long long *hist, size_t *base, size_t base_stride) {
+__global__ void __launch_bounds__(THREADS) radix_digit_starts_kernel(unsigned long long *counts) {
   static_assert(THREADS == int(RADIX_DIGITS), "a thread per digit");
   __shared__ unsigned long long warp_sums[32];
-  const unsigned d = threadIdx.x, p = blockIdx.x;
-  const unsigned long long start = block_exclusive_scan<THREADS>(hist[p * RADIX_DIGITS + d], warp_sums);
-  base[p * base_stride + d] = size_t(start);
+  unsigned long long *mine = counts + blockIdx.x * RADIX_DIGITS + threadIdx.x;
+  *mine = block_exclusive_scan<THREADS>(*mine, warp_sums);  // each thread reads, then writes, its own
 }
 
 }  // namespace detail

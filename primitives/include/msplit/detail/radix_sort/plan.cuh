@@ -5,19 +5,22 @@
 
 #include "msplit/detail/lookback.cuh"
 #include "msplit/detail/util.cuh"
+#include "msplit/radix_sort_tuning.h"
 
 namespace msplit {
 namespace detail {
 
-// Tiles of `tile` elements, grouped into portions of at most LOOKBACK_MAX_PORTION elements (the
-// look-back's counts have 30 bits); at least one portion of at least one tile, even for n = 0.
+// Tiles of `tile` elements, grouped into portions of at most tuning::RADIX_MAX_PORTION elements
+// (below LOOKBACK_MAX_PORTION: the look-back's counts have 30 bits); at least one portion of at
+// least one tile, even for n = 0.
 struct radix_portions {
   size_t tiles, portion_tiles, portions;
 };
 inline radix_portions split_portions(size_t n, size_t tile) {
   radix_portions p{};
   p.tiles = (n + tile - 1) / tile;
-  const size_t max_portion_tiles = LOOKBACK_MAX_PORTION / tile;
+  static_assert(tuning::RADIX_MAX_PORTION <= LOOKBACK_MAX_PORTION, "look-back counts have 30 bits");
+  const size_t max_portion_tiles = tuning::RADIX_MAX_PORTION / tile;
   p.portion_tiles = p.tiles < max_portion_tiles ? p.tiles : max_portion_tiles;
   if (p.portion_tiles == 0) p.portion_tiles = 1;
   p.portions = (p.tiles + p.portion_tiles - 1) / p.portion_tiles;
