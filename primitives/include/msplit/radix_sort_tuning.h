@@ -1,9 +1,10 @@
 // msplit radix sort tuning constants (H100, sm_90). Change here, nowhere else.
 //
-// Until measured on the H100 the tile shapes follow what bounds them: the look-back storage of a
-// portion is 1 KB per tile (256 digit words), so a tile must hold at least as many elements as
-// CUB's one-sweep tile of the same call (CUB 13.0, sm_90: 384 threads x 20 items for 32-bit keys,
-// x 23 for 32-bit pairs) for the temporary storage to stay within CUB's.
+// The sweep's tile shapes are not tuned for speed yet; they follow what bounds them: the look-back
+// storage of a portion is 1 KB per tile (256 digit words), so a tile must hold at least as many
+// elements as CUB's one-sweep tile of the same call (CUB 13.0, sm_90: 384 threads x 19-23 items,
+// halved for 64-bit data) for the temporary storage to stay within CUB's. With them, on the H100
+// (sort_bench, 2^28): u32 keys 37.7 G/s (CUB 48.3), u32 pairs 29.4 (28.9), u64 + u32 10.4 (10.6).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -35,9 +36,9 @@ constexpr size_t RADIX_MAX_PORTION = (size_t(1) << 28) - 1;
 constexpr int RADIX_LOOKBACK_ITEMS = 4;
 // Bit ranges up to this width sort in one pass of the one-pass multisplit (m = 2^bits buckets,
 // thread-private counters; see detail/radix_sort/short_range.cuh) instead of the 256-digit
-// sweep. Multisplit with that ranking ran 181 G keys/s at m = 2 and 144 at m = 64 on the H100
-// (multisplit_tuning.h, ONESWEEP_BLOCKED_MAX_BITS), and the 256-digit sweep 133-136 G keys/s on
-// 1 to 6 bits (sort_bench, 2^28 u32 keys); at 7 bits the multisplit ranks with votes (120 G/s).
+// sweep: sort_bench, 2^28 u32 keys, G keys/s, 1 / 2 / 4 / 6 bits: sweep 133 / 138 / 138 / 136
+// (eb93e77), multisplit 156 / 180 / 166 / 144 (707fe0a). Above 6 bits the multisplit ranks with
+// votes (120 G/s at m = 128 in msplit_bench) and the sweep does as well (131 at 8 bits).
 constexpr int RADIX_SHORT_MAX_BITS = 6;
 // Histogram kernel (all passes' digit counts in one read): threads, keys per thread, and
 // resident blocks per SM of its grid-stride loop.
