@@ -15,6 +15,7 @@
  *   msplit/bucket.h      the built-in bucket functions
  *   msplit/multisplit.h  multisplit
  *   msplit/histogram.h   histogram
+ *   msplit/radix_sort.h  radix sort
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H
@@ -24,5 +25,6 @@
 #include "msplit/bucket.h"
 #include "msplit/multisplit.h"
 #include "msplit/histogram.h"
+#include "msplit/radix_sort.h"
 
 #endif /* MSPLIT_H */
