@@ -12,6 +12,7 @@
  *                        that every call follows are described there)
  *   msplit/bucket.h      the built-in bucket functions
  *   msplit/multisplit.h  multisplit
+ *   msplit/segmented_sort.h  segmented sort (stable, keys or pairs, by length bins)
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H
@@ -20,5 +21,6 @@
 #include "msplit/core.h"
 #include "msplit/bucket.h"
 #include "msplit/multisplit.h"
+#include "msplit/segmented_sort.h"
 
 #endif /* MSPLIT_H */

@@ -1,0 +1,188 @@
+// The long segments of the segmented sort (longer than MAX_TILE_LENGTH = T): sorted as chunks of
+// T by the tile kernel, then merged in passes over global memory, the run width doubling from T
+// each pass, as a merge sort does (Satish, Harris and Garland, "Designing Efficient Sorting
+// Algorithms for Manycore GPUs", IPDPS 2009). A segment of length len takes
+// ceil(log2(ceil(len / T))) passes; the host queues as many passes as the longest possible
+// segment (n items) needs, and a pass with nothing left to merge returns at once, so that nothing
+// waits for the host.
+//
+// Each pass cuts every long segment into output tiles of T: a tile finds its part of the two runs
+// it merges by two merge-path searches in global memory (Green, McColl and Bader, "GPU Merge Path",
+// ICS 2012), loads them into shared memory and merges them there (tile_sort.cuh), the first run
+// winning ties (stable). Runs ping-pong between the output and a temporary buffer; stage s of a
+// segment lies in the output when (passes - s) is even, so that its last stage is the output.
+#pragma once
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "msplit/detail/block_scan.cuh"
+#include "msplit/detail/segmented_sort/tile_kernel.cuh"
+#include "msplit/segmented_sort_tuning.h"
+
+namespace msplit {
+namespace detail {
+
+constexpr int SEGSORT_LONG_BIN = segsort_tuning::NUM_BINS - 1;
+
+// One block: gathers the long segments (their start, length, chunk tiles and passes), and fills
+// in the error record's details when the offsets check flagged a segment.
+template <typename Offset>
+__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
+    segsort_long_setup_kernel(const Offset *begin, const Offset *end, const uint32_t *bin_ids,
+                              const size_t *bin_offsets, unsigned long long *error, long_plan lng, size_t n,
+                              size_t max_long) {
+  constexpr int BT = segsort_tuning::BLOCK_THREADS;
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  __shared__ unsigned long long warp_sums[32];
+  __shared__ unsigned long long carry_out;
+  __shared__ uint32_t max_passes;
+  const unsigned tid = threadIdx.x;
+  // 1. a bad offset: record what it was (the sort kernels will not run)
+  const unsigned long long bad = error[ERR_SEGMENT];
+  if (bad != NO_BAD_SEGMENT) {
+    if (tid == 0) {
+      error[ERR_BEGIN] = (unsigned long long)begin[bad];
+      error[ERR_END] = (unsigned long long)end[bad];
+      error[ERR_N] = n;
+      for (int i = 0; i < LONG_META_WORDS; ++i) lng.meta[i] = 0;
+    }
+    return;
+  }
+  // 2. the long segments, a block-wide scan of their tile counts per round of BT
+  const size_t first = bin_offsets[SEGSORT_LONG_BIN], count = bin_offsets[SEGSORT_LONG_BIN + 1] - first;
+  if (count > max_long) {  // only overlapping segments hold more than n / (T + 1) long ones
+    if (tid == 0) {
+      const uint32_t s = bin_ids[first + max_long];
+      error[ERR_SEGMENT] = s;
+      error[ERR_BEGIN] = (unsigned long long)begin[s];
+      error[ERR_END] = (unsigned long long)end[s];
+      error[ERR_N] = n;
+    }
+    return;
+  }
+  if (tid == 0) max_passes = 0;
+  __syncthreads();
+  unsigned long long carry = 0;
+  for (size_t round = 0; round < count; round += BT) {
+    const size_t j = round + tid;
+    unsigned long long tiles = 0;
+    if (j < count) {
+      const uint32_t s = bin_ids[first + j];
+      const size_t b = size_t(begin[s]), len = size_t(end[s]) - b;
+      tiles = (len + T - 1) / T;  // >= 2: a long segment is longer than T
+      const uint32_t passes = 64 - __clzll((long long)(tiles - 1));
+      lng.begin[j] = b;
+      lng.len[j] = len;
+      lng.passes[j] = passes;
+      atomicMax(&max_passes, passes);
+    }
+    const unsigned long long before = block_exclusive_scan<BT>(tiles, warp_sums);
+    if (j < count) lng.tile_start[j] = carry + before;
+    if (tid == BT - 1) carry_out = carry + before + tiles;
+    __syncthreads();
+    carry = carry_out;
+  }
+  __syncthreads();
+  if (tid == 0) {
+    lng.tile_start[count] = carry;
+    lng.meta[LONG_COUNT] = count;
+    lng.meta[LONG_TILES] = carry;
+    lng.meta[LONG_MAX_PASSES] = max_passes;
+  }
+}
+
+// How many of the first `diag` outputs of the stable merge of A and B (global memory) come from A.
+template <typename Key>
+__device__ size_t merge_path_global(const Key *A, size_t a_len, const Key *B, size_t b_len, size_t diag,
+                                    typename key_order<Key>::bits flip) {
+  size_t lo = diag > b_len ? diag - b_len : 0, hi = diag < a_len ? diag : a_len;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if ((key_order<Key>::ordered(B[diag - 1 - mid]) ^ flip) < (key_order<Key>::ordered(A[mid]) ^ flip)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+// Merge pass `pass` (1, 2, ...): runs of T << (pass - 1) into runs of twice that.
+template <typename Key, typename Value, typename Offset>
+__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
+    segsort_merge_kernel(segsort_args<Key, Value, Offset> a, uint32_t pass) {
+  constexpr int BT = segsort_tuning::BLOCK_THREADS;
+  constexpr int ITEMS = segsort_tuning::ITEMS;
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  static_assert(T == size_t(BT) * ITEMS, "a merge tile is one tile of slots");
+  constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
+  using traits = item_traits<Key>;
+  using item = typename traits::type;
+  using layout = segsort_tile_layout<ITEMS, Key, Value>;
+  extern __shared__ __align__(16) unsigned char segsort_smem[];
+  item *items = layout::items(segsort_smem);
+  Key *keys = layout::keys(segsort_smem);
+  Value *values = layout::values(segsort_smem);
+  __shared__ size_t split[2];
+  const uint32_t tid = threadIdx.x;
+
+  // 1. nothing to do after a bad offset, or when no segment needs this pass
+  if (a.error[ERR_SEGMENT] != NO_BAD_SEGMENT || a.lng.meta[LONG_MAX_PASSES] < pass) return;
+  const size_t count = a.lng.meta[LONG_COUNT], tiles = a.lng.meta[LONG_TILES];
+  for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    // 2. the tile's segment, the two runs it merges and its part of the output
+    const size_t j = find_long_segment(a.lng.tile_start, count, t);
+    const uint32_t passes = a.lng.passes[j];
+    if (passes < pass) continue;  // this segment is sorted already (uniform over the block)
+    const size_t len = a.lng.len[j], base = a.lng.begin[j];
+    const size_t out0 = (t - a.lng.tile_start[j]) * T;  // tile start within the segment
+    const size_t width = T << (pass - 1), pair0 = out0 / (2 * width) * (2 * width);
+    const size_t a_len = len - pair0 < width ? len - pair0 : width;
+    const size_t b_rest = len - pair0 - a_len, b_len = b_rest < width ? b_rest : width;
+    const bool src_tmp = long_stage_in_tmp(passes, pass - 1), dst_tmp = long_stage_in_tmp(passes, pass);
+    const Key *src_keys = (src_tmp ? a.tmp_keys : a.keys_out) + base + pair0;
+    const Value *src_values = src_tmp ? a.tmp_values : a.values_out;
+    const size_t d0 = out0 - pair0, d1 = d0 + T < a_len + b_len ? d0 + T : a_len + b_len;
+    if (tid == 0) split[0] = merge_path_global(src_keys, a_len, src_keys + a_len, b_len, d0, a.flip);
+    if (tid == WARP_SIZE) split[1] = merge_path_global(src_keys, a_len, src_keys + a_len, b_len, d1, a.flip);
+    __syncthreads();
+    const size_t a0 = split[0], b0 = d0 - split[0];
+    const uint32_t na = uint32_t(split[1] - a0), total = uint32_t(d1 - d0), nb = total - na;
+
+    // 3. load the tile's parts of A then B (slots 0..na-1, na..total-1)
+    for (uint32_t q = tid; q < total; q += BT) {
+      const size_t i = q < na ? a0 + q : a_len + b0 + (q - na);
+      const Key k = src_keys[i];
+      keys[q] = k;
+      if constexpr (HAS_VALUES) values[q] = src_values[base + pair0 + i];
+      items[padded_slot<ITEMS>(q)] = traits::make(key_order<Key>::ordered(k) ^ a.flip, q);
+    }
+    __syncthreads();
+
+    // 4. merge: this thread's ITEMS outputs from slot diag on
+    const uint32_t diag = tid * ITEMS;
+    item x[ITEMS];
+    if (diag < total) {
+      const uint32_t from_a = merge_path<ITEMS, traits>(items, 0, na, na, nb, diag);
+      serial_merge<ITEMS, traits>(items, from_a, na, na + diag - from_a, total, x);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (diag + k < total) items[padded_slot<ITEMS>(diag + k)] = x[k];
+    __syncthreads();
+
+    // 5. store the merged tile
+    Key *dst_keys = (dst_tmp ? a.tmp_keys : a.keys_out) + base + out0;
+    Value *dst_values = dst_tmp ? a.tmp_values : a.values_out;
+    for (uint32_t q = tid; q < total; q += BT) {
+      const uint32_t from = traits::slot(items[padded_slot<ITEMS>(q)]);
+      dst_keys[q] = keys[from];
+      if constexpr (HAS_VALUES) dst_values[base + out0 + q] = values[from];
+    }
+    __syncthreads();  // before the next tile overwrites shared memory
+  }
+}
+
+}  // namespace detail
+}  // namespace msplit
