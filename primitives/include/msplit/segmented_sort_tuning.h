@@ -26,6 +26,16 @@ constexpr int TINY_ITEMS_8 = 8;
 // Longest segment a tile sorts; longer ones are sorted as tiles of this size, then merged in
 // passes over global memory (run width doubling per pass).
 constexpr size_t MAX_TILE_LENGTH = size_t(BLOCK_THREADS) * ITEMS;
+// Loads a thread issues before it stores them to shared memory (its loads in flight).
+constexpr int LOAD_BATCH = 4;
+// Blocks per SM that the tile and merge kernels are compiled for: as many as their shared memory
+// allows, at most this many (the register cap that follows: 65,536 / (256 x blocks)). Without a
+// cap, the unrolled loads (all ITEMS of a thread in flight at once) took 150 registers for u32
+// pairs at 16 items and 212 in the merge kernel, one block per SM; 4 blocks of 256 threads with
+// 16 loads each keep 64 KB of loads in flight per SM, more than the bandwidth-latency product.
+constexpr int MAX_BLOCKS_PER_SM = 4;
+// Shared memory per SM on sm_90, for the blocks-per-SM estimate above.
+constexpr size_t SHARED_BYTES_PER_SM = 228 * 1024;
 // Number of length bins (empty, 4, 8, 16, ..., 4,096, long).
 constexpr int NUM_BINS = 13;
 

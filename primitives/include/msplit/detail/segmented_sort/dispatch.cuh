@@ -7,7 +7,7 @@
 //   3. gather the long segments (long_merge.cuh, one block), or record a bad offset's details;
 //   4. the tile kernels (tile_kernel.cuh): lengths 1..4 and 5..8 one segment per thread, lengths
 //      9..4,096 by groups of 1..256 threads, and the long segments' chunks of 4,096;
-//   5. the long segments' merge passes (long_merge.cuh).
+//   5. the long segments' merge passes (long_merge.cuh, one cooperative launch).
 // The host never waits: every grid is sized from n and the number of segments, and each kernel
 // reads the device-side counts. After a bad offset every kernel from step 3 on returns without
 // writing (segmented_sort_check_sync tells the caller).
@@ -55,14 +55,17 @@ __global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, 
 msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
                                    size_t num_segments, const uint8_t *bins, size_t *bin_offsets, cudaStream_t stream);
 
-// Pieces of the temporary storage, in order (each aligned to TEMP_ALIGN).
+// Pieces of the temporary storage, in order (each aligned to TEMP_ALIGN). The last piece is
+// shared: the segment ids and bins (steps 1-2) and the long path's second buffer (steps 4-5) are
+// never alive at once, so they share it (its size is the larger of the two).
 enum {
-  SEG_ERROR, SEG_BINS, SEG_IDS, SEG_BIN_IDS, SEG_BIN_OFFSETS, SEG_MULTISPLIT,
-  SEG_LONG_BEGIN, SEG_LONG_LEN, SEG_LONG_TILE_START, SEG_LONG_META, SEG_LONG_PASSES, SEG_TMP_KEYS, SEG_TMP_VALUES,
-  SEG_PIECES
+  SEG_ERROR, SEG_BIN_IDS, SEG_BIN_OFFSETS, SEG_MULTISPLIT, SEG_LONG_BEGIN, SEG_LONG_LEN, SEG_LONG_TILE_START,
+  SEG_LONG_META, SEG_LONG_PASSES, SEG_SHARED, SEG_PIECES
 };
 struct segsort_plan {
   size_t off[SEG_PIECES];
+  size_t ids_off, bins_off;               // within SEG_SHARED: the ids, the bins
+  size_t tmp_keys_off, tmp_values_off;    // within SEG_SHARED: the second buffer
   size_t multisplit_bytes;
   size_t max_long;  // long segments there can be: min(segments, n / (MAX_TILE_LENGTH + 1))
   size_t total;
@@ -80,10 +83,14 @@ inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_seg
   const uint32_t *fake_in = reinterpret_cast<const uint32_t *>(uintptr_t(TEMP_ALIGN));
   uint32_t *fake_out = reinterpret_cast<uint32_t *>(uintptr_t(TEMP_ALIGN) + align_up(S * sizeof(uint32_t), TEMP_ALIGN));
   MSPLIT_TRY(segsort_group_by_bin(nullptr, &p.multisplit_bytes, fake_in, fake_out, S, nullptr, nullptr, stream));
+  p.ids_off = 0;
+  p.bins_off = align_up(S * sizeof(uint32_t), TEMP_ALIGN);
+  const size_t classify_bytes = p.bins_off + align_up(S, TEMP_ALIGN);
+  p.tmp_keys_off = 0;
+  p.tmp_values_off = has_long ? align_up(n * sizeof(Key), TEMP_ALIGN) : 0;
+  const size_t tmp_bytes = has_long ? p.tmp_values_off + n * VALUE_BYTES : 0;
   size_t sizes[SEG_PIECES] = {};
   sizes[SEG_ERROR] = ERR_WORDS * sizeof(unsigned long long);
-  sizes[SEG_BINS] = S;
-  sizes[SEG_IDS] = S * sizeof(uint32_t);
   sizes[SEG_BIN_IDS] = S * sizeof(uint32_t);
   sizes[SEG_BIN_OFFSETS] = (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
   sizes[SEG_MULTISPLIT] = p.multisplit_bytes;
@@ -92,8 +99,7 @@ inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_seg
   sizes[SEG_LONG_TILE_START] = (p.max_long + 1) * sizeof(size_t);
   sizes[SEG_LONG_META] = LONG_META_WORDS * sizeof(size_t);
   sizes[SEG_LONG_PASSES] = p.max_long * sizeof(uint32_t);
-  sizes[SEG_TMP_KEYS] = has_long ? n * sizeof(Key) : 0;
-  sizes[SEG_TMP_VALUES] = has_long ? n * VALUE_BYTES : 0;
+  sizes[SEG_SHARED] = classify_bytes > tmp_bytes ? classify_bytes : tmp_bytes;
   size_t off = 0;
   for (int i = 0; i < SEG_PIECES; ++i) {
     p.off[i] = off;
@@ -184,12 +190,12 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   a.keys_out = keys_out;
   a.values_in = values_in;
   a.values_out = values_out;
-  a.tmp_keys = reinterpret_cast<Key *>(temp + plan.off[SEG_TMP_KEYS]);
-  a.tmp_values = HAS_VALUES ? reinterpret_cast<Value *>(temp + plan.off[SEG_TMP_VALUES]) : nullptr;
+  a.tmp_keys = reinterpret_cast<Key *>(temp + plan.off[SEG_SHARED] + plan.tmp_keys_off);
+  a.tmp_values = HAS_VALUES ? reinterpret_cast<Value *>(temp + plan.off[SEG_SHARED] + plan.tmp_values_off) : nullptr;
   a.begin = begin;
   a.end = end;
-  uint8_t *bins = temp + plan.off[SEG_BINS];
-  uint32_t *ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_IDS]);
+  uint8_t *bins = temp + plan.off[SEG_SHARED] + plan.bins_off;
+  uint32_t *ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_SHARED] + plan.ids_off);
   uint32_t *bin_ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_BIN_IDS]);
   size_t *bin_offsets = reinterpret_cast<size_t *>(temp + plan.off[SEG_BIN_OFFSETS]);
   a.bin_ids = bin_ids;
@@ -227,17 +233,15 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   // lengths 9 .. 4,096: at most 2n / 4,096 full work items, plus one partial per bin; chunks as many
   const size_t medium_bound = 2 * (2 * n / T + 1) + segsort_tuning::NUM_BINS;
   MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
-  // 7. the long segments' merge passes: as many as a segment of n items needs
+  // 7. the long segments' merge passes, one cooperative launch for all of them
   if (plan.max_long > 0) {
     auto kernel = segsort_merge_kernel<Key, Value, Offset>;
     const size_t smem = segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::BYTES;
     unsigned grid = 0;
     MSPLIT_TRY(segsort_grid(kernel, smem, 2 * n / T + 1, &grid));
-    const size_t max_tiles = (n + T - 1) / T;
-    for (uint32_t pass = 1; (size_t(1) << (pass - 1)) < max_tiles; ++pass) {
-      kernel<<<grid, BT, smem, stream>>>(a, pass);
-      MSPLIT_LAUNCH_CHECK();
-    }
+    void *params[] = {&a};
+    MSPLIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), dim3(grid), dim3(BT), params,
+                                                smem, stream));
   }
   return MSPLIT_SUCCESS;
 }

@@ -70,7 +70,7 @@ __device__ __forceinline__ size_t find_long_segment(const size_t *tile_start, si
 __device__ __forceinline__ bool long_stage_in_tmp(uint32_t passes, uint32_t stage) { return ((passes - stage) & 1) != 0; }
 
 template <int ITEMS, typename Key, typename Value, typename Offset>
-__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
+__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_layout<ITEMS, Key, Value>::MIN_BLOCKS))
     segsort_tile_kernel(segsort_args<Key, Value, Offset> a, int bin_lo, int bin_hi, bool chunks) {
   constexpr int BT = segsort_tuning::BLOCK_THREADS;
   constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
@@ -98,6 +98,8 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     work += (count + (size_t(1) << log2_segs) - 1) >> log2_segs;
   }
   static_assert(BT == 256, "log2_segs above assumes 256 threads");
+  constexpr int LOAD_BATCH = ITEMS < segsort_tuning::LOAD_BATCH ? ITEMS : segsort_tuning::LOAD_BATCH;
+  static_assert(ITEMS % LOAD_BATCH == 0 && LOAD_BATCH <= 32, "loads go in whole batches (a 32-bit mask)");
 
   for (size_t w = blockIdx.x; w < work; w += gridDim.x) {
     // 2. this work item's segments (start and length per group) and group size
@@ -140,19 +142,37 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     }
     __syncthreads();
 
-    // 3. load by slot: slot q is position q mod L of the tile's segment q / L
+    // 3. load by slot: slot q = r x BT + tid is position q mod L of the tile's segment q / L. A
+    //    batch of loads is issued before its shared-memory stores (memory-level parallelism: the
+    //    compiler cannot move a load past a store that might alias it, so a plain loop has one
+    //    load in flight per thread).
     const int log2_len = log2_g + LOG_ITEMS;
     const uint32_t len_mask = (1u << log2_len) - 1;
-    for (uint32_t q = tid; q < layout::SLOTS; q += BT) {
-      const uint32_t seg = q >> log2_len, pos = q & len_mask;
-      if (pos < seg_len[seg]) {
-        const size_t i = seg_begin[seg] + pos;
-        const Key k = a.keys_in[i];
-        keys[q] = k;
-        if constexpr (HAS_VALUES) values[q] = a.values_in[i];
-        items[padded_slot<ITEMS>(q)] = traits::make(key_order<Key>::ordered(k) ^ a.flip, q);
-      } else {
-        items[padded_slot<ITEMS>(q)] = traits::pad(q);
+#pragma unroll
+    for (int r0 = 0; r0 < ITEMS; r0 += LOAD_BATCH) {
+      Key k[LOAD_BATCH];
+      Value v[LOAD_BATCH];
+      uint32_t valid = 0;
+#pragma unroll
+      for (int r = 0; r < LOAD_BATCH; ++r) {
+        const uint32_t q = uint32_t(r0 + r) * BT + tid, seg = q >> log2_len, pos = q & len_mask;
+        if (pos < seg_len[seg]) {
+          const size_t i = seg_begin[seg] + pos;
+          k[r] = a.keys_in[i];
+          if constexpr (HAS_VALUES) v[r] = a.values_in[i];
+          valid |= 1u << r;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < LOAD_BATCH; ++r) {
+        const uint32_t q = uint32_t(r0 + r) * BT + tid;
+        if (valid & (1u << r)) {
+          keys[q] = k[r];
+          if constexpr (HAS_VALUES) values[q] = v[r];
+          items[padded_slot<ITEMS>(q)] = traits::make(key_order<Key>::ordered(k[r]) ^ a.flip, q);
+        } else {
+          items[padded_slot<ITEMS>(q)] = traits::pad(q);
+        }
       }
     }
     __syncthreads();
@@ -163,8 +183,9 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     // 5. store by slot: the key and value that the sorted item names
     Key *keys_out = to_tmp ? a.tmp_keys : a.keys_out;
     Value *values_out = to_tmp ? a.tmp_values : a.values_out;
-    for (uint32_t q = tid; q < layout::SLOTS; q += BT) {
-      const uint32_t seg = q >> log2_len, pos = q & len_mask;
+#pragma unroll 1
+    for (int r = 0; r < ITEMS; ++r) {
+      const uint32_t q = uint32_t(r) * BT + tid, seg = q >> log2_len, pos = q & len_mask;
       if (pos < seg_len[seg]) {
         const size_t i = seg_begin[seg] + pos;
         const uint32_t from = traits::slot(items[padded_slot<ITEMS>(q)]);

@@ -37,6 +37,12 @@ struct segsort_tile_layout {
   static constexpr size_t KEY_BYTES = align_up(sizeof(Key) * SLOTS, 16);
   static constexpr size_t VALUE_BYTES = std::is_same<Value, no_value>::value ? 0 : align_up(sizeof(Value) * SLOTS, 16);
   static constexpr size_t BYTES = ITEM_BYTES + KEY_BYTES + VALUE_BYTES;
+  // Resident blocks the shared memory allows (with 4 KB for the static part and the system's),
+  // capped: the kernels' minimum blocks per SM for __launch_bounds__.
+  static constexpr int SMEM_BLOCKS = int(segsort_tuning::SHARED_BYTES_PER_SM / (BYTES + 4096));
+  static constexpr int MIN_BLOCKS = SMEM_BLOCKS < 1 ? 1
+                                    : SMEM_BLOCKS > segsort_tuning::MAX_BLOCKS_PER_SM ? segsort_tuning::MAX_BLOCKS_PER_SM
+                                                                                       : SMEM_BLOCKS;
   static __device__ __forceinline__ item *items(unsigned char *smem) { return reinterpret_cast<item *>(smem); }
   static __device__ __forceinline__ Key *keys(unsigned char *smem) { return reinterpret_cast<Key *>(smem + ITEM_BYTES); }
   static __device__ __forceinline__ Value *values(unsigned char *smem) {
