@@ -144,13 +144,18 @@ int main(int argc, char **argv) {
     }, trials));
     MS(msplit_segmented_sort_check_sync(t, nullptr));
     if (!cub) continue;
-    // CUB, same arrays; the stable sort's output is the reference
-    bytes = 0;
-    CHECK_CUDA(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    t = p_temp.get(bytes);
-    add("cub_stable_sort_pairs", bytes, tm.run([&] {
-      CHECK_CUDA(cub::DeviceSegmentedSort::StableSortPairs(t, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    }, trials));
+    // CUB, same arrays (two-phase: `call(temp, bytes)` with temp NULL sizes it); the stable
+    // sort's output is the reference
+    auto time_cub = [&](const char *method, auto call) {
+      size_t cub_bytes = 0;
+      CHECK_CUDA(call(nullptr, cub_bytes));
+      void *cub_temp = p_temp.get(cub_bytes);
+      add(method, cub_bytes, tm.run([&] { CHECK_CUDA(call(cub_temp, cub_bytes)); }, trials));
+    };
+    const int64_t n64 = int64_t(n), s64 = int64_t(S);
+    time_cub("cub_stable_sort_pairs", [&](void *tp, size_t &tb) {
+      return cub::DeviceSegmentedSort::StableSortPairs(tp, tb, kin, kref, vin, vref, n64, s64, ib, ie);
+    });
     {
       std::vector<uint32_t> a(n), b(n), c(n), d(n);
       CHECK_CUDA(cudaMemcpy(a.data(), kout, n * 4, cudaMemcpyDeviceToHost));
@@ -163,22 +168,16 @@ int main(int argc, char **argv) {
                   bad);
       failures += bad != 0;
     }
-    bytes = 0;
-    CHECK_CUDA(cub::DeviceSegmentedSort::SortPairs(nullptr, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    t = p_temp.get(bytes);
-    add("cub_sort_pairs", bytes, tm.run([&] {
-      CHECK_CUDA(cub::DeviceSegmentedSort::SortPairs(t, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    }, trials));
+    time_cub("cub_sort_pairs", [&](void *tp, size_t &tb) {
+      return cub::DeviceSegmentedSort::SortPairs(tp, tb, kin, kref, vin, vref, n64, s64, ib, ie);
+    });
     if (double(n) / double(S) < 32) {  // one block per segment: seconds per run there, and no contest
       std::printf("%-10s %10zu  cub_segmented_radix: skipped (mean length below 32)\n", dist.c_str(), S);
       continue;
     }
-    bytes = 0;
-    CHECK_CUDA(cub::DeviceSegmentedRadixSort::SortPairs(nullptr, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    t = p_temp.get(bytes);
-    add("cub_segmented_radix", bytes, tm.run([&] {
-      CHECK_CUDA(cub::DeviceSegmentedRadixSort::SortPairs(t, bytes, kin, kref, vin, vref, int64_t(n), int64_t(S), ib, ie));
-    }, trials));
+    time_cub("cub_segmented_radix", [&](void *tp, size_t &tb) {
+      return cub::DeviceSegmentedRadixSort::SortPairs(tp, tb, kin, kref, vin, vref, n64, s64, ib, ie);
+    });
   }
 
   if (!json.empty()) {
