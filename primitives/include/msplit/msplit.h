@@ -6,16 +6,21 @@
  *     msplit/grid_multisplit.cuh for a multisplit called from inside a cooperative kernel).
  *   - histogram: counts of samples in even bins or bins between sorted boundaries
  *     (msplit/histogram.h here; msplit/histogram.cuh for the templates, any bin functor too).
- * Histogram, radix sort, segmented sort and a hash table are planned, not yet here; each will
- * come with its own C header, included below, and its own template header.
+ *   - radix sort: stable LSD sort of keys or key-value pairs, ascending or descending, on a bit
+ *     range (msplit/radix_sort.h here; msplit/radix_sort.cuh for the templates).
+ *   - segmented sort: stable sort of each segment of keys or pairs, segments given by offsets
+ *     (msplit/segmented_sort.h here; msplit/segmented_sort.cuh for the templates).
+ * A hash table is planned; it will come with its own C header, included below, and its own
+ * template header.
  *
  * This header includes every C header of the library:
- *   msplit/core.h        statuses and messages, the version, element types (the conventions
- *                        that every call follows are described there)
- *   msplit/bucket.h      the built-in bucket functions
- *   msplit/multisplit.h  multisplit
- *   msplit/histogram.h   histogram
- *   msplit/radix_sort.h  radix sort
+ *   msplit/core.h            statuses and messages, the version, element types (the
+ *                            conventions that every call follows are described there)
+ *   msplit/bucket.h          the built-in bucket functions
+ *   msplit/multisplit.h      multisplit
+ *   msplit/histogram.h       histogram
+ *   msplit/radix_sort.h      radix sort
+ *   msplit/segmented_sort.h  segmented sort
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H
@@ -26,5 +31,6 @@
 #include "msplit/multisplit.h"
 #include "msplit/histogram.h"
 #include "msplit/radix_sort.h"
+#include "msplit/segmented_sort.h"
 
 #endif /* MSPLIT_H */

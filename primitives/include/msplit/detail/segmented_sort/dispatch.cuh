@@ -1,0 +1,272 @@
+// Segmented sort dispatch (the "device" level): checks arguments, lays out temporary storage, and
+// queues the steps:
+//   1. classify: check each segment's offsets (flagging the first bad one in the error record)
+//      and write its id and length bin;
+//   2. multisplit the segment ids by bin (msplit::multisplit_keys), which groups each bin's
+//      segments, in segment order, and gives the bins' offsets;
+//   3. gather the long segments (long_merge.cuh, one block), or record a bad offset's details;
+//   4. the tile kernels (tile_kernel.cuh): lengths 1..4 and 5..8 one segment per thread, lengths
+//      9..4,096 by groups of 1..256 threads, and the long segments' chunks of 4,096;
+//   5. the long segments' merge passes (long_merge.cuh, one cooperative launch).
+// The host never waits: every grid is sized from n and the number of segments, and each kernel
+// reads the device-side counts. After a bad offset every kernel from step 3 on returns without
+// writing (segmented_sort_check_sync tells the caller).
+#pragma once
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "msplit/detail/error.cuh"
+#include "msplit/detail/segmented_sort/long_merge.cuh"
+#include "msplit/detail/segmented_sort/tile_kernel.cuh"
+#include "msplit/detail/util.cuh"
+#include "msplit/segmented_sort_tuning.h"
+
+namespace msplit {
+namespace detail {
+
+// Bin of a segment of `len` items (segmented_sort_tuning.h).
+__device__ __forceinline__ uint8_t segsort_bin_of_length(size_t len) {
+  if (len == 0) return 0;
+  if (len > segsort_tuning::MAX_TILE_LENGTH) return uint8_t(SEGSORT_LONG_BIN);
+  if (len <= 4) return 1;
+  return uint8_t(32 - __clz(uint32_t(len - 1)) - 1);  // ceil(log2 len) - 1
+}
+
+template <typename Offset>
+__global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, size_t num_segments, size_t n,
+                                        uint32_t *ids, uint8_t *bins, unsigned long long *error) {
+  for (size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x; s < num_segments; s += size_t(gridDim.x) * blockDim.x) {
+    // signed offsets convert to unsigned, so that a negative one is beyond n
+    const unsigned long long b = (unsigned long long)begin[s], e = (unsigned long long)end[s];
+    uint8_t bin = 0;
+    if (b > e || e > n) atomicMin(&error[ERR_SEGMENT], (unsigned long long)s);
+    else bin = segsort_bin_of_length(size_t(e - b));
+    ids[s] = uint32_t(s);
+    bins[s] = bin;
+  }
+}
+
+// Step 2: the stable multisplit of the segment ids `ids` (0..S-1) by their bins into `bin_ids`,
+// with the NUM_BINS + 1 bin offsets. Compiled once, in the library (src/segmented_sort/), for
+// every key type. Two-phase temporary storage, as multisplit_keys.
+msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
+                                   size_t num_segments, const uint8_t *bins, size_t *bin_offsets, cudaStream_t stream);
+
+// Pieces of the temporary storage, in order (each aligned to TEMP_ALIGN). The last piece is
+// shared: the segment ids and bins (steps 1-2) and the long path's second buffer (steps 4-5) are
+// never alive at once, so they share it (its size is the larger of the two).
+enum {
+  SEG_ERROR, SEG_BIN_IDS, SEG_BIN_OFFSETS, SEG_MULTISPLIT, SEG_LONG_BEGIN, SEG_LONG_LEN, SEG_LONG_TILE_START,
+  SEG_LONG_META, SEG_LONG_PASSES, SEG_SHARED, SEG_PIECES
+};
+struct segsort_plan {
+  size_t off[SEG_PIECES];
+  size_t ids_off, bins_off;               // within SEG_SHARED: the ids, the bins
+  size_t tmp_keys_off, tmp_values_off;    // within SEG_SHARED: the second buffer
+  size_t multisplit_bytes;
+  size_t max_long;  // long segments there can be: min(segments, n / (MAX_TILE_LENGTH + 1))
+  size_t total;
+};
+
+template <typename Key, typename Value>
+inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_segments, cudaStream_t stream) {
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr size_t VALUE_BYTES = std::is_same<Value, no_value>::value ? 0 : sizeof(Value);
+  p = segsort_plan{};
+  const size_t S = num_segments;
+  p.max_long = n / (T + 1) < S ? n / (T + 1) : S;
+  const bool has_long = p.max_long > 0;
+  // the multisplit's storage for S ids (the pointers only need to be distinct and non-NULL)
+  const uint32_t *fake_in = reinterpret_cast<const uint32_t *>(uintptr_t(TEMP_ALIGN));
+  uint32_t *fake_out = reinterpret_cast<uint32_t *>(uintptr_t(TEMP_ALIGN) + align_up(S * sizeof(uint32_t), TEMP_ALIGN));
+  MSPLIT_TRY(segsort_group_by_bin(nullptr, &p.multisplit_bytes, fake_in, fake_out, S, nullptr, nullptr, stream));
+  p.ids_off = 0;
+  p.bins_off = align_up(S * sizeof(uint32_t), TEMP_ALIGN);
+  const size_t classify_bytes = p.bins_off + align_up(S, TEMP_ALIGN);
+  p.tmp_keys_off = 0;
+  p.tmp_values_off = has_long ? align_up(n * sizeof(Key), TEMP_ALIGN) : 0;
+  const size_t tmp_bytes = has_long ? p.tmp_values_off + n * VALUE_BYTES : 0;
+  size_t sizes[SEG_PIECES] = {};
+  sizes[SEG_ERROR] = ERR_WORDS * sizeof(unsigned long long);
+  sizes[SEG_BIN_IDS] = S * sizeof(uint32_t);
+  sizes[SEG_BIN_OFFSETS] = (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
+  sizes[SEG_MULTISPLIT] = p.multisplit_bytes;
+  sizes[SEG_LONG_BEGIN] = p.max_long * sizeof(size_t);
+  sizes[SEG_LONG_LEN] = p.max_long * sizeof(size_t);
+  sizes[SEG_LONG_TILE_START] = (p.max_long + 1) * sizeof(size_t);
+  sizes[SEG_LONG_META] = LONG_META_WORDS * sizeof(size_t);
+  sizes[SEG_LONG_PASSES] = p.max_long * sizeof(uint32_t);
+  sizes[SEG_SHARED] = classify_bytes > tmp_bytes ? classify_bytes : tmp_bytes;
+  size_t off = 0;
+  for (int i = 0; i < SEG_PIECES; ++i) {
+    p.off[i] = off;
+    off += align_up(sizes[i], TEMP_ALIGN);
+  }
+  p.total = off;
+  return MSPLIT_SUCCESS;
+}
+
+// Blocks for a grid-stride kernel: at most `bound` work items, at most what is resident at once.
+template <typename Kernel>
+inline msplit_status segsort_grid(Kernel kernel, size_t smem, size_t bound, unsigned *grid) {
+  int device = 0, sms = 1, per_sm = 1;
+  MSPLIT_TRY(prepare_kernel(kernel, smem));
+  MSPLIT_CUDA_TRY(cudaGetDevice(&device));
+  MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MSPLIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, segsort_tuning::BLOCK_THREADS, smem));
+  const size_t resident = size_t(sms) * size_t(per_sm > 0 ? per_sm : 1);
+  *grid = unsigned(bound < resident ? bound : resident);
+  return MSPLIT_SUCCESS;
+}
+
+template <int ITEMS, typename Key, typename Value, typename Offset>
+inline msplit_status segsort_launch_tiles(const segsort_args<Key, Value, Offset> &a, int bin_lo, int bin_hi, bool chunks,
+                                          size_t bound, cudaStream_t stream) {
+  if (bound == 0) return MSPLIT_SUCCESS;
+  auto kernel = segsort_tile_kernel<ITEMS, Key, Value, Offset>;
+  const size_t smem = segsort_tile_layout<ITEMS, Key, Value>::BYTES;
+  unsigned grid = 0;
+  MSPLIT_TRY(segsort_grid(kernel, smem, bound, &grid));
+  kernel<<<grid, segsort_tuning::BLOCK_THREADS, smem, stream>>>(a, bin_lo, bin_hi, chunks);
+  MSPLIT_LAUNCH_CHECK();
+  return MSPLIT_SUCCESS;
+}
+
+template <typename Key, typename Value, typename Offset>
+msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Key *keys_in, Key *keys_out,
+                                      const Value *values_in, Value *values_out, size_t n, size_t num_segments,
+                                      const Offset *begin, const Offset *end, bool descending, cudaStream_t stream) {
+  constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr int BT = segsort_tuning::BLOCK_THREADS;
+  static_assert(std::is_integral<Offset>::value, "segment offsets are integers");
+
+  // 1. check arguments (nothing is written before they pass)
+  if (!temp_bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: temp_bytes is NULL");
+  if (n > 0 && !keys_in) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_keys_in is NULL with n = %zu", n);
+  if (n > 0 && !keys_out) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_keys_out is NULL with n = %zu", n);
+  if (HAS_VALUES && n > 0 && !values_in)
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_values_in is NULL with n = %zu", n);
+  if (HAS_VALUES && n > 0 && !values_out)
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_values_out is NULL with n = %zu", n);
+  if (num_segments > 0 && !begin)
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_begin_offsets is NULL with %zu segments", num_segments);
+  if (num_segments > 0 && !end)
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_end_offsets is NULL with %zu segments", num_segments);
+  if (num_segments > 0xFFFFFFFFull)
+    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: num_segments is %zu (at most 2^32 - 1)", num_segments);
+  if (n > 0) {
+    const size_t kb = n * sizeof(Key), vb = n * (HAS_VALUES ? sizeof(Value) : 0);
+    if (ranges_overlap(keys_in, kb, keys_out, kb))
+      return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_keys_out overlaps d_keys_in (not in place)");
+    if (HAS_VALUES) {
+      if (ranges_overlap(values_in, vb, values_out, vb))
+        return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_values_out overlaps d_values_in (not in place)");
+      if (ranges_overlap(keys_in, kb, values_out, vb) || ranges_overlap(values_in, vb, keys_out, kb) ||
+          ranges_overlap(keys_out, kb, values_out, vb))
+        return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: key and value buffers overlap");
+    }
+  }
+
+  // 2. plan the temporary storage
+  segsort_plan plan;
+  MSPLIT_TRY((segsort_make_plan<Key, Value>(plan, n, num_segments, stream)));
+  if (!d_temp) {
+    *temp_bytes = plan.total;
+    return MSPLIT_SUCCESS;
+  }
+  if (*temp_bytes < plan.total)
+    return set_error(MSPLIT_ERROR_TEMP_STORAGE, "segmented_sort: temp_bytes is %zu, %zu needed", *temp_bytes, plan.total);
+  unsigned char *temp = static_cast<unsigned char *>(d_temp);
+  unsigned long long *error = reinterpret_cast<unsigned long long *>(temp + plan.off[SEG_ERROR]);
+  MSPLIT_CUDA_TRY(cudaMemsetAsync(error, 0xFF, ERR_WORDS * sizeof(unsigned long long), stream));  // no bad segment
+  if (n == 0 || num_segments == 0) return MSPLIT_SUCCESS;
+
+  segsort_args<Key, Value, Offset> a{};
+  a.keys_in = keys_in;
+  a.keys_out = keys_out;
+  a.values_in = values_in;
+  a.values_out = values_out;
+  a.tmp_keys = reinterpret_cast<Key *>(temp + plan.off[SEG_SHARED] + plan.tmp_keys_off);
+  a.tmp_values = HAS_VALUES ? reinterpret_cast<Value *>(temp + plan.off[SEG_SHARED] + plan.tmp_values_off) : nullptr;
+  a.begin = begin;
+  a.end = end;
+  uint8_t *bins = temp + plan.off[SEG_SHARED] + plan.bins_off;
+  uint32_t *ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_SHARED] + plan.ids_off);
+  uint32_t *bin_ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_BIN_IDS]);
+  size_t *bin_offsets = reinterpret_cast<size_t *>(temp + plan.off[SEG_BIN_OFFSETS]);
+  a.bin_ids = bin_ids;
+  a.bin_offsets = bin_offsets;
+  a.error = error;
+  a.flip = descending ? ~typename key_order<Key>::bits(0) : typename key_order<Key>::bits(0);
+  a.lng.begin = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_BEGIN]);
+  a.lng.len = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_LEN]);
+  a.lng.tile_start = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_TILE_START]);
+  a.lng.meta = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_META]);
+  a.lng.passes = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_LONG_PASSES]);
+  a.n = n;
+
+  // 3. classify the segments (and check their offsets)
+  {
+    auto kernel = segsort_classify_kernel<Offset>;
+    unsigned grid = 0;
+    MSPLIT_TRY(segsort_grid(kernel, 0, (num_segments + BT - 1) / BT, &grid));
+    kernel<<<grid, BT, 0, stream>>>(begin, end, num_segments, n, ids, bins, error);
+    MSPLIT_LAUNCH_CHECK();
+  }
+  // 4. group the segment ids by bin
+  size_t ms_bytes = plan.multisplit_bytes;
+  MSPLIT_TRY(segsort_group_by_bin(temp + plan.off[SEG_MULTISPLIT], &ms_bytes, ids, bin_ids, num_segments, bins,
+                                  bin_offsets, stream));
+  // 5. the long segments (and a bad offset's details)
+  segsort_long_setup_kernel<Offset><<<1, BT, 0, stream>>>(begin, end, bin_ids, bin_offsets, error, a.lng, n,
+                                                           plan.max_long);
+  MSPLIT_LAUNCH_CHECK();
+  // 6. the tiles: a bin's segments are longer than half its length, which bounds their number
+  const size_t segs_tiny4 = n < num_segments ? n : num_segments;
+  const size_t segs_tiny8 = n / 5 < num_segments ? n / 5 : num_segments;
+  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::TINY_ITEMS_4>(a, 1, 1, false, (segs_tiny4 + BT - 1) / BT, stream)));
+  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::TINY_ITEMS_8>(a, 2, 2, false, (segs_tiny8 + BT - 1) / BT, stream)));
+  // lengths 9 .. 4,096: at most 2n / 4,096 full work items, plus one partial per bin; chunks as many
+  const size_t medium_bound = 2 * (2 * n / T + 1) + segsort_tuning::NUM_BINS;
+  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
+  // 7. the long segments' merge passes, one cooperative launch for all of them
+  if (plan.max_long > 0) {
+    auto kernel = segsort_merge_kernel<Key, Value, Offset>;
+    const size_t smem = segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::BYTES;
+    unsigned grid = 0;
+    MSPLIT_TRY(segsort_grid(kernel, smem, 2 * n / T + 1, &grid));
+    void *params[] = {&a};
+    MSPLIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), dim3(grid), dim3(BT), params,
+                                                smem, stream));
+  }
+  return MSPLIT_SUCCESS;
+}
+
+// Reads the error record that the last segmented sort with this temporary storage left, waiting
+// for it (synchronises `stream`).
+inline msplit_status segmented_sort_check_sync(const void *d_temp, cudaStream_t stream) {
+  if (!d_temp) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort_check_sync: d_temp is NULL");
+  unsigned long long rec[ERR_WORDS];
+  MSPLIT_CUDA_TRY(cudaMemcpyAsync(rec, d_temp, sizeof rec, cudaMemcpyDeviceToHost, stream));
+  MSPLIT_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (rec[ERR_SEGMENT] == NO_BAD_SEGMENT) return MSPLIT_SUCCESS;
+  if (rec[ERR_BEGIN] > rec[ERR_END])
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                     "segmented_sort: segment %llu is out of order: d_begin_offsets[%llu] = %llu > d_end_offsets[%llu] = %llu",
+                     rec[ERR_SEGMENT], rec[ERR_SEGMENT], rec[ERR_BEGIN], rec[ERR_SEGMENT], rec[ERR_END]);
+  if (rec[ERR_END] > rec[ERR_N])
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                     "segmented_sort: segment %llu is beyond n: d_end_offsets[%llu] = %llu > n = %llu", rec[ERR_SEGMENT],
+                     rec[ERR_SEGMENT], rec[ERR_END], rec[ERR_N]);
+  return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                   "segmented_sort: segment %llu = [%llu, %llu) overlaps other segments (the segments hold more than n "
+                   "= %llu items)",
+                   rec[ERR_SEGMENT], rec[ERR_BEGIN], rec[ERR_END], rec[ERR_N]);
+}
+
+}  // namespace detail
+}  // namespace msplit
