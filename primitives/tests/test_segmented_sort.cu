@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -41,13 +42,9 @@ constexpr size_t TILE = 4096;
   } while (0)
 
 struct rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::mt19937_64 g;
+  explicit rng(uint64_t seed) : g(seed) {}
+  uint64_t next() { return g(); }
   uint64_t below(uint64_t m) { return m ? next() % m : 0; }
   double unit() { return double(next() >> 11) / double(1ull << 53); }
 };
@@ -223,7 +220,7 @@ std::string describe(const test_case &c, size_t n, size_t segments) {
 }
 
 void run_case(const test_case &c, uint64_t seed) {
-  rng r{seed};
+  rng r(seed);
   std::vector<uint64_t> begin, end;
   size_t n = 0;
   make_segments(c, r, begin, end, n);
