@@ -1,10 +1,13 @@
 // msplit radix sort tuning constants (H100, sm_90). Change here, nowhere else.
 //
-// The sweep's tile shapes are not tuned for speed yet; they follow what bounds them: the look-back
-// storage of a portion is 1 KB per tile (256 digit words), so a tile must hold at least as many
-// elements as CUB's one-sweep tile of the same call (CUB 13.0, sm_90: 384 threads x 19-23 items,
-// halved for 64-bit data) for the temporary storage to stay within CUB's. With them, on the H100
-// (sort_bench, 2^28): u32 keys 37.7 G/s (CUB 48.3), u32 pairs 29.4 (28.9), u64 + u32 10.4 (10.6).
+// The sweep's tile shapes follow first what bounds them: the look-back storage of a portion is
+// 1 KB per tile (256 digit words), so a tile must hold at least as many elements as CUB's
+// one-sweep tile of the same call (CUB 13.0, sm_90: 384 threads x 19-23 items, halved for 64-bit
+// data) for the temporary storage to stay within CUB's. Among shapes that do, measured on the H100
+// (sort_bench, 2^28, G/s, u32 keys / 8-bit range / u32 pairs / u64 + u32 pairs, CUB 48.2 / 162 /
+// 28.9 / 10.8): 384 threads x 2 blocks per SM with 20 keys 37.8 / 126 / 29.2 / 10.3, with 24 keys
+// 40.0 / 133 (kept); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
+// 37.6 / 126 / 24.1 / 8.6; 512 x 2 36.3 / 121 / 25.8 / 9.7.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +26,7 @@ constexpr int RADIX_SWEEP_BLOCKS_PER_SM = 2;
 // this; every element is in registers between its load and the shared-memory exchange).
 template <size_t KEY_BYTES, size_t VALUE_BYTES>
 struct radix_items_per_thread {
-  static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 20 : VALUE_BYTES == 4 ? 23 : 16)
+  static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 24 : VALUE_BYTES == 4 ? 23 : 16)
                                               : (VALUE_BYTES == 0 ? 16 : VALUE_BYTES == 4 ? 16 : 12);
 };
 // Most elements of one look-back portion (one sweep launch per pass and portion; the look-back
@@ -32,7 +35,8 @@ struct radix_items_per_thread {
 // larger than CUB's for any n (2^30 - 1, the look-back counts' limit, took 4x CUB's storage for
 // n >= 2^30: 8,733 vs 8,628 MB for 2^31 u32 keys).
 constexpr size_t RADIX_MAX_PORTION = (size_t(1) << 28) - 1;
-// Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
+// Predecessor tiles each look-back lane inspects per round trip (see lookback_walk). Measured
+// (u32 keys / u32 pairs, G/s, 20 keys a thread): 4: 37.8 / 29.2; 2: 37.3 / 28.4; 8: 32.5 / 28.3.
 constexpr int RADIX_LOOKBACK_ITEMS = 4;
 // Bit ranges up to this width sort in one pass of the one-pass multisplit (m = 2^bits buckets,
 // thread-private counters; see detail/radix_sort/short_range.cuh) instead of the 256-digit
@@ -44,6 +48,7 @@ constexpr int RADIX_SHORT_MAX_BITS = 6;
 // resident blocks per SM of its grid-stride loop.
 constexpr int RADIX_HISTOGRAM_THREADS = 256;
 constexpr int RADIX_HISTOGRAM_ITEMS = 16;
+// (8 blocks per SM: the same 0.48 ms for the four digit histograms of 2^28 u32 keys.)
 constexpr int RADIX_HISTOGRAM_BLOCKS_PER_SM = 4;
 
 }  // namespace tuning
