@@ -6,7 +6,8 @@
 // data) for the temporary storage to stay within CUB's. Among shapes that do, measured on the H100
 // (sort_bench, 2^28, G/s, u32 keys / 8-bit range / u32 pairs / u64 + u32 pairs, CUB 48.2 / 162 /
 // 28.9 / 10.8): 384 threads x 2 blocks per SM with 20 keys 37.8 / 126 / 29.2 / 10.3, with 24 keys
-// 40.0 / 133 (kept); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
+// 40.0 / 133 (kept; 28 keys 41.7 / 138 and 32 keys 42.3 / 144 measured once, not yet tested
+// for correctness); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
 // 37.6 / 126 / 24.1 / 8.6; 512 x 2 36.3 / 121 / 25.8 / 9.7.
 #pragma once
 #include <stddef.h>
