@@ -3,9 +3,9 @@
 // For each n, distribution, m and mode (keys, pairs = u32 keys + u32 values): every requested
 // multisplit variant (delta buckets through the template API), the reduced-bit sort (bucket
 // labels, then CUB SortPairs on ceil(log2 m) bits: the strongest sort-based method in Ashkiani,
-// Davidson, Meyer and Owens, "GPU Multisplit"), CUB DevicePartition two-way (m = 2) and three-way (m = 3); the variant "grid" is
-// msplit::grid_multisplit_keys (keys only) in a cooperative kernel of every resident block,
-// launched per run; once per n and mode: CUB
+// Davidson, Meyer and Owens, "GPU Multisplit"), CUB DevicePartition two-way (m = 2) and
+// three-way (m = 3); the variant "grid" is msplit::grid_multisplit_keys (keys only) in a
+// cooperative kernel of every resident block, launched per run; once per n and mode: CUB
 // DeviceRadixSort on full 32-bit keys and a device-to-device copy (the bandwidth reference).
 // Protocol: one warm-up, then --trials timed runs (CUDA events), median, min and max. Inputs are
 // regenerated per (n, distribution, m) with a fixed seed; every input is larger than twice the L2
