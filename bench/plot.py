@@ -14,7 +14,9 @@ Each JSON file is matched to a chart kind by what wrote it:
     "results" list of {method, mode, dist, n, m, g_elements_per_s}): one chart per file,
     STEM.png, G elements/s against m at the largest n with uniform keys, one panel per mode,
     the library's methods as lines, CUB's (and other baselines) beside them as points or
-    dashed levels. A new primitive's benchmark plugs in with one PRIMITIVES entry.
+    dashed levels. A new primitive's benchmark plugs in with one PRIMITIVES entry;
+  - hist_bench: msplit's and CUB's histograms against m, even and range bins side by side;
+  - sort_bench and segsort_bench: msplit beside CUB per configuration (bars), in G items/s.
 """
 import argparse
 import glob
@@ -171,13 +173,85 @@ def primitive_chart(path, d, spec, out_dir):
         ax.grid(alpha=0.3)
         ax.set_title(f"{mode}, n = 2^{n.bit_length() - 1}, uniform", fontsize=10)
         ax.legend(fontsize=7)
-    fig.suptitle(f"{spec['title']} on {d.get('gpu', '?')} (commit {d.get('commit', '?')})",
-                 fontsize=11)
+    return save_figure(fig, path, d, spec["title"], out_dir)
+
+
+def hist_chart(path, d, out_dir):
+    """hist_bench: G samples/s against m, one panel per bin kind, msplit beside CUB."""
+    rows = [r for r in d["results"] if r.get("dist") == "uniform" and r.get("type") == "f32"]
+    if not rows:
+        return []
+    n = max(r["n"] for r in rows)
+    rows = [r for r in rows if r["n"] == n]
+    fig, axes = plt.subplots(1, 2, figsize=(12.4, 4.4), squeeze=False)
+    for ax, kind in zip(axes[0], ("even", "range")):
+        for method, label, style in ((f"msplit_{kind}", "msplit", "-"), (f"cub_{kind}", "CUB", "--")):
+            pts = sorted((r["m"], r["g_samples_per_s"]) for r in rows if r["method"] == method)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3,
+                    linestyle=style, label=label)
+        ms = sorted({r["m"] for r in rows})
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ms)
+        ax.set_xticklabels([str(m) for m in ms], fontsize=8)
+        ax.set_xlabel("bins m")
+        ax.set_ylabel("G samples/s (median)")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{kind} bins, f32, n = 2^{n.bit_length() - 1}, uniform", fontsize=10)
+        ax.legend(fontsize=8)
+    return save_figure(fig, path, d, "histogram", out_dir)
+
+
+def bars_chart(path, d, title, groups, out_dir):
+    """One group of bars per configuration: groups is a list of (label, {series: G items/s})."""
+    if not groups:
+        return []
+    series = []
+    for _, vals in groups:
+        series += [k for k in vals if k not in series]
+    fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(groups) + 2), 4.4))
+    width = 0.8 / len(series)
+    for i, name in enumerate(series):
+        xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [vals.get(name, 0) for _, vals in groups], width, label=name)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([label for label, _ in groups], fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("G items/s (median, log scale)")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    return save_figure(fig, path, d, title, out_dir)
+
+
+def sort_chart(path, d, out_dir):
+    groups = [(r["config"], {"msplit": r["msplit_Gitems"], "CUB DeviceRadixSort": r["cub_Gitems"]})
+              for r in d["results"]]
+    return bars_chart(path, d, "radix sort, n = 2^28, uniform", groups, out_dir)
+
+
+def segsort_chart(path, d, out_dir):
+    names = {"msplit": "msplit", "cub_stable_sort_pairs": "CUB DeviceSegmentedSort (stable)",
+             "cub_segmented_radix": "CUB DeviceSegmentedRadixSort"}
+    groups = []
+    for r in d["results"]:
+        if r["method"] not in names:
+            continue
+        if not groups or groups[-1][0] != r["dist"]:
+            groups.append((r["dist"], {}))
+        groups[-1][1][names[r["method"]]] = r["g_pairs_per_s"]
+    return bars_chart(path, d, "segmented sort, u32 + u32 pairs, n = 2^26", groups, out_dir)
+
+
+def save_figure(fig, path, d, title, out_dir):
+    fig.suptitle(f"{title} on {d.get('gpu', '?')} (commit {d.get('commit', '?')})", fontsize=11)
     fig.tight_layout()
     out = os.path.join(out_dir, safe(os.path.splitext(os.path.basename(path))[0]) + ".png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return [out]
+
+
+CHARTS = {"hist_bench": hist_chart, "sort_bench": sort_chart, "segsort_bench": segsort_chart}
 
 
 def main():
@@ -192,6 +266,8 @@ def main():
         spec = PRIMITIVES.get(d.get("benchmark"))
         if spec:
             written += primitive_chart(path, d, spec, args.out)
+        elif d.get("benchmark") in CHARTS and "ablation" not in os.path.basename(path):
+            written += CHARTS[d["benchmark"]](path, d, args.out)
     for w in written:
         print(os.path.relpath(w, ROOT))
     if not written:
