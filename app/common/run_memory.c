@@ -2,7 +2,7 @@
  * so that run.c refuses a run that cannot fit (exit 5, with the estimate and
  * what is available) instead of failing half-way or being killed.
  *
- * Per vertex, from what each part allocates (the files of app/):
+ * Per vertex, from what each part allocates (the files of app/sssp/):
  *   results: dist (one distance: 4 bytes, 8 where the graph needs 64-bit
  *            distances), pred (--predecessors), the reference distances
  *            (--validate);
