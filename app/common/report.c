@@ -1,6 +1,7 @@
-/* The `sssp` report: the graph description line, the comparison table, and
- * the JSON report (cJSON) with graph, parameters, machine, GPU, commit and
- * every trial's time.
+/* The reports: the parts all programs share (the graph's line, the JSON
+ * report's root, graph block and writer, median/min/max), and sssp's
+ * comparison table and JSON runs, with graph, parameters, machine, GPU,
+ * commit and every trial's time.
  *
  * MTEPS = arcs of the CSR out of reached vertices / median time; the speedup
  * of an algorithm is the reference's median time over its own (reference:
@@ -62,15 +63,18 @@ static const char *check_name(ds_check c) {
   return c == DS_CHECK_PASSED ? "passed" : c == DS_CHECK_FAILED ? "FAILED" : "-";
 }
 
-void ds_report_graph_line(FILE *f, const ds_graph_report *r) {
-  const ds_graph *g = r->g;
+void ds_report_load_line(FILE *f, const ds_graph *g, double load_ms, const char *cache) {
   fprintf(f, "graph %s: %u vertices, %llu arcs, %s weights", g->name, g->n,
           (unsigned long long)g->m, g->weight_type == DS_WEIGHT_U32 ? "integer" : "float");
   if (g->weights_generated)
     fprintf(f, " (generated %u..%u, seed %llu)", g->weight_min, g->weight_max,
             (unsigned long long)g->weight_seed);
   fprintf(f, ", %s%s, loaded in %.1f ms (cache %s)\n", ds_format_name(g->format),
-          g->symmetric ? ", symmetric" : "", r->load_ms, r->cache);
+          g->symmetric ? ", symmetric" : "", load_ms, cache);
+}
+
+void ds_report_graph_line(FILE *f, const ds_graph_report *r) {
+  ds_report_load_line(f, r->g, r->load_ms, r->cache);
   fprintf(f, "delta %g (%s), buckets %u, %u timed trials after 1 warm-up, %d threads, %u source%s\n",
           r->delta, r->delta_auto ? "auto" : "given", r->buckets, r->trials, r->threads,
           r->n_sources, r->n_sources == 1 ? "" : "s");
@@ -149,7 +153,7 @@ static void cpu_model(char *out, size_t len) {
 cJSON *ds_report_json_root(const ds_cli *cli, const char *gpu_name, size_t gpu_mem, int threads) {
   cJSON *root = cJSON_CreateObject();
   if (root == NULL) return NULL;
-  cJSON_AddStringToObject(root, "program", "sssp");
+  cJSON_AddStringToObject(root, "program", cli->prog->name);
   cJSON_AddStringToObject(root, "version", DS_VERSION);
   cJSON_AddStringToObject(root, "commit", DS_COMMIT);
   cJSON *cmd = cJSON_AddArrayToObject(root, "command");
@@ -179,18 +183,19 @@ cJSON *ds_report_json_root(const ds_cli *cli, const char *gpu_name, size_t gpu_m
   return root;
 }
 
-int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli) {
-  const ds_graph *g = r->g;
+cJSON *ds_report_json_run(cJSON *root, const ds_graph *g, const char *path, double load_ms,
+                          const char *cache) {
   cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
   cJSON *run = cJSON_CreateObject();
-  if (runs == NULL || run == NULL) return 0;
+  if (runs == NULL || run == NULL) {
+    cJSON_Delete(run);
+    return NULL;
+  }
   cJSON_AddItemToArray(runs, run);
-
-  // 1. the graph
   cJSON *jg = cJSON_AddObjectToObject(run, "graph");
-  if (jg == NULL) return 0;
+  if (jg == NULL) return NULL;
   cJSON_AddStringToObject(jg, "name", g->name);
-  cJSON_AddStringToObject(jg, "path", r->path);
+  cJSON_AddStringToObject(jg, "path", path);
   cJSON_AddStringToObject(jg, "format", ds_format_name(g->format));
   cJSON_AddNumberToObject(jg, "vertices", g->n);
   cJSON_AddNumberToObject(jg, "arcs", (double)g->m);
@@ -204,8 +209,16 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
     cJSON_AddStringToObject(jg, "weights", range);
     cJSON_AddNumberToObject(jg, "weight_seed", (double)g->weight_seed);
   }
-  cJSON_AddNumberToObject(jg, "load_ms", r->load_ms);
-  cJSON_AddStringToObject(jg, "cache", r->cache);
+  cJSON_AddNumberToObject(jg, "load_ms", load_ms);
+  cJSON_AddStringToObject(jg, "cache", cache);
+  return run;
+}
+
+int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli) {
+  const ds_graph *g = r->g;
+  // 1. the graph
+  cJSON *run = ds_report_json_run(root, g, r->path, r->load_ms, r->cache);
+  if (run == NULL) return 0;
 
   // 2. the parameters
   cJSON *jp = cJSON_AddObjectToObject(run, "parameters");

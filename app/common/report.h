@@ -1,5 +1,5 @@
-/* Measurements of one `sssp` run and their presentation: the table on stdout
- * and the JSON report (report.c). run.c fills these structs.
+/* Measurements of the programs' runs and their presentation: the table on
+ * stdout and the JSON report (report.c). sssp's run.c fills ds_graph_report.
  */
 #ifndef DS_REPORT_H
 #define DS_REPORT_H
@@ -44,14 +44,22 @@ typedef struct {
 /* Median, minimum and maximum of n values. */
 void ds_stats_of(const double *x, uint32_t n, double *median, double *min, double *max);
 
-/* The graph description line ("graph NY: 264346 vertices, ..."). */
+/* The graph's line ("graph NY: 264346 vertices, ..., loaded in 3.1 ms (cache hit)"). */
+void ds_report_load_line(FILE *f, const ds_graph *g, double load_ms, const char *cache);
+
+/* Appends a run to root["runs"] with its "graph" object; NULL when out of
+ * memory. The program adds "parameters", "algorithms" and its results. */
+cJSON *ds_report_json_run(cJSON *root, const ds_graph *g, const char *path, double load_ms,
+                          const char *cache);
+
+/* sssp's graph description: the graph's line and the parameters' line. */
 void ds_report_graph_line(FILE *f, const ds_graph_report *r);
 
 /* The comparison table: one row per (source, algorithm), and mean rows when
  * there are several sources. */
 void ds_report_table(FILE *f, const ds_graph_report *r);
 
-/* The report's fixed part: program, version, commit, command, machine, GPU. */
+/* The report's fixed part: program, version, commit, command, machine, GPU (NULL: none). */
 cJSON *ds_report_json_root(const ds_cli *cli, const char *gpu_name, size_t gpu_mem, int threads);
 
 /* Adds one graph's measurements to root["runs"]. 0 when out of memory. */

@@ -1,65 +1,95 @@
 /* `sssp`: single-source shortest paths on a graph file, GPU and CPU
  * algorithms compared in one run. Options come from defaults, then --config,
- * then the command line (cli.c, config.c); run.c does the work. The exit code
- * says what went wrong (cli.h, --help).
+ * then the command line (app/common: ds_app_main); run.c does the work. The
+ * exit code says what went wrong (cli.h, --help).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "cli.h"
-#include "outputs.h"
+#include "app.h"
 #include "run.h"
 
-#ifndef DS_VERSION
-#define DS_VERSION "unknown"
-#endif
-#ifndef DS_COMMIT
-#define DS_COMMIT "unknown"
-#endif
-
-/* The table and --help go to stdout: a failed write there (a full disk, a
- * closed pipe) is an output error, not a success. */
-static int finish_stdout(ds_exit_code rc) {
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "sssp: cannot write to standard output: %s\n", strerror(errno));
-    if (rc == DS_EXIT_OK) rc = DS_EXIT_INPUT;
-  }
-  return (int)rc;
+static void usage(FILE *f) {
+  fprintf(f,
+"usage: sssp --graph FILE [options]\n"
+"\n"
+"Single-source shortest paths by delta-stepping: GPU algorithms (multisplit\n"
+"buckets, Near-Far, sort buckets, Bellman-Ford) and CPU ones (Dijkstra,\n"
+"OpenMP delta-stepping), timed and compared in one run.\n"
+"\n"
+"input\n"
+"  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
+"                      .el/.wel (format from the content); repeat for several\n"
+"  --undirected        store both directions of every edge\n"
+"  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
+"  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
+"                      JSON report holds it exactly); default %u\n"
+"  --cache-dir DIR     where the binary cache lives, made when missing\n"
+"                      (default: next to FILE)\n"
+"  --no-cache          neither read nor write the binary cache\n"
+"search\n"
+"  --source N|random   source vertex in the file's numbering (1-based for\n"
+"                      Matrix Market and DIMACS, 0-based for edge lists);\n"
+"                      default: the first vertex with an out-arc\n"
+"  --sources K         K random sources (seeded), distinct vertices with an\n"
+"                      out-arc (fewer, with a note, where the graph has fewer);\n"
+"                      each reported, and the mean\n"
+"  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
+"                      multisplit, sort, bellman-ford; all = every available.\n"
+"                      Default: multisplit,near-far with a GPU, else\n"
+"                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
+"                      as cpu-delta.\n"
+"  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
+"  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
+"                      rounded up and at least 1 for integer weights)\n"
+"  --threads T         CPU threads (default: OpenMP's)\n"
+"  --device ID         CUDA device (default 0)\n"
+"measure and check\n"
+"  --trials N          timed trials after one untimed warm-up (default %u);\n"
+"                      the median is reported, with min and max\n"
+"  --validate          check every result with the independent validator and\n"
+"                      against Dijkstra's distances\n"
+"  --predecessors      compute predecessors (checked by --validate)\n"
+"output\n"
+"  --output FILE       'vertex distance [predecessor]' per line for the first\n"
+"                      algorithm, file numbering, 'inf' and '-' if unreached\n"
+"  --json OUT          machine-readable report\n"
+"  --config FILE       JSON run configuration; the command line overrides it\n"
+"  --quiet             no table and no notes, only errors\n"
+"  --help, --version\n"
+"\n"
+"exit codes\n"
+"  0  success\n"
+"  1  usage error: bad option, value or configuration file\n"
+"  2  input error: graph file missing, unreadable or malformed; output file\n"
+"     not writable, or naming an input, the config or the other output;\n"
+"     --cache-dir not a folder; standard output not writable\n"
+"  3  validation failure (--validate)\n"
+"  4  device error: CUDA failure, or the graph does not fit on the device\n"
+"  5  out of memory or other internal error (also a run whose estimated host\n"
+"     memory exceeds what is available)\n"
+"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
+"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
+"     such graphs in 64 bits)\n",
+          DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
+          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
+          DS_CLI_DEFAULT_TRIALS);
 }
 
-int main(int argc, char **argv) {
-  ds_cli cli;
-  char msg[DS_CLI_MSG_LEN] = "";
-  const char *config = NULL;
-  ds_exit_code rc;
+/* The options, configuration keys and algorithms of sssp (cli.h). */
+static const char *const SSSP_VALUE_OPTIONS[] = {
+    "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
+    "--json",  "--config", "--weights", "--seed",    "--output", "--device", "--cache-dir",
+    "--threads", NULL};
+static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
+                                                "--quiet",    "--help",       "--version",
+                                                "--no-cache", "-h",           NULL};
 
-  // 1. --help, --version and --config first
-  ds_cli_defaults(&cli);
-  ds_exit_code prescan = ds_cli_prescan(argc, argv, &config, &cli, msg, sizeof msg);
-  if (cli.help) {
-    ds_cli_usage(stdout);
-    return finish_stdout(DS_EXIT_OK);
-  }
-  if (cli.version) {
-    printf("sssp (deltasplit) %s, commit %s\n", DS_VERSION, DS_COMMIT);
-    return finish_stdout(DS_EXIT_OK);
-  }
-  if ((rc = prescan) != DS_EXIT_OK) goto fail;
-  // 2. the configuration file, then the command line over it
-  if (config != NULL && (rc = ds_config_load(config, &cli, msg, sizeof msg)) != DS_EXIT_OK)
-    goto fail;
-  if ((rc = ds_cli_parse(argc, argv, &cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
-  if ((rc = ds_cli_check(&cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
-  if ((rc = ds_outputs_check(&cli, config, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
-  // 3. run
-  rc = ds_run(&cli);
-  ds_cli_free(&cli);
-  return finish_stdout(rc);
+static const char *sssp_algo_name(int a) { return ds_algo_name((ds_algo)a); }
 
-fail:
-  fprintf(stderr, "sssp: %s\n", msg);
-  if (rc == DS_EXIT_USAGE) fprintf(stderr, "(sssp --help lists the options)\n");
-  ds_cli_free(&cli);
-  return (int)rc;
-}
+static const ds_program SSSP = {
+    "sssp", SSSP_VALUE_OPTIONS, SSSP_FLAG_OPTIONS,
+    "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
+    "no_cache, weights, seed, device, threads, json, output, cache_dir",
+    DS_ALGO_COUNT, sssp_algo_name, usage};
+
+int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, ds_run); }

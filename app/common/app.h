@@ -1,0 +1,55 @@
+/* What the programs share around their work (app.c): main()'s order of
+ * options, configuration and checks, the exit code of a status, graph
+ * loading, the device, and the refusal of a run that does not fit the host's
+ * memory. Everything here prints under the program's name. */
+#ifndef DS_APP_H
+#define DS_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "ds/graph.h"
+#include "ds/status.h"
+
+#define DS_APP_GPU_NAME_LEN 256
+#define DS_APP_REASON_LEN 512
+
+/* main() of program p: defaults, --help and --version, --config, the command
+ * line, ds_cli_check and ds_outputs_check, then run(cli); returns the exit
+ * code (a failed write of standard output is an input error). */
+int ds_app_main(int argc, char **argv, const ds_program *p, ds_exit_code (*run)(const ds_cli *));
+
+/* The exit code of a library status. */
+ds_exit_code ds_app_exit_of(ds_status st);
+
+/* Loads path with cli's cache, weight and progress options (undirected: store
+ * both directions of every arc); *cache is "hit", "miss" or "off". A note of
+ * the graph layer (why the cache is off or was rebuilt) is printed once: not
+ * again for the next graph when it says the same. Errors are printed. */
+ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirected, ds_graph *g,
+                               double *load_ms, const char **cache);
+
+typedef struct {
+  int gpus;                        /* CUDA devices usable; 0: none (reason says why) */
+  char reason[DS_APP_REASON_LEN];
+  int have_gpu;                    /* cli's device was described */
+  char name[DS_APP_GPU_NAME_LEN];
+  size_t memory;                   /* bytes */
+} ds_app_device_info;
+
+/* The devices: d->gpus and d->reason (the rest cleared). */
+void ds_app_gpus(ds_app_device_info *d);
+
+/* cli's device among d->gpus: a --device that does not exist is a usage error
+ * (also where the CPU does the work); with a GPU its name is printed unless
+ * --quiet. */
+ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d);
+
+/* Refuses (DS_EXIT_INTERNAL, a message naming path, the bytes needed and
+ * available and `parts`, what the need is made of) a run that needs more host
+ * memory than is available, beyond the graph's `graph` bytes already loaded. */
+ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
+                                      uint64_t need, const char *parts);
+
+#endif /* DS_APP_H */
