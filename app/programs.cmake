@@ -4,7 +4,7 @@
 # build/app/tc/tc.
 foreach(prog kcore tc)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${prog}/CMakeLists.txt)
-    add_executable(${prog} ${prog}/${prog}_main.c common/kernel.c)
+    add_executable(${prog} ${prog}/${prog}_main.c)
     target_link_libraries(${prog} PRIVATE ds_${prog} ds_app_common ds_graph ds_cjson
                                           OpenMP::OpenMP_C)
     target_compile_options(${prog} PRIVATE ${DS_C_WARNINGS})

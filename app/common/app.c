@@ -12,6 +12,7 @@
 #include "app.h"
 #include "gpu/gpu_sssp.h"
 #include "outputs.h"
+#include "report.h"
 #include "run_memory.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -151,4 +152,30 @@ ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint6
           cli->prog->name, path, (double)need / MIB, (double)graph / MIB, parts,
           (double)available / MIB);
   return DS_EXIT_INTERNAL;
+}
+
+ds_exit_code ds_app_each_graph(const ds_cli *cli,
+                               ds_exit_code (*run_graph)(const void *ctx, const char *path),
+                               const void *ctx) {
+  ds_exit_code rc = DS_EXIT_OK;
+  for (int i = 0; i < cli->n_graphs; i++) {
+    if (i > 0 && !cli->quiet) printf("\n");
+    ds_exit_code grc = run_graph(ctx, cli->graphs[i]);
+    if (grc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = grc;
+    if (grc != DS_EXIT_OK && grc != DS_EXIT_VALIDATION) break;
+  }
+  return rc;
+}
+
+ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc) {
+  if (json == NULL) return rc;
+  cJSON_AddNumberToObject(json, "exit_code", rc);
+  ds_error err = {{0}};
+  ds_status st = ds_report_json_write(json, cli->json_path, &err);
+  if (st != DS_OK) {
+    fprintf(stderr, "%s: the JSON report: %s\n", cli->prog->name, err.msg);
+    if (rc == DS_EXIT_OK) rc = st == DS_ERR_NOMEM ? DS_EXIT_INTERNAL : DS_EXIT_INPUT;
+  }
+  cJSON_Delete(json);
+  return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef DS_APP_H
 #define DS_APP_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,5 +52,17 @@ ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d);
  * memory than is available, beyond the graph's `graph` bytes already loaded. */
 ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
                                       uint64_t need, const char *parts);
+
+/* run_graph(ctx, path) for each graph of cli in turn, an empty line between
+ * their tables; a validation failure does not stop the others, any other
+ * failure does. Returns the first failure's exit code. */
+ds_exit_code ds_app_each_graph(const ds_cli *cli,
+                               ds_exit_code (*run_graph)(const void *ctx, const char *path),
+                               const void *ctx);
+
+/* The JSON report (NULL: none), also after a failed run: records the exit
+ * code rc, writes it to cli->json_path and frees it. Returns rc, or where rc
+ * is 0 the write's failure (DS_EXIT_INPUT, DS_EXIT_INTERNAL). */
+ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc);
 
 #endif /* DS_APP_H */

@@ -348,3 +348,23 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
                                                  : "--output needs a single graph");
   return DS_EXIT_OK;
 }
+
+void ds_cli_usage_tail(FILE *f, const char *device_error) {
+  fprintf(f,
+"  --json OUT          machine-readable report\n"
+"  --config FILE       JSON run configuration; the command line overrides it\n"
+"  --quiet             no table and no notes, only errors\n"
+"  --help, --version\n"
+"\n"
+"exit codes\n"
+"  0  success\n"
+"  1  usage error: bad option, value or configuration file\n"
+"  2  input error: graph file missing, unreadable or malformed; output file\n"
+"     not writable, or naming an input, the config or the other output;\n"
+"     --cache-dir not a folder; standard output not writable\n"
+"  3  validation failure (--validate)\n"
+"  4  device error: %s\n"
+"  5  out of memory or other internal error (also a run whose estimated host\n"
+"     memory exceeds what is available)\n",
+          device_error);
+}

@@ -104,6 +104,11 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
 /* Checks combinations once everything is applied. */
 ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len);
 
+/* The end of --help that the programs share: --json, --config, --quiet,
+ * --help, --version and exit codes 0 to 5; device_error says what exit code 4
+ * means to the program. */
+void ds_cli_usage_tail(FILE *f, const char *device_error);
+
 /* Setters shared by the command line and the configuration file; `what`
  * names the option or key in the message. */
 ds_exit_code ds_cli_add_graph(ds_cli *c, const char *path, const char *what, char *msg,

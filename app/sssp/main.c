@@ -51,28 +51,16 @@ static void usage(FILE *f) {
 "  --predecessors      compute predecessors (checked by --validate)\n"
 "output\n"
 "  --output FILE       'vertex distance [predecessor]' per line for the first\n"
-"                      algorithm, file numbering, 'inf' and '-' if unreached\n"
-"  --json OUT          machine-readable report\n"
-"  --config FILE       JSON run configuration; the command line overrides it\n"
-"  --quiet             no table and no notes, only errors\n"
-"  --help, --version\n"
-"\n"
-"exit codes\n"
-"  0  success\n"
-"  1  usage error: bad option, value or configuration file\n"
-"  2  input error: graph file missing, unreadable or malformed; output file\n"
-"     not writable, or naming an input, the config or the other output;\n"
-"     --cache-dir not a folder; standard output not writable\n"
-"  3  validation failure (--validate)\n"
-"  4  device error: CUDA failure, or the graph does not fit on the device\n"
-"  5  out of memory or other internal error (also a run whose estimated host\n"
-"     memory exceeds what is available)\n"
-"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
-"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
-"     such graphs in 64 bits)\n",
+"                      algorithm, file numbering, 'inf' and '-' if unreached\n",
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
           DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
           DS_CLI_DEFAULT_TRIALS);
+  ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device");
+  fputs(
+"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
+"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
+"     such graphs in 64 bits)\n",
+        f);
 }
 
 /* The options, configuration keys and algorithms of sssp (cli.h). */

@@ -425,6 +425,10 @@ cleanup:
   return rc;
 }
 
+static ds_exit_code each_graph(const void *ctx, const char *path) {
+  return run_graph((const run_plan *)ctx, path);
+}
+
 ds_exit_code ds_run(const ds_cli *cli) {
   ds_exit_code rc = DS_EXIT_OK;
   run_plan p;
@@ -452,24 +456,7 @@ ds_exit_code ds_run(const ds_cli *cli) {
     }
   }
 
-  // 3. each graph in turn; a validation failure does not stop the others
-  for (int i = 0; i < cli->n_graphs; i++) {
-    if (i > 0 && !cli->quiet) printf("\n");
-    ds_exit_code grc = run_graph(&p, cli->graphs[i]);
-    if (grc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = grc;
-    if (grc != DS_EXIT_OK && grc != DS_EXIT_VALIDATION) break;
-  }
-
-  // 4. the JSON report, also when validation failed
-  if (p.json != NULL) {
-    cJSON_AddNumberToObject(p.json, "exit_code", rc);
-    ds_error err = {{0}};
-    ds_status st = ds_report_json_write(p.json, cli->json_path, &err);
-    if (st != DS_OK) {
-      fprintf(stderr, "sssp: the JSON report: %s\n", err.msg);
-      if (rc == DS_EXIT_OK) rc = st == DS_ERR_NOMEM ? DS_EXIT_INTERNAL : DS_EXIT_INPUT;
-    }
-    cJSON_Delete(p.json);
-  }
-  return rc;
+  // 3. each graph in turn, then the JSON report, also when validation failed
+  rc = ds_app_each_graph(cli, each_graph, &p);
+  return ds_app_finish_json(cli, p.json, rc);
 }
