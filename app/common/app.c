@@ -7,15 +7,17 @@
 #include <errno.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "gpu/gpu_sssp.h"
 #include "outputs.h"
 #include "report.h"
-#include "run_memory.h"
 
 #define MIB (1024.0 * 1024.0)
+#define MEMINFO_LINE 256
+#define KIB 1024ull
 
 #ifndef DS_VERSION
 #define DS_VERSION "unknown"
@@ -178,4 +180,17 @@ ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc)
   }
   cJSON_Delete(json);
   return rc;
+}
+
+uint64_t ds_host_mem_available(void) {
+  const char *hook = getenv(DS_MEM_AVAILABLE_ENV);
+  if (hook != NULL && *hook != '\0') return strtoull(hook, NULL, 10);
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f == NULL) return 0;
+  char line[MEMINFO_LINE];
+  unsigned long long kib = 0;
+  while (fgets(line, sizeof line, f) != NULL)
+    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
+  fclose(f);
+  return (uint64_t)kib * KIB;
 }

@@ -13,6 +13,10 @@
 #include "ds/graph.h"
 #include "ds/status.h"
 
+/* Test hook: when set, its value (bytes) replaces the machine's available
+ * memory, so the tests can see a refusal without using the memory. */
+#define DS_MEM_AVAILABLE_ENV "DS_SSSP_TEST_MEM_AVAILABLE"
+
 #define DS_APP_GPU_NAME_LEN 256
 #define DS_APP_REASON_LEN 512
 
@@ -64,5 +68,9 @@ ds_exit_code ds_app_each_graph(const ds_cli *cli,
  * code rc, writes it to cli->json_path and frees it. Returns rc, or where rc
  * is 0 the write's failure (DS_EXIT_INPUT, DS_EXIT_INTERNAL). */
 ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc);
+
+/* Bytes of host memory available to a new allocation now (Linux's
+ * MemAvailable), or the test hook's value; 0 when unknown. */
+uint64_t ds_host_mem_available(void);
 
 #endif /* DS_APP_H */

@@ -220,9 +220,8 @@ static void corrupt_for_test(const ds_kernel *k, const ds_graph *g, ds_kernel_re
   else ((uint64_t *)r->per_vertex)[g->n - 1]++;
 }
 
-static void report_text(const plan *p, const ds_graph *g, const char *path, double load_ms,
-                        const char *cache, const algo_stats *stats, const ds_kernel_result *first) {
-  (void)path;
+static void report_text(const plan *p, const ds_graph *g, double load_ms, const char *cache,
+                        const algo_stats *stats, const ds_kernel_result *first) {
   const ds_kernel *k = p->k;
   ds_report_load_line(stdout, g, load_ms, cache);
   printf("%u timed trials after 1 warm-up, %d threads\n", p->cli->trials, p->threads);
@@ -377,7 +376,7 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     }
   }
   if (!cli->quiet) {
-    report_text(p, &g, path, load_ms, cache, stats, &first);
+    report_text(p, &g, load_ms, cache, stats, &first);
     fflush(stdout);
   }
   if (p->json != NULL && !report_json(p, &g, path, load_ms, cache, stats, &first)) goto nomem;

@@ -1,7 +1,7 @@
 /* The `sssp` driver: for each graph, load it (through the binary cache), pick
  * the sources and delta, run every chosen algorithm (one untimed warm-up per
  * algorithm and graph, then --trials timed runs per source), validate, and
- * hand the measurements to report.c.
+ * hand the measurements to sssp_report.c.
  *
  * Algorithms: the list given, or by default multisplit,near-far with a GPU and
  * cpu-delta,dijkstra without one. Where GPU algorithms are asked for and no
@@ -19,7 +19,7 @@
 #include "ds/rng.h"
 #include "app.h"
 #include "gpu_options.h"
-#include "report.h"
+#include "sssp_report.h"
 #include "run.h"
 #include "run_memory.h"
 

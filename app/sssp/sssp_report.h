@@ -1,0 +1,51 @@
+/* sssp's measurements of one graph and their presentation (sssp_report.c):
+ * run.c fills ds_graph_report. */
+#ifndef DS_SSSP_REPORT_H
+#define DS_SSSP_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "report.h"
+#include "sssp.h"
+
+/* One algorithm over all sources of a graph. Arrays have n_sources entries
+ * (times_ms has n_sources * trials, source-major). */
+typedef struct {
+  ds_algo algo;
+  double *times_ms;
+  uint64_t *rounds, *edges_relaxed, *reached_arcs; /* of the last trial */
+  uint32_t *reached;
+  ds_check *check;
+  char failure[DS_ERROR_MSG_LEN]; /* first validation message */
+} ds_algo_stats;
+
+typedef struct {
+  const ds_graph *g;
+  const char *path;
+  double load_ms;
+  const char *cache; /* "hit", "miss" or "off" */
+  double delta;
+  int delta_auto;
+  uint32_t buckets;
+  uint32_t trials;
+  int threads;
+  uint32_t n_sources;
+  uint32_t *sources; /* 0-based */
+  int n_algos;
+  ds_algo_stats algos[DS_ALGO_COUNT];
+  int reference; /* index into algos of the speedup reference, or -1 */
+} ds_graph_report;
+
+/* sssp's graph description: the graph's line and the parameters' line. */
+void ds_report_graph_line(FILE *f, const ds_graph_report *r);
+
+/* The comparison table: one row per (source, algorithm), and mean rows when
+ * there are several sources. */
+void ds_report_table(FILE *f, const ds_graph_report *r);
+
+/* Adds one graph's measurements to root["runs"]. 0 when out of memory. */
+int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli);
+
+#endif /* DS_SSSP_REPORT_H */
