@@ -65,5 +65,8 @@ foreach(prog kcore tc)
                   --graph ${DATA}/tiny.mtx --graph ${DATA}/k4_tail.el --output ${PF}/two.out)
   ds_add_cli_test(${prog}_output_is_input 2 "--output .*k4_tail.el is the input graph" -- ${P}
                   --graph ${DATA}/k4_tail.el --output ${DATA}/k4_tail.el --no-cache)
+  # --quiet: nothing but errors, even with a directed input's note to give
+  ds_add_cli_test(${prog}_quiet 0 "^$" -- ${P} --graph ${DATA}/k4_tail.el --no-cache --quiet --validate
+                  --output /dev/null --json /dev/null)
   ds_add_cli_test(${prog}_device 1 "device 7 does not exist" -- ${P} --graph ${DATA}/tiny.mtx --device 7)
 endforeach()
