@@ -1,7 +1,9 @@
-/* Checks an `sssp --json` report: it parses, and holds the keys that the
- * report promises (program, version, commit, command, machine, gpu, and per
- * run the graph, parameters and per-algorithm per-source measurements with
- * one time per trial). Usage: check_json REPORT.json; exit 0 when complete. */
+/* Checks a `--json` report of sssp, kcore or tc: it parses, and holds the
+ * keys that the report promises (program, version, commit, command, machine,
+ * gpu, and per run the graph, parameters and per-algorithm measurements with
+ * one time per trial: per source for sssp; for kcore and tc the result, whose
+ * counts must agree with the graph). Usage: check_json REPORT.json; exit 0
+ * when complete. */
 #include "ds_test.h"
 
 #include <cjson/cJSON.h>
@@ -21,6 +23,52 @@ static int is_number(const cJSON *x) { return cJSON_IsNumber(x); }
 static int is_object(const cJSON *x) { return cJSON_IsObject(x); }
 static int is_array(const cJSON *x) { return cJSON_IsArray(x) && cJSON_GetArraySize(x) > 0; }
 static int is_any(const cJSON *x) { return x != NULL; }
+
+/* The runs of kcore and tc: per algorithm one time per trial and the count;
+ * the result's count; kcore's vertices by core number add up to the graph's
+ * vertices, with the last (the degeneracy's) not empty. */
+static void check_kernel_runs(const cJSON *root, const char *program) {
+  const int kcore = strcmp(program, "kcore") == 0;
+  CHECK(kcore || strcmp(program, "tc") == 0, "unknown program \"%s\"", program);
+  const char *total = kcore ? "degeneracy" : "triangles";
+  const cJSON *runs = need(root, "runs", is_array), *run;
+  cJSON_ArrayForEach(run, runs) {
+    const cJSON *g = need(run, "graph", is_object);
+    const cJSON *vertices = g ? need(g, "vertices", is_number) : NULL;
+    if (g) CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "symmetric")),
+                 "the graph is not undirected");
+    const cJSON *p = need(run, "parameters", is_object);
+    const cJSON *trials = p ? need(p, "trials", is_number) : NULL;
+    if (p) need(p, "threads", is_number);
+    const cJSON *result = need(run, "result", is_object);
+    const cJSON *count = result ? need(result, total, is_number) : NULL;
+    const cJSON *algos = need(run, "algorithms", is_array), *a;
+    cJSON_ArrayForEach(a, algos) {
+      need(a, "name", is_string);
+      need(a, "validation", is_string);
+      const char *keys[] = {"median_ms", "min_ms", "max_ms", total};
+      for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(a, keys[i], is_number);
+      const cJSON *times = need(a, "times_ms", is_array);
+      if (times && trials)
+        CHECK(cJSON_GetArraySize(times) == (int)trials->valuedouble, "%d times for %g trials",
+              cJSON_GetArraySize(times), trials->valuedouble);
+    }
+    if (kcore && result) {
+      const cJSON *sizes = need(result, "vertices_by_core_number", is_array), *s;
+      double sum = 0.0, last = 0.0;
+      cJSON_ArrayForEach(s, sizes) {
+        sum += s->valuedouble;
+        last = s->valuedouble;
+      }
+      if (sizes && count)
+        CHECK(cJSON_GetArraySize(sizes) == (int)count->valuedouble + 1 && last > 0,
+              "%d core sizes for degeneracy %g", cJSON_GetArraySize(sizes), count->valuedouble);
+      if (sizes && vertices)
+        CHECK(sum == vertices->valuedouble, "core sizes add up to %g, not %g vertices", sum,
+              vertices->valuedouble);
+    }
+  }
+}
 
 static int finish(const char *report) { return ds_test_finish("check_json: %s", report); }
 
@@ -51,6 +99,12 @@ int main(int argc, char **argv) {
     need(machine, "hostname", is_string);
     need(machine, "cpu", is_string);
     need(machine, "threads", is_number);
+  }
+  const cJSON *program = need(root, "program", is_string);
+  if (program && strcmp(program->valuestring, "sssp") != 0) {
+    check_kernel_runs(root, program->valuestring);
+    cJSON_Delete(root);
+    return finish(argv[1]);
   }
   // 2. every run
   const cJSON *runs = need(root, "runs", is_array), *run;

@@ -1,4 +1,4 @@
-/* The program side of the GPU options (app/gpu_options.c): each DS_GPU_*
+/* The program side of the GPU options (app/sssp/gpu_options.c): each DS_GPU_*
  * variable sets its field and no other, an unset variable leaves its field
  * alone, and a value that is not a whole number of the field's type is an
  * argument error naming the variable. Needs no GPU: only the reading is

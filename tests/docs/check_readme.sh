@@ -4,7 +4,7 @@
 #      tests twice: the ci preset, and the asan preset (CPU parts under ASan and UBSan);
 #   2. every option that `sssp --help` lists is described in it;
 #   3. every exit code of `sssp --help` is in its exit-code table, with the same number.
-# usage: check_readme.sh README.md .ci/run SSSP_BINARY
+# usage: check_readme.sh README.md .ci/run PROGRAM (sssp, kcore or tc: the same checks of its --help)
 set -u
 readme=$1 ci=$2 sssp=$3
 failures=0

@@ -1,17 +1,14 @@
-/* Measurements of one `sssp` run and their presentation: the table on stdout
- * and the JSON report (report.c). run.c fills these structs.
- */
-#ifndef DS_REPORT_H
-#define DS_REPORT_H
+/* sssp's measurements of one graph and their presentation (sssp_report.c):
+ * run.c fills ds_graph_report. */
+#ifndef DS_SSSP_REPORT_H
+#define DS_SSSP_REPORT_H
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "cli.h"
+#include "report.h"
 #include "sssp.h"
-
-/* Validation state of one (algorithm, source). */
-typedef enum { DS_CHECK_NOT_RUN = 0, DS_CHECK_PASSED = 1, DS_CHECK_FAILED = 2 } ds_check;
 
 /* One algorithm over all sources of a graph. Arrays have n_sources entries
  * (times_ms has n_sources * trials, source-major). */
@@ -41,25 +38,14 @@ typedef struct {
   int reference; /* index into algos of the speedup reference, or -1 */
 } ds_graph_report;
 
-/* Median, minimum and maximum of n values. */
-void ds_stats_of(const double *x, uint32_t n, double *median, double *min, double *max);
-
-/* The graph description line ("graph NY: 264346 vertices, ..."). */
+/* sssp's graph description: the graph's line and the parameters' line. */
 void ds_report_graph_line(FILE *f, const ds_graph_report *r);
 
 /* The comparison table: one row per (source, algorithm), and mean rows when
  * there are several sources. */
 void ds_report_table(FILE *f, const ds_graph_report *r);
 
-/* The report's fixed part: program, version, commit, command, machine, GPU. */
-cJSON *ds_report_json_root(const ds_cli *cli, const char *gpu_name, size_t gpu_mem, int threads);
-
 /* Adds one graph's measurements to root["runs"]. 0 when out of memory. */
 int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli);
 
-/* Writes root to path through ds_out_open (a regular file is replaced
- * atomically, a FIFO or device written through). DS_ERR_IO or DS_ERR_NOMEM
- * with a message naming the path. */
-ds_status ds_report_json_write(const cJSON *root, const char *path, ds_error *err);
-
-#endif /* DS_REPORT_H */
+#endif /* DS_SSSP_REPORT_H */

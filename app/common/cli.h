@@ -1,6 +1,9 @@
-/* The `sssp` program's options: one struct filled from defaults, then a JSON
- * configuration file (config.c), then the command line (cli.c), each later
- * one overriding the earlier. Also the program's exit codes.
+/* The options of the programs (sssp, kcore, tc): one struct filled from
+ * defaults, then a JSON configuration file (config.c), then the command line
+ * (cli.c), each later one overriding the earlier. One option table serves all
+ * programs: each program names the options and configuration keys it takes
+ * (ds_program), and an option means the same in every program that takes it.
+ * Also the programs' exit codes.
  */
 #ifndef DS_CLI_H
 #define DS_CLI_H
@@ -11,7 +14,7 @@
 
 #include "sssp.h"
 
-/* Exit codes of `sssp` (documented in --help and README). */
+/* Exit codes of the programs (documented in --help and README). */
 typedef enum {
   DS_EXIT_OK = 0,
   DS_EXIT_USAGE = 1,      /* bad option, value or configuration file */
@@ -39,8 +42,26 @@ typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2
  * exactly, so that every recorded run can be repeated */
 #define DS_CLI_MAX_SEED 9007199254740991ull
 #define DS_CLI_MSG_LEN 1024
+#define DS_CLI_MAX_ALGOS 16
 
-typedef struct {
+struct ds_cli;
+
+/* What one program takes: its options, configuration keys and algorithms. */
+typedef struct ds_program {
+  const char *name;                 /* "sssp": messages, --version, the report */
+  const char *const *value_options; /* NULL-terminated: options that take a value */
+  const char *const *flag_options;  /* NULL-terminated: options without a value */
+  const char *config_keys;          /* the configuration keys, ", "-separated */
+  int n_algos;                      /* --algo names: algo_name(0..n_algos-1) */
+  const char *(*algo_name)(int algo);
+  void (*usage)(FILE *f);           /* --help */
+} ds_program;
+
+/* 1 when program p takes option name ("--sources"). */
+int ds_program_has_option(const ds_program *p, const char *name);
+
+typedef struct ds_cli {
+  const ds_program *prog;
   char *graphs[DS_CLI_MAX_GRAPHS]; /* owned */
   int n_graphs;
   ds_source_mode source_mode;
@@ -49,7 +70,7 @@ typedef struct {
   uint32_t buckets;
   int delta_auto;       /* 1: ds_delta_auto */
   double delta;
-  ds_algo algos[DS_ALGO_COUNT]; /* in the order given, no repeats */
+  int algos[DS_CLI_MAX_ALGOS]; /* prog's algorithm numbers, in the order given, no repeats */
   int n_algos;          /* 0: the default list */
   int algo_all;
   int validate;
@@ -69,7 +90,7 @@ typedef struct {
   char **argv;
 } ds_cli;
 
-void ds_cli_defaults(ds_cli *c);
+void ds_cli_defaults(ds_cli *c, const ds_program *prog);
 void ds_cli_free(ds_cli *c);
 
 /* Finds --config FILE, --help and --version before anything else is parsed.
@@ -83,7 +104,10 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
 /* Checks combinations once everything is applied. */
 ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len);
 
-void ds_cli_usage(FILE *f);
+/* The end of --help that the programs share: --json, --config, --quiet,
+ * --help, --version and exit codes 0 to 5; device_error says what exit code 4
+ * means to the program. */
+void ds_cli_usage_tail(FILE *f, const char *device_error);
 
 /* Setters shared by the command line and the configuration file; `what`
  * names the option or key in the message. */
@@ -111,7 +135,7 @@ ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *f
 ds_exit_code ds_cli_parse_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out,
                               const char *what, char *msg, size_t msg_len);
 
-/* The reading of config files (config.c). */
+/* The reading of config files (config.c): only c->prog's keys. */
 ds_exit_code ds_config_load(const char *path, ds_cli *c, char *msg, size_t msg_len);
 
 #endif /* DS_CLI_H */

@@ -1,15 +1,12 @@
 /* Host memory of one graph's `sssp` run, estimated before the run allocates
- * it (run_memory.c), and the memory the machine has available. */
+ * it (run_memory.c); ds_host_mem_available (app.h) says what the machine has. */
 #ifndef DS_RUN_MEMORY_H
 #define DS_RUN_MEMORY_H
 
 #include <stdint.h>
 
+#include "app.h"
 #include "cli.h"
-
-/* Test hook: when set, its value (bytes) replaces the machine's available
- * memory, so the tests can see a refusal without using the memory. */
-#define DS_MEM_AVAILABLE_ENV "DS_SSSP_TEST_MEM_AVAILABLE"
 
 typedef struct {
   uint64_t graph;      /* the CSR, already loaded */
@@ -24,9 +21,5 @@ typedef struct {
 void ds_run_memory_estimate(const ds_graph *g, const ds_cli *cli, const ds_algo *algos,
                             int n_algos, uint32_t n_sources, ds_dist_width w,
                             ds_run_memory *m);
-
-/* Bytes of host memory available to a new allocation now (Linux's
- * MemAvailable), or the test hook's value; 0 when unknown. */
-uint64_t ds_host_mem_available(void);
 
 #endif /* DS_RUN_MEMORY_H */

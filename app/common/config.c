@@ -1,6 +1,7 @@
-/* JSON run configurations for `sssp` (read with cJSON).
+/* JSON run configurations of the programs (read with cJSON).
  *
- * A configuration is one JSON object whose keys mirror the long options:
+ * A configuration is one JSON object whose keys mirror the long options; a
+ * program takes the keys of its options (ds_program.config_keys). sssp's:
  *   graph (string or list of strings), source (integer or "random"), sources,
  *   algo (string "a,b" or list), buckets, delta (number or "auto"), trials,
  *   validate, undirected, predecessors, no_cache (booleans), weights
@@ -25,10 +26,6 @@
 #define CONFIG_MAX_BYTES (16u << 20) /* a configuration is small: refuse huge files */
 #define NUMBER_TEXT_LEN 48
 #define MAX_DIGITS_ROUND_TRIP 17 /* a double's shortest exact decimal form */
-
-static const char *const KNOWN_KEYS =
-    "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
-    "no_cache, weights, seed, device, threads, json, output, cache_dir";
 
 static ds_exit_code key_error(char *msg, size_t len, const char *path, const char *key,
                               const char *what) {
@@ -119,6 +116,18 @@ static ds_exit_code add_graph(ds_cli *c, const char *config_path, const char *gr
   return rc;
 }
 
+/* 1 when key is one of the ", "-separated keys. */
+static int known_key(const char *keys, const char *key) {
+  const size_t len = strlen(key);
+  for (const char *p = keys; *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == len && strncmp(p, key, len) == 0) return 1;
+    p += n;
+    p += strspn(p, ", ");
+  }
+  return 0;
+}
+
 /* Applies one key of the configuration. */
 static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, char *msg,
                               size_t len) {
@@ -127,6 +136,11 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   ds_exit_code rc = DS_EXIT_OK;
   char what[64];
   snprintf(what, sizeof what, "%s: key \"%s\"", path, key);
+  if (!known_key(c->prog->config_keys, key)) {
+    char text[512];
+    snprintf(text, sizeof text, "unknown key (known: %s)", c->prog->config_keys);
+    return key_error(msg, len, path, key, text);
+  }
 
   if (strcmp(key, "graph") == 0) {
     ds_cli_clear_graphs(c);
@@ -215,10 +229,6 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
     char **dst = key[0] == 'j' ? &c->json_path : key[0] == 'o' ? &c->output_path : &c->cache_dir;
     free(*dst);
     rc = config_relative(path, item->valuestring, dst, msg, len);
-  } else {
-    char text[512];
-    snprintf(text, sizeof text, "unknown key (known: %s)", KNOWN_KEYS);
-    return key_error(msg, len, path, key, text);
   }
   return rc;
 }

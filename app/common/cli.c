@@ -1,5 +1,6 @@
-/* Command-line parsing of `sssp` into a ds_cli struct, the value setters that
- * the configuration file shares, and the --help text.
+/* Command-line parsing of the programs into a ds_cli struct (each program
+ * takes the options its ds_program names), the value setters that the
+ * configuration file shares, and sssp's --help text.
  *
  * Options take their value as the next argument or after '=' (--trials=5).
  * The first --graph or --algo on the command line replaces the list from a
@@ -25,8 +26,17 @@ ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *f
 
 #define usage_error(msg, len, ...) ds_cli_fail(DS_EXIT_USAGE, msg, len, __VA_ARGS__)
 
-void ds_cli_defaults(ds_cli *c) {
+int ds_program_has_option(const ds_program *p, const char *name) {
+  for (const char *const *o = p->value_options; *o; o++)
+    if (strcmp(*o, name) == 0) return 1;
+  for (const char *const *o = p->flag_options; *o; o++)
+    if (strcmp(*o, name) == 0) return 1;
+  return 0;
+}
+
+void ds_cli_defaults(ds_cli *c, const ds_program *prog) {
   memset(c, 0, sizeof(*c));
+  c->prog = prog;
   c->source_mode = DS_SOURCE_DEFAULT;
   c->sources = 1;
   c->buckets = DS_CLI_DEFAULT_BUCKETS;
@@ -115,11 +125,13 @@ ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const cha
     if (strcmp(name, "all") == 0) {
       c->algo_all = 1;
     } else {
-      ds_algo a = ds_algo_parse(name);
-      if (a == DS_ALGO_COUNT) {
+      const ds_program *prog = c->prog;
+      int a = 0;
+      while (a < prog->n_algos && strcmp(prog->algo_name(a), name) != 0) a++;
+      if (a == prog->n_algos) {
         char known[256] = "";
-        for (int i = 0; i < DS_ALGO_COUNT; i++) {
-          strcat(known, ds_algo_name((ds_algo)i));
+        for (int i = 0; i < prog->n_algos; i++) {
+          strcat(known, prog->algo_name(i));
           strcat(known, ", ");
         }
         return usage_error(msg, msg_len, "%s: unknown algorithm '%s' (known: %sall)", what, name,
@@ -198,15 +210,6 @@ static ds_exit_code set_path(char **dst, const char *value, const char *what, ch
   return ds_cli_set_string(dst, value, msg, msg_len);
 }
 
-/* Options that take a value. */
-static const char *const VALUE_OPTIONS[] = {
-    "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
-    "--json",  "--config", "--weights", "--seed",    "--output", "--device", "--cache-dir",
-    "--threads", NULL};
-static const char *const FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
-                                           "--quiet",    "--help",       "--version",
-                                           "--no-cache", "-h",           NULL};
-
 static int in_list(const char *const *list, const char *name) {
   for (; *list; list++)
     if (strcmp(*list, name) == 0) return 1;
@@ -214,8 +217,8 @@ static int in_list(const char *const *list, const char *name) {
 }
 
 /* Splits argv[*i] into option name and value (from '=' or the next argument). */
-static ds_exit_code next_option(int argc, char **argv, int *i, char *name, size_t name_len,
-                                const char **value, char *msg, size_t msg_len) {
+static ds_exit_code next_option(const ds_program *prog, int argc, char **argv, int *i, char *name,
+                                size_t name_len, const char **value, char *msg, size_t msg_len) {
   const char *arg = argv[*i];
   const char *eq = strchr(arg, '=');
   size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -223,14 +226,14 @@ static ds_exit_code next_option(int argc, char **argv, int *i, char *name, size_
   memcpy(name, arg, len);
   name[len] = '\0';
   *value = NULL;
-  if (in_list(VALUE_OPTIONS, name)) {
+  if (in_list(prog->value_options, name)) {
     if (eq) {
       *value = eq + 1;
     } else {
       if (*i + 1 >= argc) return usage_error(msg, msg_len, "option %s needs a value", name);
       *value = argv[++*i];
     }
-  } else if (in_list(FLAG_OPTIONS, name)) {
+  } else if (in_list(prog->flag_options, name)) {
     if (eq) return usage_error(msg, msg_len, "option %s takes no value", name);
   } else {
     return usage_error(msg, msg_len, "unknown option '%s'", arg);
@@ -248,7 +251,7 @@ ds_exit_code ds_cli_prescan(int argc, char **argv, const char **config, ds_cli *
   for (int i = 1; i < argc; i++) {
     char name[32];
     const char *value = NULL;
-    if (next_option(argc, argv, &i, name, sizeof name, &value, ignored, sizeof ignored) !=
+    if (next_option(c->prog, argc, argv, &i, name, sizeof name, &value, ignored, sizeof ignored) !=
         DS_EXIT_OK)
       continue; /* reported by ds_cli_parse */
     if (strcmp(name, "--config") == 0 && rc == DS_EXIT_OK) {
@@ -271,7 +274,7 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
     char name[32];
     const char *v = NULL;
     uint64_t x = 0;
-    ds_exit_code rc = next_option(argc, argv, &i, name, sizeof name, &v, msg, msg_len);
+    ds_exit_code rc = next_option(c->prog, argc, argv, &i, name, sizeof name, &v, msg, msg_len);
     if (rc != DS_EXIT_OK) return rc;
     if (strcmp(name, "--graph") == 0) {
       if (!graphs_from_cli) ds_cli_clear_graphs(c);
@@ -339,55 +342,15 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
     return usage_error(msg, msg_len,
                        "--source %llu and --sources %u conflict: several sources are random",
                        (unsigned long long)c->source, c->sources);
+  const int has_sources = ds_program_has_option(c->prog, "--sources");
   if (c->output_path != NULL && (c->n_graphs > 1 || c->sources > 1))
-    return usage_error(msg, msg_len, "--output needs a single graph and a single source");
+    return usage_error(msg, msg_len, has_sources ? "--output needs a single graph and a single source"
+                                                 : "--output needs a single graph");
   return DS_EXIT_OK;
 }
 
-void ds_cli_usage(FILE *f) {
+void ds_cli_usage_tail(FILE *f, const char *device_error) {
   fprintf(f,
-"usage: sssp --graph FILE [options]\n"
-"\n"
-"Single-source shortest paths by delta-stepping: GPU algorithms (multisplit\n"
-"buckets, Near-Far, sort buckets, Bellman-Ford) and CPU ones (Dijkstra,\n"
-"OpenMP delta-stepping), timed and compared in one run.\n"
-"\n"
-"input\n"
-"  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
-"                      .el/.wel (format from the content); repeat for several\n"
-"  --undirected        store both directions of every edge\n"
-"  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
-"  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
-"                      JSON report holds it exactly); default %u\n"
-"  --cache-dir DIR     where the binary cache lives, made when missing\n"
-"                      (default: next to FILE)\n"
-"  --no-cache          neither read nor write the binary cache\n"
-"search\n"
-"  --source N|random   source vertex in the file's numbering (1-based for\n"
-"                      Matrix Market and DIMACS, 0-based for edge lists);\n"
-"                      default: the first vertex with an out-arc\n"
-"  --sources K         K random sources (seeded), distinct vertices with an\n"
-"                      out-arc (fewer, with a note, where the graph has fewer);\n"
-"                      each reported, and the mean\n"
-"  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
-"                      multisplit, sort, bellman-ford; all = every available.\n"
-"                      Default: multisplit,near-far with a GPU, else\n"
-"                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
-"                      as cpu-delta.\n"
-"  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
-"  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
-"                      rounded up and at least 1 for integer weights)\n"
-"  --threads T         CPU threads (default: OpenMP's)\n"
-"  --device ID         CUDA device (default 0)\n"
-"measure and check\n"
-"  --trials N          timed trials after one untimed warm-up (default %u);\n"
-"                      the median is reported, with min and max\n"
-"  --validate          check every result with the independent validator and\n"
-"                      against Dijkstra's distances\n"
-"  --predecessors      compute predecessors (checked by --validate)\n"
-"output\n"
-"  --output FILE       'vertex distance [predecessor]' per line for the first\n"
-"                      algorithm, file numbering, 'inf' and '-' if unreached\n"
 "  --json OUT          machine-readable report\n"
 "  --config FILE       JSON run configuration; the command line overrides it\n"
 "  --quiet             no table and no notes, only errors\n"
@@ -400,13 +363,8 @@ void ds_cli_usage(FILE *f) {
 "     not writable, or naming an input, the config or the other output;\n"
 "     --cache-dir not a folder; standard output not writable\n"
 "  3  validation failure (--validate)\n"
-"  4  device error: CUDA failure, or the graph does not fit on the device\n"
+"  4  device error: %s\n"
 "  5  out of memory or other internal error (also a run whose estimated host\n"
-"     memory exceeds what is available)\n"
-"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
-"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
-"     such graphs in 64 bits)\n",
-          DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
-          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
-          DS_CLI_DEFAULT_TRIALS);
+"     memory exceeds what is available)\n",
+          device_error);
 }

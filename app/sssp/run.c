@@ -1,7 +1,7 @@
 /* The `sssp` driver: for each graph, load it (through the binary cache), pick
  * the sources and delta, run every chosen algorithm (one untimed warm-up per
  * algorithm and graph, then --trials timed runs per source), validate, and
- * hand the measurements to report.c.
+ * hand the measurements to sssp_report.c.
  *
  * Algorithms: the list given, or by default multisplit,near-far with a GPU and
  * cpu-delta,dijkstra without one. Where GPU algorithms are asked for and no
@@ -17,14 +17,13 @@
 
 #include "ds/out_file.h"
 #include "ds/rng.h"
+#include "app.h"
 #include "gpu_options.h"
-#include "report.h"
+#include "sssp_report.h"
 #include "run.h"
 #include "run_memory.h"
 
 #define POISON_BYTE 0xA5      /* fills result arrays before each run */
-#define GPU_NAME_LEN 256
-#define REASON_LEN 512
 #define MIB (1024.0 * 1024.0)
 #define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
 #define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
@@ -43,17 +42,7 @@ typedef struct {
   cJSON *json;
 } run_plan;
 
-static ds_exit_code exit_of(ds_status st) {
-  switch (st) {
-  case DS_OK: return DS_EXIT_OK;
-  case DS_ERR_ARG: return DS_EXIT_USAGE;
-  case DS_ERR_NOMEM: return DS_EXIT_INTERNAL;
-  case DS_ERR_DEVICE: return DS_EXIT_DEVICE;
-  case DS_ERR_VALIDATION: return DS_EXIT_VALIDATION;
-  case DS_ERR_RANGE: return DS_EXIT_RANGE;
-  default: return DS_EXIT_INPUT;
-  }
-}
+#define exit_of ds_app_exit_of
 
 static uint64_t out_degree(const ds_graph *g, uint32_t v) {
   return g->row_offsets[v + 1] - g->row_offsets[v];
@@ -62,7 +51,7 @@ static uint64_t out_degree(const ds_graph *g, uint32_t v) {
 /* 1. The algorithm list, with GPU algorithms replaced where there is no GPU. */
 static void plan_algorithms(run_plan *p, int gpus, const char *reason) {
   const ds_cli *cli = p->cli;
-  ds_algo wanted[DS_ALGO_COUNT];
+  ds_algo wanted[2 * DS_ALGO_COUNT]; /* "all" and the names given */
   int n = 0, defaulted = 0;
   if (cli->algo_all) {
     for (int a = 0; a < DS_ALGO_COUNT; a++)
@@ -158,38 +147,6 @@ static uint32_t count_source_candidates(const ds_graph *g) {
   uint32_t k = 0;
   for (uint32_t v = 0; v < g->n; v++) k += out_degree(g, v) > 0;
   return k;
-}
-
-/* Loads the graph; *cache says whether the binary cache served it. A note
- * of the graph layer (why the cache is off or was rebuilt) is printed once:
- * not again for the next graph when it says the same. */
-static ds_exit_code load_graph(const ds_cli *cli, const char *path, ds_graph *g,
-                               double *load_ms, const char **cache) {
-  static char last_note[DS_ERROR_MSG_LEN];
-  ds_load_options opt;
-  ds_load_info info;
-  ds_error err = {{0}};
-  ds_load_options_default(&opt);
-  opt.undirected = cli->undirected;
-  opt.weight_min = cli->weight_min;
-  opt.weight_max = cli->weight_max;
-  opt.seed = cli->seed;
-  opt.use_cache = !cli->no_cache;
-  opt.cache_dir = cli->cache_dir;
-  opt.progress = !cli->quiet;
-  double t0 = omp_get_wtime();
-  ds_status st = ds_graph_load_info(path, &opt, g, &info, &err);
-  *load_ms = (omp_get_wtime() - t0) * 1e3;
-  if (!cli->quiet && info.note[0] != '\0' && strcmp(info.note, last_note) != 0) {
-    fprintf(stderr, "sssp: note: %s\n", info.note);
-    snprintf(last_note, sizeof last_note, "%s", info.note);
-  }
-  if (st != DS_OK) {
-    fprintf(stderr, "sssp: %s\n", err.msg);
-    return exit_of(st) == DS_EXIT_USAGE ? DS_EXIT_INPUT : exit_of(st);
-  }
-  *cache = info.cache == DS_CACHE_HIT ? "hit" : info.cache == DS_CACHE_MISS ? "miss" : "off";
-  return DS_EXIT_OK;
 }
 
 /* Refuses a run whose memory (beyond the loaded graph) exceeds what the
@@ -307,7 +264,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   int loaded = 0;
 
   // 3a. load
-  rc = load_graph(cli, path, &g, &r.load_ms, &r.cache);
+  rc = ds_app_load_graph(cli, path, cli->undirected, &g, &r.load_ms, &r.cache);
   if (rc != DS_EXIT_OK) goto cleanup;
   loaded = 1;
   r.g = &g;
@@ -468,6 +425,10 @@ cleanup:
   return rc;
 }
 
+static ds_exit_code each_graph(const void *ctx, const char *path) {
+  return run_graph((const run_plan *)ctx, path);
+}
+
 ds_exit_code ds_run(const ds_cli *cli) {
   ds_exit_code rc = DS_EXIT_OK;
   run_plan p;
@@ -477,31 +438,14 @@ ds_exit_code ds_run(const ds_cli *cli) {
   // 1. threads and device
   if (cli->threads > 0) omp_set_num_threads(cli->threads);
   p.threads = omp_get_max_threads();
-  char reason[REASON_LEN] = "";
-  int gpus = ds_gpu_available(reason, sizeof reason);
-  plan_algorithms(&p, gpus, reason);
-  char gpu_name[GPU_NAME_LEN] = "";
-  size_t gpu_mem = 0;
-  int have_gpu = 0; /* the device is described in reports even if only CPU algorithms run */
-  /* a device asked for must exist, also where the CPU backend would do the work */
-  if (cli->device_given && cli->device >= gpus) {
-    if (gpus == 0)
-      fprintf(stderr, "sssp: device %d does not exist: no GPU (%s)\n", cli->device, reason);
-    else
-      fprintf(stderr, "sssp: device %d does not exist: %d CUDA device%s (0..%d)\n", cli->device,
-              gpus, gpus == 1 ? "" : "s", gpus - 1);
-    return DS_EXIT_USAGE;
-  }
-  if (gpus > 0) {
-    ds_error err = {{0}};
-    ds_status st = ds_gpu_describe(cli->device, gpu_name, sizeof gpu_name, &gpu_mem, &err);
-    if (st != DS_OK) {
-      fprintf(stderr, "sssp: %s\n", err.msg);
-      return exit_of(st);
-    }
-    have_gpu = 1;
-    if (!cli->quiet) printf("GPU %d: %s\n", cli->device, gpu_name);
-  }
+  ds_app_device_info dev;
+  ds_app_gpus(&dev);
+  plan_algorithms(&p, dev.gpus, dev.reason);
+  ds_exit_code drc = ds_app_device(cli, &dev);
+  if (drc != DS_EXIT_OK) return drc;
+  const char *gpu_name = dev.name;
+  size_t gpu_mem = dev.memory;
+  int have_gpu = dev.have_gpu; /* the device is described in reports even if only CPU algorithms run */
 
   // 2. the report's fixed part
   if (cli->json_path != NULL) {
@@ -512,24 +456,7 @@ ds_exit_code ds_run(const ds_cli *cli) {
     }
   }
 
-  // 3. each graph in turn; a validation failure does not stop the others
-  for (int i = 0; i < cli->n_graphs; i++) {
-    if (i > 0 && !cli->quiet) printf("\n");
-    ds_exit_code grc = run_graph(&p, cli->graphs[i]);
-    if (grc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = grc;
-    if (grc != DS_EXIT_OK && grc != DS_EXIT_VALIDATION) break;
-  }
-
-  // 4. the JSON report, also when validation failed
-  if (p.json != NULL) {
-    cJSON_AddNumberToObject(p.json, "exit_code", rc);
-    ds_error err = {{0}};
-    ds_status st = ds_report_json_write(p.json, cli->json_path, &err);
-    if (st != DS_OK) {
-      fprintf(stderr, "sssp: the JSON report: %s\n", err.msg);
-      if (rc == DS_EXIT_OK) rc = st == DS_ERR_NOMEM ? DS_EXIT_INTERNAL : DS_EXIT_INPUT;
-    }
-    cJSON_Delete(p.json);
-  }
-  return rc;
+  // 3. each graph in turn, then the JSON report, also when validation failed
+  rc = ds_app_each_graph(cli, each_graph, &p);
+  return ds_app_finish_json(cli, p.json, rc);
 }

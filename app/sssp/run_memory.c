@@ -2,7 +2,7 @@
  * so that run.c refuses a run that cannot fit (exit 5, with the estimate and
  * what is available) instead of failing half-way or being killed.
  *
- * Per vertex, from what each part allocates (the files of app/):
+ * Per vertex, from what each part allocates (the files of app/sssp/):
  *   results: dist (one distance: 4 bytes, 8 where the graph needs 64-bit
  *            distances), pred (--predecessors), the reference distances
  *            (--validate);
@@ -23,15 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "sssp_report.h"
 #include "run_memory.h"
 
 #define DIJKSTRA_BYTES_PER_VERTEX (sizeof(uint64_t) + 2 * sizeof(uint32_t))
 #define CPU_DELTA_BYTES_PER_VERTEX (sizeof(uint64_t) + sizeof(uint64_t) + 3 * sizeof(uint32_t))
 #define VALIDATE_BYTES_PER_VERTEX (1 + sizeof(uint32_t))
 #define SOURCE_CHOICE_BYTES_PER_VERTEX 1
-#define MEMINFO_LINE 256
-#define KIB 1024ull
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -60,17 +58,4 @@ void ds_run_memory_estimate(const ds_graph *g, const ds_cli *cli, const ds_algo 
   const uint64_t per_algo = (uint64_t)cli->trials * sizeof(double) + 3 * sizeof(uint64_t) +
                             sizeof(uint32_t) + sizeof(ds_check);
   m->per_source = (uint64_t)n_sources * (sizeof(uint32_t) + (uint64_t)n_algos * per_algo);
-}
-
-uint64_t ds_host_mem_available(void) {
-  const char *hook = getenv(DS_MEM_AVAILABLE_ENV);
-  if (hook != NULL && *hook != '\0') return strtoull(hook, NULL, 10);
-  FILE *f = fopen("/proc/meminfo", "r");
-  if (f == NULL) return 0;
-  char line[MEMINFO_LINE];
-  unsigned long long kib = 0;
-  while (fgets(line, sizeof line, f) != NULL)
-    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
-  fclose(f);
-  return (uint64_t)kib * KIB;
 }

@@ -1,0 +1,76 @@
+/* What the programs share around their work (app.c): main()'s order of
+ * options, configuration and checks, the exit code of a status, graph
+ * loading, the device, and the refusal of a run that does not fit the host's
+ * memory. Everything here prints under the program's name. */
+#ifndef DS_APP_H
+#define DS_APP_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "ds/graph.h"
+#include "ds/status.h"
+
+/* Test hook: when set, its value (bytes) replaces the machine's available
+ * memory, so the tests can see a refusal without using the memory. */
+#define DS_MEM_AVAILABLE_ENV "DS_SSSP_TEST_MEM_AVAILABLE"
+
+#define DS_APP_GPU_NAME_LEN 256
+#define DS_APP_REASON_LEN 512
+
+/* main() of program p: defaults, --help and --version, --config, the command
+ * line, ds_cli_check and ds_outputs_check, then run(cli); returns the exit
+ * code (a failed write of standard output is an input error). */
+int ds_app_main(int argc, char **argv, const ds_program *p, ds_exit_code (*run)(const ds_cli *));
+
+/* The exit code of a library status. */
+ds_exit_code ds_app_exit_of(ds_status st);
+
+/* Loads path with cli's cache, weight and progress options (undirected: store
+ * both directions of every arc); *cache is "hit", "miss" or "off". A note of
+ * the graph layer (why the cache is off or was rebuilt) is printed once: not
+ * again for the next graph when it says the same. Errors are printed. */
+ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirected, ds_graph *g,
+                               double *load_ms, const char **cache);
+
+typedef struct {
+  int gpus;                        /* CUDA devices usable; 0: none (reason says why) */
+  char reason[DS_APP_REASON_LEN];
+  int have_gpu;                    /* cli's device was described */
+  char name[DS_APP_GPU_NAME_LEN];
+  size_t memory;                   /* bytes */
+} ds_app_device_info;
+
+/* The devices: d->gpus and d->reason (the rest cleared). */
+void ds_app_gpus(ds_app_device_info *d);
+
+/* cli's device among d->gpus: a --device that does not exist is a usage error
+ * (also where the CPU does the work); with a GPU its name is printed unless
+ * --quiet. */
+ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d);
+
+/* Refuses (DS_EXIT_INTERNAL, a message naming path, the bytes needed and
+ * available and `parts`, what the need is made of) a run that needs more host
+ * memory than is available, beyond the graph's `graph` bytes already loaded. */
+ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
+                                      uint64_t need, const char *parts);
+
+/* run_graph(ctx, path) for each graph of cli in turn, an empty line between
+ * their tables; a validation failure does not stop the others, any other
+ * failure does. Returns the first failure's exit code. */
+ds_exit_code ds_app_each_graph(const ds_cli *cli,
+                               ds_exit_code (*run_graph)(const void *ctx, const char *path),
+                               const void *ctx);
+
+/* The JSON report (NULL: none), also after a failed run: records the exit
+ * code rc, writes it to cli->json_path and frees it. Returns rc, or where rc
+ * is 0 the write's failure (DS_EXIT_INPUT, DS_EXIT_INTERNAL). */
+ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc);
+
+/* Bytes of host memory available to a new allocation now (Linux's
+ * MemAvailable), or the test hook's value; 0 when unknown. */
+uint64_t ds_host_mem_available(void);
+
+#endif /* DS_APP_H */

@@ -1,0 +1,428 @@
+/* The driver of the whole-graph programs (kcore, tc): for each graph, load it
+ * (through the binary cache), symmetrise a directed one, check the host
+ * memory, run every chosen algorithm (one untimed warm-up, then --trials
+ * timed runs), validate against the oracle, write --output and report.
+ *
+ * Algorithms: the list given, or cpu. gpu is refused with the reason (no GPU
+ * build or device, or no GPU backend of this program yet), as sssp refuses a
+ * GPU algorithm that cannot run. Per-vertex arrays are poisoned before every
+ * run, so an algorithm that leaves vertices unwritten fails validation.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "ds/out_file.h"
+#include "kernel.h"
+#include "report.h"
+
+#define POISON_BYTE 0xA5
+/* Test hook: when set, every timed result is spoiled (its total and its last
+ * vertex's value raised) before validation, so the tests can see a validation
+ * failure reach the exit code. */
+#define CORRUPT_ENV "DS_KERNEL_TEST_CORRUPT"
+
+const char *const DS_KERNEL_VALUE_OPTIONS[] = {"--graph",  "--algo",   "--trials",    "--json",
+                                               "--config", "--output", "--device",    "--cache-dir",
+                                               "--threads", NULL};
+const char *const DS_KERNEL_FLAG_OPTIONS[] = {"--validate", "--quiet", "--help", "--version",
+                                              "--no-cache", "-h",      NULL};
+
+static const char *const ALGO_NAMES[DS_KERNEL_ALGOS] = {"cpu", "oracle", "gpu"};
+
+const char *ds_kernel_algo_name(int algo) {
+  return algo >= 0 && algo < DS_KERNEL_ALGOS ? ALGO_NAMES[algo] : "?";
+}
+
+void ds_kernel_usage(FILE *f, const ds_kernel *k) {
+  fprintf(f,
+"input\n"
+"  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
+"                      .el/.wel (format from the content); repeat for several.\n"
+"                      A directed graph is made undirected (a note says so):\n"
+"                      every arc is an edge; self loops and duplicates dropped\n"
+"  --cache-dir DIR     where the binary cache lives, made when missing\n"
+"                      (default: next to FILE)\n"
+"  --no-cache          neither read nor write the binary cache\n"
+"algorithm\n"
+"  --algo LIST|all     comma-separated: cpu (OpenMP), oracle (serial reference),\n"
+"                      gpu (reserved: no GPU backend yet, refused with exit\n"
+"                      code 4); all = cpu,oracle. Default: cpu\n"
+"  --threads T         CPU threads (default: OpenMP's)\n"
+"  --device ID         CUDA device (default 0); must exist when given\n"
+"measure and check\n"
+"  --trials N          timed trials after one untimed warm-up (default %u);\n"
+"                      the median is reported, with min and max\n"
+"  --validate          check every result against the oracle's\n"
+"output\n"
+"  --output FILE       'vertex %s' per line (the first algorithm's, in the\n"
+"                      file's numbering); one graph only\n",
+          DS_CLI_DEFAULT_TRIALS, k->value_name);
+  ds_cli_usage_tail(f, "--algo gpu, which has no backend to run on yet");
+}
+
+/* Validation state and measurements of one algorithm on one graph. */
+typedef struct {
+  int algo;
+  double *times_ms; /* trials */
+  ds_check check;
+  char failure[DS_ERROR_MSG_LEN];
+  uint64_t total; /* of the last trial */
+} algo_stats;
+
+typedef struct {
+  const ds_cli *cli;
+  const ds_kernel *k;
+  int algos[DS_KERNEL_ALGOS];
+  int n_algos;
+  int threads;
+  cJSON *json;
+} plan;
+
+static const char *check_name(ds_check c) {
+  return c == DS_CHECK_PASSED ? "passed" : c == DS_CHECK_FAILED ? "FAILED" : "-";
+}
+
+static uint64_t value_at(const ds_kernel *k, const void *values, uint32_t v) {
+  return k->value_bytes == sizeof(uint32_t) ? ((const uint32_t *)values)[v]
+                                            : ((const uint64_t *)values)[v];
+}
+
+/* The algorithm list; gpu refused. */
+static ds_exit_code plan_algorithms(plan *p) {
+  const ds_cli *cli = p->cli;
+  const char *name = cli->prog->name;
+  int wanted[DS_KERNEL_ALGOS + DS_CLI_MAX_ALGOS];
+  int n = 0;
+  if (cli->algo_all) {
+    wanted[n++] = DS_KERNEL_CPU;
+    wanted[n++] = DS_KERNEL_ORACLE;
+  }
+  for (int i = 0; i < cli->n_algos; i++) wanted[n++] = cli->algos[i];
+  if (n == 0) wanted[n++] = DS_KERNEL_CPU;
+  for (int i = 0; i < n; i++) {
+    if (wanted[i] == DS_KERNEL_GPU) {
+      ds_app_device_info dev;
+      ds_app_gpus(&dev);
+      if (dev.gpus == 0)
+        fprintf(stderr, "%s: gpu needs a GPU: %s\n", name, dev.reason);
+      else
+        fprintf(stderr, "%s: gpu: %s has no GPU backend yet (cpu and oracle run on the CPU)\n",
+                name, name);
+      return DS_EXIT_DEVICE;
+    }
+    int seen = 0;
+    for (int j = 0; j < p->n_algos; j++) seen |= p->algos[j] == wanted[i];
+    if (!seen) p->algos[p->n_algos++] = wanted[i];
+  }
+  return DS_EXIT_OK;
+}
+
+/* A directed graph made undirected: its arcs as an edge list, built again
+ * with both directions (ds_csr_build drops the duplicates that makes). */
+static ds_exit_code symmetrise(const ds_cli *cli, const char *path, ds_graph *g) {
+  const char *name = cli->prog->name;
+  ds_error err = {{0}};
+  uint32_t *src = (uint32_t *)malloc((g->m ? g->m : 1) * sizeof(uint32_t));
+  if (src == NULL) {
+    fprintf(stderr, "%s: %s: out of memory making the graph undirected\n", name, path);
+    return DS_EXIT_INTERNAL;
+  }
+  for (uint32_t v = 0; v < g->n; v++)
+    for (uint64_t e = g->row_offsets[v]; e < g->row_offsets[v + 1]; e++) src[e] = v;
+  ds_edge_list edges = {g->n, g->m, src, g->col, g->weight_type, g->weights};
+  ds_load_options opt;
+  ds_load_options_default(&opt);
+  ds_graph sym;
+  memset(&sym, 0, sizeof sym);
+  ds_status st = ds_csr_build(&edges, 1, &opt, &sym, &err);
+  free(src);
+  if (st != DS_OK) {
+    fprintf(stderr, "%s: %s: %s\n", name, path, err.msg);
+    return ds_app_exit_of(st);
+  }
+  // the description stays the file's
+  sym.index_base = g->index_base;
+  sym.weights_generated = g->weights_generated;
+  sym.weight_min = g->weight_min;
+  sym.weight_max = g->weight_max;
+  sym.weight_seed = g->weight_seed;
+  sym.format = g->format;
+  sym.input_entries = g->input_entries;
+  memcpy(sym.name, g->name, sizeof sym.name);
+  sym.symmetric = 1;
+  if (!cli->quiet)
+    fprintf(stderr,
+            "%s: note: %s is directed: every arc is taken as an undirected edge (%llu arcs "
+            "become %llu)\n",
+            name, path, (unsigned long long)g->m, (unsigned long long)sym.m);
+  ds_graph_free(g);
+  *g = sym;
+  return DS_EXIT_OK;
+}
+
+/* The per-vertex values, the file's numbering: "vertex value" lines. */
+static ds_exit_code write_output(const ds_cli *cli, const ds_kernel *k, const ds_graph *g,
+                                 const void *values) {
+  ds_out_file out;
+  ds_error err = {{0}};
+  if (ds_out_open(cli->output_path, &out, &err) != DS_OK) {
+    fprintf(stderr, "%s: the output file: %s\n", cli->prog->name, err.msg);
+    return DS_EXIT_INPUT;
+  }
+  const uint32_t base = (uint32_t)g->index_base;
+  for (uint32_t v = 0; v < g->n; v++)
+    fprintf(out.stream, "%u %llu\n", v + base, (unsigned long long)value_at(k, values, v));
+  if (ds_out_close(&out, &err) != DS_OK) {
+    fprintf(stderr, "%s: the output file: %s\n", cli->prog->name, err.msg);
+    return DS_EXIT_INPUT;
+  }
+  return DS_EXIT_OK;
+}
+
+/* Compares a result with the oracle's; records the first failure. */
+static void check_result(const ds_kernel *k, const ds_graph *g, const ds_kernel_result *res,
+                         const ds_kernel_result *ref, algo_stats *a) {
+  char why[DS_ERROR_MSG_LEN] = "";
+  if (res->total != ref->total) {
+    snprintf(why, sizeof why, "%s %llu, the oracle's %llu", k->total_name,
+             (unsigned long long)res->total, (unsigned long long)ref->total);
+  } else if (res->per_vertex != NULL && ref->per_vertex != NULL) {
+    for (uint32_t v = 0; v < g->n; v++) {
+      uint64_t x = value_at(k, res->per_vertex, v), y = value_at(k, ref->per_vertex, v);
+      if (x != y) {
+        snprintf(why, sizeof why, "vertex %u: %s %llu, the oracle's %llu",
+                 v + (uint32_t)g->index_base, k->value_name, (unsigned long long)x,
+                 (unsigned long long)y);
+        break;
+      }
+    }
+  }
+  if (why[0] == '\0') {
+    if (a->check == DS_CHECK_NOT_RUN) a->check = DS_CHECK_PASSED;
+    return;
+  }
+  if (a->check != DS_CHECK_FAILED) {
+    fprintf(stderr, "%s: validation failed: %s on %s: %s\n", k->prog->name,
+            ds_kernel_algo_name(a->algo), g->name, why);
+    if (a->failure[0] == '\0') snprintf(a->failure, sizeof a->failure, "%s", why);
+  }
+  a->check = DS_CHECK_FAILED;
+}
+
+/* The test hook's corruption. */
+static void corrupt_for_test(const ds_kernel *k, const ds_graph *g, ds_kernel_result *r) {
+  r->total++;
+  if (r->per_vertex == NULL || g->n == 0) return;
+  if (k->value_bytes == sizeof(uint32_t)) ((uint32_t *)r->per_vertex)[g->n - 1]++;
+  else ((uint64_t *)r->per_vertex)[g->n - 1]++;
+}
+
+static void report_text(const plan *p, const ds_graph *g, double load_ms, const char *cache,
+                        const algo_stats *stats, const ds_kernel_result *first) {
+  const ds_kernel *k = p->k;
+  ds_report_load_line(stdout, g, load_ms, cache);
+  printf("%u timed trials after 1 warm-up, %d threads\n", p->cli->trials, p->threads);
+  printf("%-10s %10s %21s %20s %7s\n", "algorithm", "ms(median)", "[min, max] ms", k->total_name,
+         "check");
+  for (int i = 0; i < p->n_algos; i++) {
+    const algo_stats *a = &stats[i];
+    double med, lo, hi;
+    ds_stats_of(a->times_ms, p->cli->trials, &med, &lo, &hi);
+    char range[48];
+    snprintf(range, sizeof range, "[%.3f, %.3f]", lo, hi);
+    printf("%-10s %10.3f %21s %20llu %7s\n", ds_kernel_algo_name(a->algo), med, range,
+           (unsigned long long)a->total, check_name(a->check));
+  }
+  if (k->summary != NULL) k->summary(stdout, NULL, g, first);
+}
+
+/* The run's JSON: graph, parameters, algorithms, result. 0 when out of memory. */
+static int report_json(const plan *p, const ds_graph *g, const char *path, double load_ms,
+                       const char *cache, const algo_stats *stats, const ds_kernel_result *first) {
+  const ds_cli *cli = p->cli;
+  const ds_kernel *k = p->k;
+  cJSON *run = ds_report_json_run(p->json, g, path, load_ms, cache);
+  if (run == NULL) return 0;
+  cJSON *jp = cJSON_AddObjectToObject(run, "parameters");
+  if (jp == NULL) return 0;
+  cJSON_AddNumberToObject(jp, "trials", cli->trials);
+  cJSON_AddNumberToObject(jp, "warmup", 1);
+  cJSON_AddNumberToObject(jp, "threads", p->threads);
+  cJSON_AddBoolToObject(jp, "validate", cli->validate);
+  cJSON_AddStringToObject(jp, "reference", "oracle");
+  cJSON *ja = cJSON_AddArrayToObject(run, "algorithms");
+  if (ja == NULL) return 0;
+  for (int i = 0; i < p->n_algos; i++) {
+    const algo_stats *a = &stats[i];
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL) return 0;
+    cJSON_AddItemToArray(ja, o);
+    double med, lo, hi;
+    ds_stats_of(a->times_ms, cli->trials, &med, &lo, &hi);
+    cJSON_AddStringToObject(o, "name", ds_kernel_algo_name(a->algo));
+    cJSON_AddStringToObject(o, "device", "cpu");
+    cJSON_AddItemToObject(o, "times_ms", cJSON_CreateDoubleArray(a->times_ms, (int)cli->trials));
+    cJSON_AddNumberToObject(o, "median_ms", med);
+    cJSON_AddNumberToObject(o, "min_ms", lo);
+    cJSON_AddNumberToObject(o, "max_ms", hi);
+    cJSON_AddNumberToObject(o, k->total_name, (double)a->total);
+    cJSON_AddStringToObject(o, "validation", a->check == DS_CHECK_PASSED   ? "passed"
+                                             : a->check == DS_CHECK_FAILED ? "failed"
+                                                                           : "not run");
+    if (a->check == DS_CHECK_FAILED) cJSON_AddStringToObject(o, "failure", a->failure);
+  }
+  cJSON *jr = cJSON_AddObjectToObject(run, "result");
+  if (jr == NULL) return 0;
+  cJSON_AddNumberToObject(jr, k->total_name, (double)first->total);
+  return k->summary == NULL || k->summary(NULL, jr, g, first);
+}
+
+/* One graph: load, run, validate, report. */
+static ds_exit_code run_graph(const plan *p, const char *path) {
+  const ds_cli *cli = p->cli;
+  const ds_kernel *k = p->k;
+  const char *name = cli->prog->name;
+  ds_exit_code rc = DS_EXIT_OK;
+  ds_graph g;
+  memset(&g, 0, sizeof g);
+  algo_stats stats[DS_KERNEL_ALGOS];
+  memset(stats, 0, sizeof stats);
+  ds_kernel_result res = {0, NULL}, first = {0, NULL}, ref = {0, NULL};
+  ds_error err = {{0}};
+  double load_ms = 0.0;
+  const char *cache = "off";
+  int loaded = 0;
+
+  // 1. load; undirected
+  if ((rc = ds_app_load_graph(cli, path, 0, &g, &load_ms, &cache)) != DS_EXIT_OK) goto cleanup;
+  loaded = 1;
+  if (g.n == 0) {
+    fprintf(stderr, "%s: %s: the graph has no vertices\n", name, path);
+    rc = DS_EXIT_INPUT;
+    goto cleanup;
+  }
+  if (!g.symmetric && (rc = symmetrise(cli, path, &g)) != DS_EXIT_OK) goto cleanup;
+
+  // 2. memory: results (the first algorithm's, the current one's, the
+  // oracle's), the largest working set and the timings
+  const int per_vertex = k->per_vertex_always || cli->output_path != NULL;
+  const uint64_t n = g.n;
+  const uint64_t graph_bytes = (n + 1) * sizeof(uint64_t) + g.m * 2 * sizeof(uint32_t);
+  const uint64_t results = per_vertex ? (uint64_t)(2 + (cli->validate != 0)) * n * k->value_bytes : 0;
+  const uint64_t scratch = n * k->scratch_per_vertex + g.m * k->scratch_per_arc;
+  const uint64_t timings = (uint64_t)p->n_algos * cli->trials * sizeof(double);
+  char parts[256];
+  snprintf(parts, sizeof parts, "results %.1f, working memory %.1f, timings %.1f MiB",
+           (double)results / (1024.0 * 1024.0), (double)scratch / (1024.0 * 1024.0),
+           (double)timings / (1024.0 * 1024.0));
+  if ((rc = ds_app_check_host_memory(cli, path, graph_bytes, results + scratch + timings,
+                                     parts)) != DS_EXIT_OK)
+    goto cleanup;
+  for (int i = 0; i < p->n_algos; i++) {
+    stats[i].algo = p->algos[i];
+    if ((stats[i].times_ms = (double *)calloc(cli->trials, sizeof(double))) == NULL) goto nomem;
+  }
+  if (per_vertex && ((res.per_vertex = malloc(n * k->value_bytes)) == NULL ||
+                     (first.per_vertex = malloc(n * k->value_bytes)) == NULL))
+    goto nomem;
+
+  // 3. the oracle's result, untimed, for --validate
+  if (cli->validate) {
+    if (per_vertex && (ref.per_vertex = malloc(n * k->value_bytes)) == NULL) goto nomem;
+    ds_status st = k->run(&g, DS_KERNEL_ORACLE, p->threads, &ref, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "%s: the oracle on %s: %s\n", name, path, err.msg);
+      rc = ds_app_exit_of(st);
+      goto cleanup;
+    }
+  }
+
+  // 4. every algorithm: a warm-up, then the timed trials
+  for (int i = 0; i < p->n_algos; i++) {
+    algo_stats *a = &stats[i];
+    for (uint32_t t = 0; t <= cli->trials; t++) { /* t = 0: warm-up */
+      if (res.per_vertex != NULL) memset(res.per_vertex, POISON_BYTE, n * k->value_bytes);
+      res.total = 0;
+      double t0 = omp_get_wtime();
+      ds_status st = k->run(&g, a->algo, p->threads, &res, &err);
+      double ms = (omp_get_wtime() - t0) * 1e3;
+      if (st != DS_OK) {
+        fprintf(stderr, "%s: %s on %s: %s\n", name, ds_kernel_algo_name(a->algo), path, err.msg);
+        rc = ds_app_exit_of(st);
+        goto cleanup;
+      }
+      if (t == 0) continue;
+      if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(k, &g, &res);
+      a->times_ms[t - 1] = ms;
+      if (cli->validate) check_result(k, &g, &res, &ref, a);
+    }
+    a->total = res.total;
+    if (a->check == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
+    if (i == 0) {
+      first.total = res.total;
+      if (per_vertex) memcpy(first.per_vertex, res.per_vertex, n * k->value_bytes);
+    }
+  }
+
+  // 5. --output, the table, the JSON
+  if (cli->output_path != NULL) {
+    ds_exit_code orc = write_output(cli, k, &g, first.per_vertex);
+    if (orc != DS_EXIT_OK) {
+      rc = orc;
+      goto cleanup;
+    }
+  }
+  if (!cli->quiet) {
+    report_text(p, &g, load_ms, cache, stats, &first);
+    fflush(stdout);
+  }
+  if (p->json != NULL && !report_json(p, &g, path, load_ms, cache, stats, &first)) goto nomem;
+  goto cleanup;
+
+nomem:
+  fprintf(stderr, "%s: out of memory for %s\n", name, path);
+  rc = DS_EXIT_INTERNAL;
+cleanup:
+  for (int i = 0; i < DS_KERNEL_ALGOS; i++) free(stats[i].times_ms);
+  free(res.per_vertex);
+  free(first.per_vertex);
+  free(ref.per_vertex);
+  if (loaded) ds_graph_free(&g);
+  return rc;
+}
+
+static ds_exit_code each_graph(const void *ctx, const char *path) {
+  return run_graph((const plan *)ctx, path);
+}
+
+ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k) {
+  ds_exit_code rc = DS_EXIT_OK;
+  plan p;
+  memset(&p, 0, sizeof p);
+  p.cli = cli;
+  p.k = k;
+
+  // 1. threads, algorithms, device
+  if (cli->threads > 0) omp_set_num_threads(cli->threads);
+  p.threads = omp_get_max_threads();
+  if ((rc = plan_algorithms(&p)) != DS_EXIT_OK) return rc;
+  ds_app_device_info dev;
+  ds_app_gpus(&dev);
+  if ((rc = ds_app_device(cli, &dev)) != DS_EXIT_OK) return rc;
+
+  // 2. the report's fixed part
+  if (cli->json_path != NULL) {
+    p.json = ds_report_json_root(cli, dev.have_gpu ? dev.name : NULL, dev.memory, p.threads);
+    if (p.json == NULL) {
+      fprintf(stderr, "%s: out of memory\n", cli->prog->name);
+      return DS_EXIT_INTERNAL;
+    }
+  }
+
+  // 3. each graph in turn, then the JSON report, also when validation failed
+  rc = ds_app_each_graph(cli, each_graph, &p);
+  return ds_app_finish_json(cli, p.json, rc);
+}

@@ -1,0 +1,62 @@
+/* Whole-graph programs (kcore, tc): one result per run of an algorithm on an
+ * undirected graph, timed over trials, checked against the CPU oracle, and
+ * reported as sssp reports (kernel.c). A program describes its computation
+ * in a ds_kernel and hands its parsed options to ds_kernel_run.
+ *
+ * Input: the graph is loaded as the file says (sharing sssp's binary cache);
+ * a directed one is symmetrised with a note (every arc taken as an edge; self
+ * loops and duplicates are gone already).
+ */
+#ifndef DS_KERNEL_H
+#define DS_KERNEL_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "ds/graph.h"
+#include "ds/status.h"
+
+/* --algo names of the whole-graph programs: cpu (the OpenMP backend), oracle
+ * (the serial reference), gpu (reserved: refused until a GPU backend exists). */
+typedef enum { DS_KERNEL_CPU = 0, DS_KERNEL_ORACLE = 1, DS_KERNEL_GPU = 2, DS_KERNEL_ALGOS = 3 } ds_kernel_algo;
+
+const char *ds_kernel_algo_name(int algo);
+
+/* One result: a count and, when asked for, one value per vertex. */
+typedef struct {
+  uint64_t total;
+  void *per_vertex; /* n values of ds_kernel.value_bytes (4 or 8), or NULL */
+} ds_kernel_result;
+
+typedef struct {
+  const ds_program *prog;
+  const char *total_name;     /* what total counts: "degeneracy", "triangles" */
+  const char *value_name;     /* what a per-vertex value is: "core number", "triangles" */
+  size_t value_bytes;         /* 4 (uint32_t) or 8 (uint64_t) */
+  int per_vertex_always;      /* 1: every run computes per_vertex; 0: only for --output */
+  /* working memory of the largest algorithm, for the host-memory check */
+  uint64_t scratch_per_vertex, scratch_per_arc;
+  /* runs algo (DS_KERNEL_CPU or DS_KERNEL_ORACLE) on g; r->per_vertex is
+   * NULL or n values to fill */
+  ds_status (*run)(const ds_graph *g, int algo, int threads, ds_kernel_result *r, ds_error *err);
+  /* what the program reports of a result besides its total, as text (f, a
+   * line or more) and into the run's JSON "result" object; 0 when out of memory */
+  int (*summary)(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_result *r);
+} ds_kernel;
+
+/* The program's work on every graph of cli; returns the exit code. */
+ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k);
+
+/* The option list the whole-graph programs take (kcore, tc). */
+extern const char *const DS_KERNEL_VALUE_OPTIONS[];
+extern const char *const DS_KERNEL_FLAG_OPTIONS[];
+#define DS_KERNEL_CONFIG_KEYS \
+  "graph, algo, trials, validate, no_cache, device, threads, json, output, cache_dir"
+
+/* --help's common part: input, algorithms, measure, output, exit codes. what:
+ * the --output line's value ("core number"). */
+void ds_kernel_usage(FILE *f, const ds_kernel *k);
+
+#endif /* DS_KERNEL_H */

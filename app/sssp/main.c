@@ -1,0 +1,83 @@
+/* `sssp`: single-source shortest paths on a graph file, GPU and CPU
+ * algorithms compared in one run. Options come from defaults, then --config,
+ * then the command line (app/common: ds_app_main); run.c does the work. The
+ * exit code says what went wrong (cli.h, --help).
+ */
+#include <stdio.h>
+
+#include "app.h"
+#include "run.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+"usage: sssp --graph FILE [options]\n"
+"\n"
+"Single-source shortest paths by delta-stepping: GPU algorithms (multisplit\n"
+"buckets, Near-Far, sort buckets, Bellman-Ford) and CPU ones (Dijkstra,\n"
+"OpenMP delta-stepping), timed and compared in one run.\n"
+"\n"
+"input\n"
+"  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
+"                      .el/.wel (format from the content); repeat for several\n"
+"  --undirected        store both directions of every edge\n"
+"  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
+"  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
+"                      JSON report holds it exactly); default %u\n"
+"  --cache-dir DIR     where the binary cache lives, made when missing\n"
+"                      (default: next to FILE)\n"
+"  --no-cache          neither read nor write the binary cache\n"
+"search\n"
+"  --source N|random   source vertex in the file's numbering (1-based for\n"
+"                      Matrix Market and DIMACS, 0-based for edge lists);\n"
+"                      default: the first vertex with an out-arc\n"
+"  --sources K         K random sources (seeded), distinct vertices with an\n"
+"                      out-arc (fewer, with a note, where the graph has fewer);\n"
+"                      each reported, and the mean\n"
+"  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
+"                      multisplit, sort, bellman-ford; all = every available.\n"
+"                      Default: multisplit,near-far with a GPU, else\n"
+"                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
+"                      as cpu-delta.\n"
+"  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
+"  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
+"                      rounded up and at least 1 for integer weights)\n"
+"  --threads T         CPU threads (default: OpenMP's)\n"
+"  --device ID         CUDA device (default 0)\n"
+"measure and check\n"
+"  --trials N          timed trials after one untimed warm-up (default %u);\n"
+"                      the median is reported, with min and max\n"
+"  --validate          check every result with the independent validator and\n"
+"                      against Dijkstra's distances\n"
+"  --predecessors      compute predecessors (checked by --validate)\n"
+"output\n"
+"  --output FILE       'vertex distance [predecessor]' per line for the first\n"
+"                      algorithm, file numbering, 'inf' and '-' if unreached\n",
+          DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
+          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
+          DS_CLI_DEFAULT_TRIALS);
+  ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device");
+  fputs(
+"  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
+"     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
+"     such graphs in 64 bits)\n",
+        f);
+}
+
+/* The options, configuration keys and algorithms of sssp (cli.h). */
+static const char *const SSSP_VALUE_OPTIONS[] = {
+    "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
+    "--json",  "--config", "--weights", "--seed",    "--output", "--device", "--cache-dir",
+    "--threads", NULL};
+static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
+                                                "--quiet",    "--help",       "--version",
+                                                "--no-cache", "-h",           NULL};
+
+static const char *sssp_algo_name(int a) { return ds_algo_name((ds_algo)a); }
+
+static const ds_program SSSP = {
+    "sssp", SSSP_VALUE_OPTIONS, SSSP_FLAG_OPTIONS,
+    "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
+    "no_cache, weights, seed, device, threads, json, output, cache_dir",
+    DS_ALGO_COUNT, sssp_algo_name, usage};
+
+int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, ds_run); }

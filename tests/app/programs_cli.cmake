@@ -1,0 +1,72 @@
+# The kcore and tc programs end to end, as sssp's cases above (cli_case.sh: exit code, message,
+# --output against hand-made answers, --json against check_json). Included by CMakeLists.txt.
+foreach(prog kcore tc)
+  if(NOT TARGET ${prog})
+    continue()
+  endif()
+  set(P $<TARGET_FILE:${prog}>)
+  set(PF ${F}/${prog})
+  file(MAKE_DIRECTORY ${PF})
+  if(prog STREQUAL "kcore")
+    set(TOTAL "degeneracy")
+  else()
+    set(TOTAL "triangles")
+  endif()
+  # bundled graphs, every algorithm checked against the oracle
+  ds_add_cli_test(${prog}_ny 0 "cpu .* passed" -- ${P} --graph ${SETS}/NY.mtx.gz --validate
+                  --algo all --trials 1 ${CACHE_ARGS})
+  ds_add_cli_test(${prog}_delaunay 0 "oracle .* passed" -- ${P} --graph ${SETS}/delaunay_n16.mtx.gz
+                  --validate --algo cpu,oracle --trials 2 --threads 2 ${CACHE_ARGS})
+  # a directed graph is made undirected, with one note
+  ds_add_cli_test(${prog}_directed 0 "rome99.gr is directed: every arc is taken as an undirected edge"
+                  -- ${P} --graph ${SETS}/rome99.gr --validate --trials 1 ${CACHE_ARGS})
+  # --output against hand-made answers (self loop, repeated and reversed lines dropped)
+  ds_add_cli_test(${prog}_output 0 "passed" --golden ${PF}/k4_tail.out ${DATA}/k4_tail.${prog}.golden
+                  -- ${P} --graph ${DATA}/k4_tail.el --output ${PF}/k4_tail.out --validate --no-cache)
+  ds_add_cli_test(${prog}_json 0 "passed" --json-check $<TARGET_FILE:check_json> ${PF}/report.json
+                  -- ${P} --graph ${DATA}/k4_tail.el --graph ${DATA}/tiny.mtx --json ${PF}/report.json
+                  --validate --algo all --trials 2 --no-cache)
+  # --validate: a spoiled result fails, exit 3, and the report says so
+  ds_add_cli_test(${prog}_validation_failure 3 "validation failed: cpu on k4_tail: ${TOTAL}"
+                  -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache)
+  # the reserved GPU algorithm, refused as a GPU algorithm that cannot run
+  ds_add_cli_test(${prog}_gpu 4 "gpu needs a GPU|has no GPU backend yet" -- ${P}
+                  --graph ${DATA}/k4_tail.el --algo gpu --no-cache)
+  # the host memory: refused with what is needed and available, exit 5 as sssp
+  ds_add_cli_test(${prog}_memory 5 "the run needs about .* MiB of host memory .*, but 0.0 MiB are available"
+                  -- env DS_SSSP_TEST_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --no-cache)
+  # generated graphs: oracle and backend agree
+  if(TARGET graphgen)
+    foreach(kind "kron --scale 9" "grid --rows 20 --cols 30" "rmat --n 600 --m 5000")
+      string(REGEX REPLACE " .*" "" kname "${kind}")
+      ds_add_cli_test(${prog}_gen_${kname} 0 "cpu .* passed"
+        --before "$<TARGET_FILE:graphgen> ${kind} --no-cache --quiet -o ${PF}/${kname}.mtx"
+        -- ${P} --graph ${PF}/${kname}.mtx --validate --trials 1 --threads 2 --no-cache)
+    endforeach()
+  endif()
+  # configuration files: the program's keys, not sssp's
+  ds_add_cli_test(${prog}_config 0 "oracle .* passed" -- bash -c
+    "cd '${DATA}' && '${P}' --config <(echo '{\"graph\": \"k4_tail.el\", \"algo\": [\"cpu\", \"oracle\"], \"validate\": true, \"no_cache\": true}')")
+  ds_add_cli_test(${prog}_config_sssp_key 1 "good.json: key \"algo\": unknown algorithm 'dijkstra'|good.json: key \"delta\": unknown key \\(known: graph, algo,"
+    -- ${P} --config ${DATA}/good.json)
+  # bad invocations and input
+  ds_add_cli_test(${prog}_help 0 "exit codes" -- ${P} --help)
+  ds_add_cli_test(${prog}_version 0 "${prog} \\(deltasplit\\)" -- ${P} --version)
+  ds_add_cli_test(${prog}_no_graph 1 "no graph given" -- ${P} --trials 2)
+  ds_add_cli_test(${prog}_sssp_option 1 "unknown option '--source'" -- ${P} --graph ${DATA}/tiny.mtx --source 1)
+  ds_add_cli_test(${prog}_bad_algo 1 "unknown algorithm 'dijkstra' \\(known: cpu, oracle, gpu, all\\)" -- ${P}
+                  --graph ${DATA}/tiny.mtx --algo dijkstra)
+  ds_add_cli_test(${prog}_bad_trials 1 "--trials: 0 is out of range" -- ${P} --graph ${DATA}/tiny.mtx --trials 0)
+  ds_add_cli_test(${prog}_missing_file 2 "no_such_graph.mtx: cannot open: No such file" -- ${P}
+                  --graph ${DATA}/no_such_graph.mtx --no-cache)
+  ds_add_cli_test(${prog}_bad_mtx 2 "bad_entry.mtx:4: column index 'x' is not a number" -- ${P}
+                  --graph ${DATA}/bad_entry.mtx --no-cache)
+  ds_add_cli_test(${prog}_output_two_graphs 1 "--output needs a single graph$" -- ${P}
+                  --graph ${DATA}/tiny.mtx --graph ${DATA}/k4_tail.el --output ${PF}/two.out)
+  ds_add_cli_test(${prog}_output_is_input 2 "--output .*k4_tail.el is the input graph" -- ${P}
+                  --graph ${DATA}/k4_tail.el --output ${DATA}/k4_tail.el --no-cache)
+  # --quiet: nothing but errors, even with a directed input's note to give
+  ds_add_cli_test(${prog}_quiet 0 "^$" -- ${P} --graph ${DATA}/k4_tail.el --no-cache --quiet --validate
+                  --output /dev/null --json /dev/null)
+  ds_add_cli_test(${prog}_device 1 "device 7 does not exist" -- ${P} --graph ${DATA}/tiny.mtx --device 7)
+endforeach()
