@@ -42,7 +42,7 @@
 
 #define SERIAL_ARCS 8192  /* frontiers with up to this many arcs peel on one thread */
 #define FRONTIER_CHUNK 16 /* frontier vertices per OpenMP dynamic chunk (hubs among them) */
-#define LOCAL_BUF 512        /* next-frontier entries a thread gathers before one atomic reserve */
+#define LOCAL_BUF 512     /* next-frontier entries a thread gathers before one atomic reserve */
 
 static ds_status check_args(const char *fn, const ds_graph *g, const uint32_t *core,
                             ds_error *err) {

@@ -40,7 +40,8 @@ ds_status ds_tc_oracle(const ds_graph *g, uint64_t *total, uint64_t *per_vertex,
  * [in]  threads  OpenMP threads; <= 0: OpenMP's default.
  * Otherwise as ds_tc_oracle; the result is the same for any thread count.
  * Scratch: 16 n + 2 m bytes (the oriented graph, renumbered by rank) and n / 8
- * bytes a thread (the bitmaps), allocated and freed here.
+ * bytes a thread (the bitmaps), 8 (max degree + 2) bytes (the ranking), allocated
+ * and freed here.
  * Errors: as ds_tc_oracle, and DS_ERR_NOMEM. */
 ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *per_vertex,
                     ds_error *err);
