@@ -41,7 +41,8 @@
 #include <string.h>
 
 #define SERIAL_ARCS 8192  /* frontiers with up to this many arcs peel on one thread */
-#define FRONTIER_CHUNK 16 /* frontier vertices per OpenMP dynamic chunk (hubs among them) */
+#define FRONTIER_CHUNK 16 /* frontier vertices per OpenMP dynamic chunk, at most */
+#define CHUNKS_PER_THREAD 8 /* smaller chunks when a frontier has fewer than this many a thread */
 #define LOCAL_BUF 512     /* next-frontier entries a thread gathers before one atomic reserve */
 
 static ds_status check_args(const char *fn, const ds_graph *g, const uint32_t *core,
@@ -188,7 +189,10 @@ static void peel_parallel(kstate *s) {
     buf[len++] = (u);                                    \
     arcs += degree_of(s->g, (u));                        \
   } while (0)
-#pragma omp for schedule(dynamic, FRONTIER_CHUNK) nowait
+  /* a frontier of few vertices past SERIAL_ARCS is hubs: chunks of one keep the team busy */
+  size_t chunk = s->cur_len / ((size_t)s->team * CHUNKS_PER_THREAD);
+  chunk = chunk < 1 ? 1 : chunk > FRONTIER_CHUNK ? FRONTIER_CHUNK : chunk;
+#pragma omp for schedule(dynamic, chunk) nowait
   for (size_t i = 0; i < s->cur_len; i++) {
     const uint32_t v = s->cur[i];
     PEEL_VERTEX(s, v, k, LOCAL_PUSH)
