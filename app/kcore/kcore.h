@@ -30,7 +30,7 @@ extern "C" {
  * parallel backend.
  * [in]  g     an undirected graph (g->symmetric == 1); weights are ignored.
  * [out] core  n entries, caller-allocated (may be NULL when g->n == 0).
- * Scratch: 12 n bytes plus 4 (max degree + 1), allocated and freed here.
+ * Scratch: 8 n bytes plus 4 (max degree + 1), allocated and freed here.
  * Errors: DS_ERR_ARG (NULL graph or core, a graph that is not symmetric),
  * DS_ERR_NOMEM. */
 ds_status ds_kcore_oracle(const ds_graph *g, uint32_t *core, ds_error *err);

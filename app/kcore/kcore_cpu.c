@@ -27,7 +27,9 @@
  *     without buckets to move vertices between.
  *   - Small frontiers (chains of degree-2 vertices in road networks give
  *     thousands of one-vertex rounds) run on one thread as a queue, without
- *     a barrier per round, until the queue grows past SERIAL_FRONTIER.
+ *     a barrier per round, until the queue's arcs pass SERIAL_ARCS. The
+ *     measure is arcs, not vertices: the last levels of a skewed graph are
+ *     a few hundred hubs with thousands of arcs each, work for the team.
  * Limits: a frontier vertex's arcs are handled by one thread, so one huge
  * hub in a small frontier is not split across threads.
  */
@@ -38,9 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SERIAL_FRONTIER 1024 /* frontiers up to this size peel on one thread */
-#define FRONTIER_CHUNK 64    /* frontier vertices per OpenMP dynamic chunk */
-#define LOCAL_BUF 512        /* next-frontier entries a thread gathers before one atomic reserve */
+#define SERIAL_ARCS 8192  /* frontiers with up to this many arcs peel on one thread */
+#define FRONTIER_CHUNK 16 /* frontier vertices per OpenMP dynamic chunk, at most */
+#define CHUNKS_PER_THREAD 8 /* smaller chunks when a frontier has fewer than this many a thread */
+#define LOCAL_BUF 512     /* next-frontier entries a thread gathers before one atomic reserve */
 
 static ds_status check_args(const char *fn, const ds_graph *g, const uint32_t *core,
                             ds_error *err) {
@@ -120,8 +123,11 @@ typedef struct {
   uint32_t *live, *live_tmp; /* live vertices; the scan's per-thread output */
   uint32_t *cur, *next;      /* frontier of this round and of the next */
   size_t live_len, cur_len;
+  uint64_t cur_arcs;         /* arcs of the frontier: the work of peeling it */
   _Atomic size_t next_len;
+  _Atomic uint64_t next_arcs;
   size_t *keep_count, *front_count; /* per thread: the scan's outputs */
+  uint64_t *front_arcs;             /* per thread: arcs of its part of the frontier */
   uint32_t *keep_min;               /* per thread: lowest degree kept */
   uint32_t k;
   int team;
@@ -148,20 +154,27 @@ static void flush_local(kstate *s, uint32_t *buf, size_t *len) {
   }
 
 /* 1. One thread peels a small frontier as a queue in s->cur (each vertex enters a
- *    frontier once, so the queue never passes n entries), until it is empty or holds
- *    more than SERIAL_FRONTIER vertices; those stay in s->cur for parallel rounds. */
+ *    frontier once, so the queue never passes n entries), until it is empty or its
+ *    vertices have more than SERIAL_ARCS arcs; those stay in s->cur for parallel rounds. */
 static void peel_serial(kstate *s) {
   const uint32_t k = s->k;
   uint32_t *q = s->cur;
   size_t head = 0, tail = s->cur_len;
-#define QUEUE_PUSH(u) q[tail++] = (u)
-  while (head < tail && tail - head <= SERIAL_FRONTIER) {
+  uint64_t arcs = s->cur_arcs;
+#define QUEUE_PUSH(u)                  \
+  do {                                 \
+    q[tail++] = (u);                   \
+    arcs += degree_of(s->g, (u));      \
+  } while (0)
+  while (head < tail && arcs <= SERIAL_ARCS) {
     const uint32_t v = q[head++];
+    arcs -= degree_of(s->g, v);
     PEEL_VERTEX(s, v, k, QUEUE_PUSH)
   }
 #undef QUEUE_PUSH
   memmove(q, q + head, (tail - head) * sizeof *q);
   s->cur_len = tail - head;
+  s->cur_arcs = arcs;
 }
 
 /* 2. The team peels a large frontier in one round into s->next. */
@@ -169,18 +182,24 @@ static void peel_parallel(kstate *s) {
   const uint32_t k = s->k;
   uint32_t buf[LOCAL_BUF];
   size_t len = 0;
+  uint64_t arcs = 0;
 #define LOCAL_PUSH(u)                                    \
   do {                                                   \
     if (len == LOCAL_BUF) flush_local(s, buf, &len);     \
     buf[len++] = (u);                                    \
+    arcs += degree_of(s->g, (u));                        \
   } while (0)
-#pragma omp for schedule(dynamic, FRONTIER_CHUNK) nowait
+  /* a frontier of few vertices past SERIAL_ARCS is hubs: chunks of one keep the team busy */
+  size_t chunk = s->cur_len / ((size_t)s->team * CHUNKS_PER_THREAD);
+  chunk = chunk < 1 ? 1 : chunk > FRONTIER_CHUNK ? FRONTIER_CHUNK : chunk;
+#pragma omp for schedule(dynamic, chunk) nowait
   for (size_t i = 0; i < s->cur_len; i++) {
     const uint32_t v = s->cur[i];
     PEEL_VERTEX(s, v, k, LOCAL_PUSH)
   }
 #undef LOCAL_PUSH
   flush_local(s, buf, &len);
+  atomic_fetch_add_explicit(&s->next_arcs, arcs, memory_order_relaxed);
 #pragma omp barrier
 #pragma omp single
   {
@@ -188,7 +207,9 @@ static void peel_parallel(kstate *s) {
     s->cur = s->next;
     s->next = t;
     s->cur_len = atomic_load_explicit(&s->next_len, memory_order_relaxed);
+    s->cur_arcs = atomic_load_explicit(&s->next_arcs, memory_order_relaxed);
     atomic_store_explicit(&s->next_len, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->next_arcs, 0, memory_order_relaxed);
   }
 }
 
@@ -201,6 +222,7 @@ static void scan_level(kstate *s) {
   const size_t lo = s->live_len * (size_t)t / (size_t)s->team;
   const size_t hi = s->live_len * ((size_t)t + 1) / (size_t)s->team;
   size_t keep = 0, front = 0;
+  uint64_t arcs = 0;
   uint32_t low = UINT32_MAX;
   for (size_t i = lo; i < hi; i++) {
     const uint32_t v = s->live[i];
@@ -208,6 +230,7 @@ static void scan_level(kstate *s) {
     if (d == k) {
       s->core[v] = k;
       s->next[lo + front++] = v;
+      arcs += degree_of(s->g, v);
     } else if (d > k) {
       s->live_tmp[lo + keep++] = v;
       if (d < low) low = d;
@@ -215,10 +238,13 @@ static void scan_level(kstate *s) {
   }
   s->keep_count[t] = keep;
   s->front_count[t] = front;
+  s->front_arcs[t] = arcs;
   s->keep_min[t] = low;
 #pragma omp barrier
   size_t keep_at = 0, front_at = 0, keep_all = 0, front_all = 0;
+  uint64_t arcs_all = 0;
   for (int i = 0; i < s->team; i++) {
+    arcs_all += s->front_arcs[i];
     if (i < t) {
       keep_at += s->keep_count[i];
       front_at += s->front_count[i];
@@ -233,6 +259,7 @@ static void scan_level(kstate *s) {
   {
     s->live_len = keep_all;
     s->cur_len = front_all;
+    s->cur_arcs = arcs_all;
     if (front_all == 0 && keep_all > 0) { /* no vertex of degree k: jump to the lowest degree */
       uint32_t m = UINT32_MAX;
       for (int i = 0; i < s->team; i++)
@@ -261,13 +288,16 @@ ds_status ds_kcore_cpu(const ds_graph *g, int threads, uint32_t *core, ds_error 
   s.keep_count = malloc((size_t)team * sizeof *s.keep_count);
   s.front_count = malloc((size_t)team * sizeof *s.front_count);
   s.keep_min = malloc((size_t)team * sizeof *s.keep_min);
+  s.front_arcs = malloc((size_t)team * sizeof *s.front_arcs);
   if (s.deg == NULL || s.live == NULL || s.live_tmp == NULL || s.cur == NULL ||
-      s.next == NULL || s.keep_count == NULL || s.front_count == NULL || s.keep_min == NULL) {
+      s.next == NULL || s.keep_count == NULL || s.front_count == NULL || s.keep_min == NULL ||
+      s.front_arcs == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "ds_kcore_cpu: out of memory for %u vertices", n);
     goto done;
   }
   s.live_len = n;
   atomic_init(&s.next_len, 0);
+  atomic_init(&s.next_arcs, 0);
   // 2. peel level by level; every thread runs the same loop, decisions are made in singles
 #pragma omp parallel num_threads(team)
   {
@@ -287,9 +317,10 @@ ds_status ds_kcore_cpu(const ds_graph *g, int threads, uint32_t *core, ds_error 
       const int peeled = s.cur_len > 0; /* else scan_level moved k to the lowest live degree */
       for (;;) {
         const size_t len = s.cur_len;
+        const uint64_t arcs = s.cur_arcs;
 #pragma omp barrier
         if (len == 0) break;
-        if (len <= SERIAL_FRONTIER) {
+        if (arcs <= SERIAL_ARCS) {
 #pragma omp single
           peel_serial(&s);
         } else {
@@ -311,6 +342,7 @@ done:
   free(s.keep_count);
   free(s.front_count);
   free(s.keep_min);
+  free(s.front_arcs);
   return st;
 }
 

@@ -34,12 +34,14 @@ ds_status ds_tc_oracle(const ds_graph *g, uint64_t *total, uint64_t *per_vertex,
 
 /* Triangles on the OpenMP threads: each edge is oriented from the endpoint of
  * lower (degree, id) to the higher, and each oriented edge (u, v) counts the
- * common out-neighbours of u and v by merging their sorted out-rows, so every
- * triangle is found once, from its lowest vertex, and no out-row is longer than
- * sqrt(m).
+ * common out-neighbours of u and v (a bitmap of u's out-row, probed with v's),
+ * so every triangle is found once, from its lowest vertex, and no out-row is
+ * longer than sqrt(2m).
  * [in]  threads  OpenMP threads; <= 0: OpenMP's default.
  * Otherwise as ds_tc_oracle; the result is the same for any thread count.
- * Scratch: 8 (n + 1) + 2 m bytes (the oriented graph), allocated and freed here.
+ * Scratch: 16 n + 2 m bytes (the oriented graph, renumbered by rank) and n / 8
+ * bytes a thread (the bitmaps), 8 (max degree + 2) bytes (the ranking), allocated
+ * and freed here.
  * Errors: as ds_tc_oracle, and DS_ERR_NOMEM. */
 ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *per_vertex,
                     ds_error *err);

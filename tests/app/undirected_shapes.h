@@ -19,7 +19,9 @@
 #define SHAPE_MAX_N 64u
 #define SHAPE_MAX_EDGES 1024u
 
-typedef enum { SH_CLIQUE, SH_STAR, SH_PATH, SH_CYCLE, SH_GRID, SH_ISOLATED, SH_TWO_CLIQUES } shape_kind;
+typedef enum {
+  SH_CLIQUE, SH_STAR, SH_PATH, SH_CYCLE, SH_GRID, SH_ISOLATED, SH_TWO_CLIQUES
+} shape_kind;
 
 /* A shape: kind and sizes (a: clique size, leaves, path or cycle length, rows,
  * isolated count, clique size; b: grid columns, joining path's inner vertices). */
@@ -160,8 +162,9 @@ static inline int shape_adjacent(const ds_graph *g, uint32_t u, uint32_t v) {
 /* The i-th larger test graph, named in what: sparse random (a frontier of thousands
  * of low-degree vertices: parallel rounds), denser random, and with ds_gen a
  * Kronecker graph (skewed degrees, hubs), a grid (no triangles), a geometric
- * graph (many triangles, local) and a uniform random graph. Returns 1 with g
- * made, 0 after a failed check, -1 past the last one. */
+ * graph (many triangles, local) and a uniform random graph, then tiny
+ * generated graphs for brute force (from SHAPE_FIRST_TINY on). Returns 1 with
+ * g made, 0 after a failed check, -1 past the last one. */
 static inline int shape_generated(int i, ds_graph *g, char *what, size_t len) {
   ds_error err;
   err.msg[0] = '\0';
@@ -186,10 +189,20 @@ static inline int shape_generated(int i, ds_graph *g, char *what, size_t len) {
     snprintf(what, len, "uniform n=3000 m=40000");
     st = ds_gen_uniform(3000, 40000, 1, 1, 7, g, &err);
     break;
+  /* tiny ones, for brute force: a Kronecker graph with hubs, a dense geometric graph */
+  case 6:
+    snprintf(what, len, "kron scale 5");
+    st = ds_gen_kron(5, 8, 0.57, 0.19, 0.19, 1, 1, 9, g, &err);
+    break;
+  case 7:
+    snprintf(what, len, "geometric n=30");
+    st = ds_gen_geo(30, 0.35, 1, 1, 9, g, &err);
+    break;
 #endif
   default: return -1;
   }
   return CHECK(st == DS_OK, "%s: %s", what, err.msg);
 }
+#define SHAPE_FIRST_TINY 6 /* shape_generated(i) for i >= this: at most SHAPE_MAX_N vertices */
 
 #endif /* DS_UNDIRECTED_SHAPES_H */

@@ -15,6 +15,8 @@
 
 #include "app_test_util.h"
 #include "brutal_alloc.h"
+#include "kcore.h"
+#include "tc.h"
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -320,6 +322,46 @@ static ds_status run_compare(fixture *fx, int f, ds_graph *g, ds_error *err) {
                          NULL, err);
 }
 
+/* Core numbers and triangles of the symmetric built graph, arg 1: with per-vertex counts.
+ * The outputs live here; the checks compare them with the oracles, run disarmed. */
+#define ALGO_THREADS 4
+static uint32_t algo_core[SMALL_N];
+static uint64_t algo_total, algo_tri[SMALL_N];
+
+static ds_status run_kcore(fixture *fx, int arg, ds_graph *g, ds_error *err) {
+  (void)g, (void)arg;
+  memset(algo_core, POISON_BYTE, sizeof algo_core);
+  return ds_kcore_cpu(&fx->built, ALGO_THREADS, algo_core, err);
+}
+
+static ds_status run_kcore_oracle(fixture *fx, int arg, ds_graph *g, ds_error *err) {
+  (void)g, (void)arg;
+  memset(algo_core, POISON_BYTE, sizeof algo_core);
+  return ds_kcore_oracle(&fx->built, algo_core, err);
+}
+
+static ds_status run_tc(fixture *fx, int per_vertex, ds_graph *g, ds_error *err) {
+  (void)g;
+  memset(algo_tri, POISON_BYTE, sizeof algo_tri);
+  return ds_tc_cpu(&fx->built, ALGO_THREADS, &algo_total, per_vertex ? algo_tri : NULL, err);
+}
+
+static int check_kcore(fixture *fx, int arg, const ds_graph *g) {
+  (void)g, (void)arg;
+  uint32_t want[SMALL_N];
+  ds_error err;
+  return ds_kcore_oracle(&fx->built, want, &err) == DS_OK &&
+         memcmp(want, algo_core, fx->built.n * sizeof *want) == 0;
+}
+
+static int check_tc(fixture *fx, int per_vertex, const ds_graph *g) {
+  (void)g;
+  uint64_t want[SMALL_N], total;
+  ds_error err;
+  return ds_tc_oracle(&fx->built, &total, want, &err) == DS_OK && total == algo_total &&
+         (!per_vertex || memcmp(want, algo_tri, fx->built.n * sizeof *want) == 0);
+}
+
 static int check_input(fixture *fx, int in, const ds_graph *g) {
   return same_graph(&fx->ref[in], g);
 }
@@ -398,6 +440,10 @@ static const brutal_case cases[] = {
   {"ds_sssp_cpu_delta 64-bit", run_cpu_delta, check_search, 2, 0},
   {"ds_sssp_validate", run_validate, check_ok, 0, 0},
   {"ds_sssp_compare", run_compare, check_ok, 1, 0},
+  {"ds_kcore_oracle", run_kcore_oracle, check_kcore, 0, 0},
+  {"ds_kcore_cpu", run_kcore, check_kcore, 0, 0},
+  {"ds_tc_cpu", run_tc, check_tc, 0, 0},
+  {"ds_tc_cpu per vertex", run_tc, check_tc, 1, 0},
 };
 
 static int graph_zeroed(const ds_graph *g) {
