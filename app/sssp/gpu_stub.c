@@ -8,7 +8,7 @@
 
 #include "gpu/gpu_sssp.h"
 
-#define STUB_REASON "this sssp was built without CUDA"
+#define STUB_REASON "this build of deltasplit has no CUDA"
 
 int ds_gpu_available(char *reason, size_t reason_len) {
   if (reason != NULL && reason_len > 0) snprintf(reason, reason_len, "%s", STUB_REASON);
