@@ -42,6 +42,7 @@
 #define SERIAL_FRONTIER 512     /* frontiers up to this size run on one thread */
 #define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
 #define BIN_INITIAL_CAP 256     /* first allocation of a bucket */
+#define FUSE_LIMIT 1024         /* bucket fusion: own entries of the bucket relaxed while fewer */
 #define NO_SLOT UINT32_MAX      /* "no non-empty bucket" */
 #define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
 
@@ -68,6 +69,7 @@ typedef struct {
   uint64_t *thread_min;   /* team: lowest live far bucket per thread */
   uint64_t base;          /* bucket index of window slot 0 */
   uint32_t cur, next;     /* slot being processed, slot to process next */
+  size_t fuse_limit;      /* fuse while a bin is smaller; 1: never */
   int done;
   atomic_int oom;
   uint64_t rounds;
@@ -159,6 +161,29 @@ static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
   return s->wide ? relax_wide(s, u, mine) : relax_narrow(s, u, mine);
 }
 
+/* Bucket fusion (Beamer, Asanovic and Patterson, "The GAP Benchmark Suite";
+ * Dhulipala, Blelloch and Shun, "Julienne"): after its share of a round, a
+ * thread goes on relaxing the vertices it put into the current bucket itself,
+ * in arrival order, while they are fewer than FUSE_LIMIT, instead of waiting
+ * for the next round's barriers; a larger bin is left for a parallel round.
+ * Any order is correct within a bucket: relaxation only lowers distances, and
+ * whatever lands in the bucket again is relaxed again. Returns arcs scanned. */
+static uint64_t fuse(dstate *s, int tid, size_t limit) {
+  bin *mine = bins_of(s, tid);
+  bin *b = &mine[s->cur];
+  uint64_t scanned = 0;
+  size_t head = 0;
+  while (head < b->len && b->len - head < limit &&
+         !atomic_load_explicit(&s->oom, memory_order_relaxed))
+    scanned += relax_vertex(s, b->items[head++], mine); /* may append to b */
+  if (head == b->len) b->len = 0;
+  else if (head > 0) {
+    memmove(b->items, b->items + head, (b->len - head) * sizeof(uint32_t));
+    b->len -= head;
+  }
+  return scanned;
+}
+
 /* The lowest slot >= from that some thread holds entries in, or NO_SLOT. */
 static uint32_t next_slot(dstate *s, uint32_t from) {
   for (uint32_t k = from; k < SLOTS; k++)
@@ -240,6 +265,7 @@ static uint64_t serial_rounds(dstate *s, int tid, size_t limit) {
   while (!s->done && s->frontier_len <= limit) {
     for (size_t i = 0; i < s->frontier_len; i++)
       scanned += relax_vertex(s, s->frontier[i], bins_of(s, tid));
+    scanned += fuse(s, tid, s->fuse_limit);
     if (choose_next(s)) {
       uint64_t lo = UINT64_MAX;
       for (int t = 0; t < s->team; t++) {
@@ -304,6 +330,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     return ds_error_set(err, DS_ERR_ARG, "cpu-delta: 64-bit distances need integer weights");
   s.delta_f32 = params->delta;
   s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
+  s.fuse_limit = params->cpu_fuse_limit > 0 ? params->cpu_fuse_limit : FUSE_LIMIT;
   int want_pred = params->want_pred && res->pred != NULL;
   int nthreads = params->threads > 0 ? params->threads : omp_get_max_threads();
   double t0 = omp_get_wtime();
@@ -351,9 +378,11 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
       scanned += serial_rounds(&s, tid, serial_limit);
       if (s.done) break;
       // 3b. a large frontier: relax in parallel
-#pragma omp for schedule(dynamic, FRONTIER_CHUNK)
+#pragma omp for schedule(dynamic, FRONTIER_CHUNK) nowait
       for (size_t i = 0; i < s.frontier_len; i++)
         scanned += relax_vertex(&s, s.frontier[i], bins_of(&s, tid));
+      scanned += fuse(&s, tid, s.fuse_limit);
+#pragma omp barrier
       // 3c. the next slot (the same one again while light arcs refill it)
       int rebase;
 #pragma omp single copyprivate(rebase)

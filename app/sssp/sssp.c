@@ -9,6 +9,8 @@
  * Integer weights round it up (at least 1);
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).
+ * The CPU backend has its own rule, DS_DELTA_AUTO_CPU_SCALE * mean_weight
+ * (ds_delta_auto_cpu): a CPU round costs a barrier, not a kernel launch.
  */
 #include <math.h>
 #include <string.h>
@@ -43,9 +45,9 @@ void ds_sssp_params_default(ds_sssp_params *p) {
   p->buckets = DEFAULT_BUCKETS;
 }
 
-double ds_delta_auto(const ds_graph *g) {
-  // 1. mean weight over all arcs
-  if (g == NULL || g->n == 0 || g->m == 0) return 1.0;
+/* The mean arc weight, or 0 for a graph without arcs. */
+static double mean_weight_of(const ds_graph *g) {
+  if (g == NULL || g->n == 0 || g->m == 0) return 0.0;
   double sum = 0.0;
   if (g->weight_type == DS_WEIGHT_U32) {
     const uint32_t *w = (const uint32_t *)g->weights;
@@ -54,14 +56,29 @@ double ds_delta_auto(const ds_graph *g) {
     const float *w = (const float *)g->weights;
     for (uint64_t e = 0; e < g->m; e++) sum += (double)w[e];
   }
-  double mean_weight = sum / (double)g->m;
+  return sum / (double)g->m;
+}
+
+/* scale * mean weight, at least the float floor, normalised; 1 without weight. */
+static double delta_from_scale(const ds_graph *g, double mean_weight, double scale) {
   if (!(mean_weight > 0.0)) return 1.0;
-  // 2. a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
-  const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
-  double delta = (sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE) * mean_weight;
-  // 3. floats: not below the rule's floor; then the weight type's rounding
-  if (g->weight_type != DS_WEIGHT_U32 && delta < DS_DELTA_AUTO_MIN_FLOAT) delta = DS_DELTA_AUTO_MIN_FLOAT;
+  double delta = scale * mean_weight;
+  if (g->weight_type != DS_WEIGHT_U32 && delta < DS_DELTA_AUTO_MIN_FLOAT)
+    delta = DS_DELTA_AUTO_MIN_FLOAT;
   return ds_delta_normalize(g->weight_type, delta);
+}
+
+double ds_delta_auto(const ds_graph *g) {
+  const double mean_weight = mean_weight_of(g);
+  if (!(mean_weight > 0.0)) return 1.0;
+  // a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
+  const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
+  return delta_from_scale(g, mean_weight,
+                          sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE);
+}
+
+double ds_delta_auto_cpu(const ds_graph *g) {
+  return delta_from_scale(g, mean_weight_of(g), DS_DELTA_AUTO_CPU_SCALE);
 }
 
 double ds_delta_normalize(ds_weight_type wt, double delta) {

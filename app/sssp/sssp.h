@@ -79,6 +79,9 @@ typedef struct {
   int want_pred;      /* fill pred */
   int threads;        /* CPU threads; 0 = OpenMP default */
   ds_dist_width dist_width; /* of res->dist; DS_DIST_WIDE needs integer weights */
+  size_t cpu_fuse_limit;    /* cpu-delta's bucket fusion: a thread relaxes its own entries of
+                               the current bucket while fewer than this; 0 = the default,
+                               1 = no fusion (tests and measurements) */
 } ds_sssp_params;
 
 typedef struct {
@@ -113,6 +116,17 @@ typedef struct {
 #define DS_DELTA_AUTO_SPARSE_DEGREE 3.0
 #define DS_DELTA_AUTO_MIN_FLOAT 1e-6
 double ds_delta_auto(const ds_graph *g);
+
+/* Delta for the CPU backend (cpu-delta) under --delta auto when no GPU
+ * algorithm runs: DS_DELTA_AUTO_CPU_SCALE * mean_weight, with the same
+ * rounding, float floor and fallback of 1 as ds_delta_auto. On 2 cores the
+ * sweep (docs/performance.md, "The CPU backends") put the best delta at 4-16 x
+ * the mean weight on the road networks (NY, BAY, COL) and 2-8 x on the grid,
+ * where the GPU's 256 x made cpu-delta 2-3x slower (NY 7.5 -> 22 ms); the
+ * Kronecker graphs are flat across 0.1-100 x. One rule, 8 x, is within the
+ * sweep's noise of the best on every graph. */
+#define DS_DELTA_AUTO_CPU_SCALE 8.0
+double ds_delta_auto_cpu(const ds_graph *g);
 
 /* The bucket width every algorithm (CPU and GPU) uses for a requested delta
  * (> 0): on integer weights (DS_WEIGHT_U32) rounded up to a whole number and

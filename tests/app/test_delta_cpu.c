@@ -2,7 +2,9 @@
  * every weight kind, and (with ds_gen) a road-like grid and a Kronecker graph;
  * deltas from tiny (every bucket its own distance, many window moves) to huge
  * (one bucket: Bellman-Ford); 1, 2 and 4 threads; frontiers small enough for
- * the one-thread rounds and large enough for the parallel ones. Distances must be equal
+ * the one-thread rounds and large enough for the parallel ones; bucket fusion
+ * off (limit 1), at its edge (2: only a lone entry), the default, and
+ * unbounded (a thread drains its bin of the bucket alone). Distances must be equal
  * (float: within rounding), predecessors must pass the validator, and
  * outputs are poisoned first. Bad delta values are argument errors.
  */
@@ -17,6 +19,8 @@
 
 static const double DELTAS[] = {1e-3, 1.0, 3.0, 50.0, 0.0 /* auto */, 1e12};
 static const int THREADS[] = {1, 2, 4};
+static const size_t FUSE_LIMITS[] = {1, 2, 0 /* default */, SIZE_MAX};
+#define N_FUSE (sizeof FUSE_LIMITS / sizeof FUSE_LIMITS[0])
 
 /* max_threads bounds THREADS: more threads than cores make every barrier
  * slow, so only a few graphs run with 4. */
@@ -36,25 +40,31 @@ static void check_graph(const ds_graph *g, uint32_t source, const char *what, in
       !CHECK(ds_sssp_dijkstra(g, source, &p, &r, &err) == DS_OK, "%s: dijkstra: %s", what, err.msg))
     goto done;
   for (size_t di = 0; di < sizeof DELTAS / sizeof DELTAS[0]; di++)
-    for (size_t ti = 0; ti < sizeof THREADS / sizeof THREADS[0]; ti++) {
-      if (THREADS[ti] > max_threads) continue;
-      p.delta = DELTAS[di] > 0.0 ? DELTAS[di] : ds_delta_auto(g);
-      p.threads = THREADS[ti];
+    for (size_t ti = 0; ti < sizeof THREADS / sizeof THREADS[0] * N_FUSE; ti++) {
+      if (THREADS[ti / N_FUSE] > max_threads) continue;
+      /* auto: the GPU's rule with 1 thread, the CPU's with more */
+      p.delta = DELTAS[di] > 0.0 ? DELTAS[di] : ti / N_FUSE == 0 ? ds_delta_auto(g)
+                                                                  : ds_delta_auto_cpu(g);
+      p.threads = THREADS[ti / N_FUSE];
+      p.cpu_fuse_limit = FUSE_LIMITS[ti % N_FUSE];
       p.want_pred = (int)(di % 2);
       memset(dist, POISON_BYTE, g->n * bytes);
       memset(pred, POISON_BYTE, g->n * 4);
       r.dist = dist;
       r.pred = p.want_pred ? pred : NULL;
-      if (!CHECK(ds_sssp_cpu_delta(g, source, &p, &r, &err) == DS_OK, "%s delta %g threads %d: %s",
-                 what, p.delta, p.threads, err.msg))
+      if (!CHECK(ds_sssp_cpu_delta(g, source, &p, &r, &err) == DS_OK,
+                 "%s delta %g threads %d fuse %zu: %s", what, p.delta, p.threads,
+                 p.cpu_fuse_limit, err.msg))
         continue;
       for (uint32_t v = 0; v < g->n; v++)
         if (!CHECK(test_same(g, test_dist_w(g, want, width, v), test_dist_w(g, dist, width, v)),
-                   "%s delta %g threads %d: vertex %u distance %.9g, dijkstra %.9g", what, p.delta,
-                   p.threads, v, test_dist_w(g, dist, width, v), test_dist_w(g, want, width, v)))
+                   "%s delta %g threads %d fuse %zu: vertex %u distance %.9g, dijkstra %.9g", what,
+                   p.delta, p.threads, p.cpu_fuse_limit, v, test_dist_w(g, dist, width, v),
+                   test_dist_w(g, want, width, v)))
           break;
       CHECK(ds_sssp_validate(g, source, dist, width, r.pred, NULL, &err) == DS_OK,
-            "%s delta %g threads %d: validator: %s", what, p.delta, p.threads, err.msg);
+            "%s delta %g threads %d fuse %zu: validator: %s", what, p.delta, p.threads,
+            p.cpu_fuse_limit, err.msg);
     }
 done:
   free(want);
@@ -106,7 +116,8 @@ int main(void) {
   ds_graph_free(&g);
   graphs++;
 #endif
-  // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x
+  // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x;
+  //    the CPU's: 8 x on both
   for (int dense = 0; dense < 2; dense++) {
     ds_graph a;
     const uint32_t n = 1000;
@@ -120,6 +131,10 @@ int main(void) {
     const double got = ds_delta_auto(&a);
     CHECK(got == want, "delta auto, %llu arcs on %u vertices: %g, want %g", (unsigned long long)a.m,
           n, got, want);
+    const double want_cpu = ceil(DS_DELTA_AUTO_CPU_SCALE * sum / (double)a.m);
+    const double got_cpu = ds_delta_auto_cpu(&a);
+    CHECK(got_cpu == want_cpu, "cpu delta auto, %llu arcs on %u vertices: %g, want %g",
+          (unsigned long long)a.m, n, got_cpu, want_cpu);
     ds_graph_free(&a);
   }
   // 5. bad deltas are argument errors
