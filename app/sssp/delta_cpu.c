@@ -115,8 +115,10 @@ static uint64_t relax_narrow(dstate *s, uint32_t u, bin *mine) {
   const ds_graph *g = s->g;
   uint32_t ku = (uint32_t)(atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32);
   if (bucket_of(s, ku) < s->base + s->cur) return 0; /* stale: settled in a lower bucket */
-  if (atomic_exchange_explicit(&s->relaxed_key[u], ku, memory_order_relaxed) == ku)
-    return 0; /* a duplicate entry: already relaxed with this distance */
+  /* a duplicate entry: already relaxed with this distance. A plain load and
+   * store, not an exchange: two threads that both pass only relax twice. */
+  if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == ku) return 0;
+  atomic_store_explicit(&s->relaxed_key[u], ku, memory_order_relaxed);
   const uint32_t *wu = (const uint32_t *)g->weights;
   const float *wf = (const float *)g->weights;
   for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
@@ -140,7 +142,8 @@ static uint64_t relax_wide(dstate *s, uint32_t u, bin *mine) {
   const ds_graph *g = s->g;
   uint64_t ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
   if (bucket_of(s, ku) < s->base + s->cur) return 0;
-  if (atomic_exchange_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed) == ku) return 0;
+  if (atomic_load_explicit(&s->relaxed_wide[u], memory_order_relaxed) == ku) return 0;
+  atomic_store_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed);
   const uint32_t *wu = (const uint32_t *)g->weights;
   for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
     uint32_t v = g->col[e];
@@ -354,6 +357,9 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   /* inf is never relaxed with, since an unreached vertex is not queued */
   const uint32_t inf_key = ds_key_inf(s.is_float);
   const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
+  /* first touch by the team that will use the pages (NUMA: each thread's part
+   * of the arrays lands on its node), with a static schedule */
+#pragma omp parallel for num_threads(nthreads) schedule(static)
   for (uint32_t v = 0; v < g->n; v++) {
     atomic_init(&s.cell[v], inf_cell);
     if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
@@ -420,6 +426,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   // 4. hand out distances, predecessors and counters
   if (s.wide) {
     uint64_t *dist = (uint64_t *)res->dist;
+#pragma omp parallel for num_threads(nthreads) schedule(static)
     for (uint32_t v = 0; v < g->n; v++)
       dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
     if (want_pred) {
@@ -429,14 +436,17 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   } else {
     const uint32_t sat_key = ds_key_sat(s.is_float);
     uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
+    uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(min : first_sat)
     for (uint32_t v = 0; v < g->n; v++) {
       uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
       dist_keys[v] = (uint32_t)(c >> 32);
       if (want_pred) res->pred[v] = (uint32_t)c;
-      if (dist_keys[v] == sat_key) {
-        st = ds_dist_range_error(g, v, err);
-        goto cleanup;
-      }
+      if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
+    }
+    if (first_sat != UINT32_MAX) {
+      st = ds_dist_range_error(g, first_sat, err);
+      goto cleanup;
     }
   }
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
