@@ -109,8 +109,21 @@ static void bin_push(dstate *s, bin *b, uint32_t v) {
   b->items[b->len++] = v;
 }
 
+/* Lowers v's cell to (nk, u) if nk is smaller; 1 when it did. */
+static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
+  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+  const uint64_t desired = ((uint64_t)nk << 32) | u;
+  while ((uint32_t)(old >> 32) > nk)
+    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
+                                              memory_order_relaxed))
+      return 1;
+  return 0;
+}
+
 /* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned.
- * 32-bit keys: the cell is key << 32 | pred. */
+ * 32-bit keys: the cell is key << 32 | pred. The integer loop divides in 32
+ * bits (keys and the normalised width fit), the float one goes through
+ * bucket_of. */
 static uint64_t relax_narrow(dstate *s, uint32_t u, bin *mine) {
   const ds_graph *g = s->g;
   uint32_t ku = (uint32_t)(atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32);
@@ -119,22 +132,24 @@ static uint64_t relax_narrow(dstate *s, uint32_t u, bin *mine) {
    * store, not an exchange: two threads that both pass only relax twice. */
   if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == ku) return 0;
   atomic_store_explicit(&s->relaxed_key[u], ku, memory_order_relaxed);
-  const uint32_t *wu = (const uint32_t *)g->weights;
-  const float *wf = (const float *)g->weights;
-  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
-    uint32_t v = g->col[e];
-    uint32_t nk = s->is_float ? ds_key_add_f32(ku, wf[e]) : ds_key_add_u32(ku, wu[e]);
-    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-    uint64_t desired = ((uint64_t)nk << 32) | u;
-    while ((uint32_t)(old >> 32) > nk) {
-      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired,
-                                                memory_order_relaxed, memory_order_relaxed)) {
-        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
-        break;
-      }
+  const uint64_t first = g->row_offsets[u], last = g->row_offsets[u + 1];
+  const uint32_t *col = g->col;
+  const uint64_t base = s->base;
+  if (s->is_float) {
+    const float *wf = (const float *)g->weights;
+    for (uint64_t e = first; e < last; e++) {
+      const uint32_t v = col[e], nk = ds_key_add_f32(ku, wf[e]);
+      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(bucket_of(s, nk), base)], v);
+    }
+  } else {
+    const uint32_t *wu = (const uint32_t *)g->weights;
+    const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
+    for (uint64_t e = first; e < last; e++) {
+      const uint32_t v = col[e], nk = ds_key_add_u32(ku, wu[e]);
+      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(nk / width, base)], v);
     }
   }
-  return g->row_offsets[u + 1] - g->row_offsets[u];
+  return last - first;
 }
 
 /* The same with 64-bit keys: the cell is the key alone, sums are exact. */
@@ -169,6 +184,7 @@ static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
  * thread goes on relaxing the vertices it put into the current bucket itself,
  * in arrival order, while they are fewer than FUSE_LIMIT, instead of waiting
  * for the next round's barriers; a larger bin is left for a parallel round.
+ * The one-thread rounds do without: they wait at no barrier.
  * Any order is correct within a bucket: relaxation only lowers distances, and
  * whatever lands in the bucket again is relaxed again. Returns arcs scanned. */
 static uint64_t fuse(dstate *s, int tid, size_t limit) {
@@ -268,7 +284,6 @@ static uint64_t serial_rounds(dstate *s, int tid, size_t limit) {
   while (!s->done && s->frontier_len <= limit) {
     for (size_t i = 0; i < s->frontier_len; i++)
       scanned += relax_vertex(s, s->frontier[i], bins_of(s, tid));
-    scanned += fuse(s, tid, s->fuse_limit);
     if (choose_next(s)) {
       uint64_t lo = UINT64_MAX;
       for (int t = 0; t < s->team; t++) {
