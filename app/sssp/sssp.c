@@ -9,8 +9,8 @@
  * Integer weights round it up (at least 1);
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).
- * The CPU backend has its own rule, DS_DELTA_AUTO_CPU_SCALE * mean_weight
- * (ds_delta_auto_cpu): a CPU round costs a barrier, not a kernel launch.
+ * The CPU backend has its own rule (ds_delta_auto_cpu, measured on CPU cores):
+ * a CPU round costs a barrier, not a kernel launch, so work matters more.
  */
 #include <math.h>
 #include <string.h>
@@ -78,7 +78,14 @@ double ds_delta_auto(const ds_graph *g) {
 }
 
 double ds_delta_auto_cpu(const ds_graph *g) {
-  return delta_from_scale(g, mean_weight_of(g), DS_DELTA_AUTO_CPU_SCALE);
+  const double mean_weight = mean_weight_of(g);
+  if (!(mean_weight > 0.0)) return 1.0;
+  // few arcs per vertex: rounds dominate, wide buckets; many: 1 / degree (Meyer and Sanders)
+  const double degree = (double)g->m / (double)g->n;
+  return delta_from_scale(g, mean_weight,
+                          degree < DS_DELTA_AUTO_CPU_DENSE_DEGREE
+                              ? DS_DELTA_AUTO_CPU_SCALE
+                              : DS_DELTA_AUTO_CPU_DENSE_SCALE / degree);
 }
 
 double ds_delta_normalize(ds_weight_type wt, double delta) {

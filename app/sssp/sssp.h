@@ -118,14 +118,23 @@ typedef struct {
 double ds_delta_auto(const ds_graph *g);
 
 /* Delta for the CPU backend (cpu-delta) under --delta auto when no GPU
- * algorithm runs: DS_DELTA_AUTO_CPU_SCALE * mean_weight, with the same
- * rounding, float floor and fallback of 1 as ds_delta_auto. On 2 cores the
- * sweep (docs/performance.md, "The CPU backends") put the best delta at 4-16 x
- * the mean weight on the road networks (NY, BAY, COL) and 2-8 x on the grid,
- * where the GPU's 256 x made cpu-delta 2-3x slower (NY 7.5 -> 22 ms); the
- * Kronecker graphs are flat across 0.1-100 x. One rule, 8 x, is within the
- * sweep's noise of the best on every graph. */
+ * algorithm runs, with the same rounding, float floor and fallback of 1 as
+ * ds_delta_auto. Below DS_DELTA_AUTO_CPU_DENSE_DEGREE arcs per vertex (roads,
+ * grids, geometric graphs) DS_DELTA_AUTO_CPU_SCALE * mean_weight; from there
+ * on DS_DELTA_AUTO_CPU_DENSE_SCALE * mean_weight / (arcs per vertex), the
+ * 1 / degree width of Meyer and Sanders' analysis. A CPU round costs a
+ * barrier, microseconds less than a GPU round, so the work a wide bucket
+ * wastes (vertices relaxed again and again) weighs more than on the GPU. The
+ * 2-core sweep (docs/performance.md, "The CPU backends"): roads best at 4-8 x
+ * the mean weight (NY 22 ms at the GPU's 256 x, 7.5 at 8 x), the grid flat
+ * over 1-8 x, the geometric graph flat; Kronecker scale 18 and R-MAT (31 and
+ * 15 arcs per vertex) best at 1-2 x mean / degree, 2.2x and 1.3x faster than
+ * at 8 x (kron 18: 21-27 against 58 ms; far fewer arcs relaxed again). The
+ * dense scale is 2, not the 2-core best of 1, since more cores favour fewer
+ * rounds. */
 #define DS_DELTA_AUTO_CPU_SCALE 8.0
+#define DS_DELTA_AUTO_CPU_DENSE_DEGREE 8.0
+#define DS_DELTA_AUTO_CPU_DENSE_SCALE 2.0
 double ds_delta_auto_cpu(const ds_graph *g);
 
 /* The bucket width every algorithm (CPU and GPU) uses for a requested delta

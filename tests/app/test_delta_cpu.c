@@ -117,21 +117,26 @@ int main(void) {
   graphs++;
 #endif
   // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x;
-  //    the CPU's: 8 x on both
-  for (int dense = 0; dense < 2; dense++) {
+  //    the CPU's: 8 x below 8 arcs per vertex, else 2 x the mean weight / arcs per vertex
+  static const uint32_t EDGES_PER_VERTEX[] = {2, 4, 12};
+  for (size_t k = 0; k < sizeof EDGES_PER_VERTEX / sizeof EDGES_PER_VERTEX[0]; k++) {
     ds_graph a;
     const uint32_t n = 1000;
-    if (!test_random_graph(n, (dense ? 4 : 2) * (uint64_t)n, W_WIDE, 0, 5, &a))
+    if (!test_random_graph(n, EDGES_PER_VERTEX[k] * (uint64_t)n, W_WIDE, 0, 5, &a))
       return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
-    CHECK((a.m >= 3ull * n) == dense, "delta auto: the test graph has %llu arcs",
-          (unsigned long long)a.m);
+    const double degree = (double)a.m / n;
+    CHECK((degree >= DS_DELTA_AUTO_CPU_DENSE_DEGREE) == (k == 2) &&
+              (degree >= DS_DELTA_AUTO_SPARSE_DEGREE) == (k > 0),
+          "delta auto: the test graph has %llu arcs", (unsigned long long)a.m);
     double sum = 0;
     for (uint64_t e = 0; e < a.m; e++) sum += ((const uint32_t *)a.weights)[e];
-    const double want = ceil((dense ? DS_DELTA_AUTO_SCALE : DS_DELTA_AUTO_SCALE_SPARSE) * sum / (double)a.m);
+    const double mean = sum / (double)a.m;
+    const double want = ceil((k > 0 ? DS_DELTA_AUTO_SCALE : DS_DELTA_AUTO_SCALE_SPARSE) * mean);
     const double got = ds_delta_auto(&a);
     CHECK(got == want, "delta auto, %llu arcs on %u vertices: %g, want %g", (unsigned long long)a.m,
           n, got, want);
-    const double want_cpu = ceil(DS_DELTA_AUTO_CPU_SCALE * sum / (double)a.m);
+    const double want_cpu = ceil(k == 2 ? DS_DELTA_AUTO_CPU_DENSE_SCALE * mean / degree
+                                        : DS_DELTA_AUTO_CPU_SCALE * mean);
     const double got_cpu = ds_delta_auto_cpu(&a);
     CHECK(got_cpu == want_cpu, "cpu delta auto, %llu arcs on %u vertices: %g, want %g",
           (unsigned long long)a.m, n, got_cpu, want_cpu);
