@@ -367,8 +367,8 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   s.offsets = (size_t *)malloc(((size_t)nthreads + 1) * sizeof(size_t));
   s.frontier_cap = BIN_INITIAL_CAP;
   s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
-  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.bins == NULL || s.thread_min == NULL || s.offsets == NULL ||
-      s.frontier == NULL) {
+  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.bins == NULL ||
+      s.thread_min == NULL || s.offsets == NULL || s.frontier == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
     goto cleanup;
   }
