@@ -40,9 +40,10 @@ static void usage(FILE *f) {
 "                      as cpu-delta.\n"
 "  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
 "  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
-"                      %g * below %g arcs per vertex; %g * when only CPU\n"
-"                      algorithms run; rounded up and at least 1 for\n"
-"                      integer weights)\n"
+"                      %g * below %g arcs per vertex; CPU algorithms alone:\n"
+"                      %g * below %g arcs per vertex, else %g * mean arc\n"
+"                      weight / arcs per vertex; rounded up and at least 1\n"
+"                      for integer weights)\n"
 "  --threads T         CPU threads (default: OpenMP's)\n"
 "  --device ID         CUDA device (default 0)\n"
 "measure and check\n"
@@ -57,6 +58,7 @@ static void usage(FILE *f) {
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
           DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
           DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_CPU_SCALE,
+          DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
           DS_CLI_DEFAULT_TRIALS);
   ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device");
   fputs(
