@@ -132,6 +132,17 @@ struct machine {
   }
 };
 
+// Whether a CUDA device is present; without one, says "SKIP: no CUDA device" (a benchmark built in
+// CI runs nowhere, and a caller returns 77, CTest's skip code, as the tests do).
+inline bool require_device() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("SKIP: no CUDA device\n");
+    return false;
+  }
+  return true;
+}
+
 // argv joined by spaces (the command recorded in the JSON).
 inline std::string command_line(int argc, char **argv) {
   std::string command;

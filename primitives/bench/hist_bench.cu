@@ -239,11 +239,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::require_device()) return 77;
   const bench::machine mc;
   std::printf("# %s, CUDA runtime %d, driver %d, commit %s\n# %s\n", mc.prop.name, mc.runtime, mc.driver,
               commit.c_str(), command.c_str());

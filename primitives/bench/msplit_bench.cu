@@ -144,17 +144,11 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    return 77;
-  }
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  int rt = 0, drv = 0;
-  cudaRuntimeGetVersion(&rt);
-  cudaDriverGetVersion(&drv);
-  std::printf("# %s, CUDA runtime %d, driver %d, commit %s\n# %s\n", prop.name, rt, drv, commit.c_str(), command.c_str());
+  if (!bench::require_device()) return 77;
+  const bench::machine mc;
+  const cudaDeviceProp &prop = mc.prop;
+  std::printf("# %s, CUDA runtime %d, driver %d, commit %s\n# %s\n", prop.name, mc.runtime, mc.driver, commit.c_str(),
+              command.c_str());
 
   std::vector<result> results;
   timer tm;
@@ -335,7 +329,6 @@ int main(int argc, char **argv) {
   }
 
   if (!json.empty()) {
-    bench::machine mc;
     FILE *f = bench::json_open(json, "msplit_bench", mc, commit, command, trials,
                                "bytes that must move (read + write of keys or pairs once) / measured copy bandwidth");
     if (!f) return 1;

@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
     }
   }
   const size_t n = size_t(1) << log2n;
+  if (!bench::require_device()) return 77;
   bench::machine mc;
   const double copy_bw = bench::copy_bandwidth(n * 8, trials);
   std::printf("# %s, CUDA runtime %d, n = 2^%d pairs (u32 + u32), copy bandwidth %.0f GB/s\n", mc.prop.name, mc.runtime,

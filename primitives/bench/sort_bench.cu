@@ -200,11 +200,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIP: no CUDA device\n");
-    return 77;
-  }
+  if (!bench::require_device()) return 77;
   const bench::machine mc;
   const double bw = bench::copy_bandwidth(size_t(1) << 30, trials);
   std::printf("# %s, CUDA runtime %d, driver %d; copy bandwidth %.0f GB/s; commit %s\n", mc.prop.name, mc.runtime,

@@ -205,4 +205,16 @@ static inline int shape_generated(int i, ds_graph *g, char *what, size_t len) {
 }
 #define SHAPE_FIRST_TINY 6 /* shape_generated(i) for i >= this: at most SHAPE_MAX_N vertices */
 
+/* Calls check(g, what) on each larger generated graph (the ones before SHAPE_FIRST_TINY);
+ * check owns g and frees it. */
+static inline void shape_each_generated(void (*check)(ds_graph *g, const char *what)) {
+  char what[96];
+  ds_graph g;
+  for (int i = 0; i < SHAPE_FIRST_TINY; i++) {
+    const int made = shape_generated(i, &g, what, sizeof what);
+    if (made < 0) break;
+    if (made) check(&g, what);
+  }
+}
+
 #endif /* DS_UNDIRECTED_SHAPES_H */
