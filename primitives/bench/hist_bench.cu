@@ -214,7 +214,7 @@ void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_lab
 int main(int argc, char **argv) {
   std::string n_s = "28", commit = MSPLIT_BENCH_COMMIT, json;
   std::vector<std::string> msl = {"2", "16", "256", "1024", "4096", "65536"}, types = {"f32"}, dists = {"uniform"};
-  bench_state st;
+  int trials = 20;
   bool ablation = true;
   const std::string command = bench::command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
@@ -230,7 +230,7 @@ int main(int argc, char **argv) {
     else if (a == "--m") msl = split_list(next());
     else if (a == "--types") types = split_list(next());
     else if (a == "--dist") dists = split_list(next());
-    else if (a == "--trials") st.trials = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--trials") trials = std::max(1, std::atoi(next().c_str()));
     else if (a == "--no-ablation") ablation = false;
     else if (a == "--json") json = next();
     else if (a == "--commit") commit = next();
@@ -240,6 +240,8 @@ int main(int argc, char **argv) {
     }
   }
   if (!bench::require_device()) return 77;
+  bench_state st;  // its timer's events need the device
+  st.trials = trials;
   const bench::machine mc;
   std::printf("# %s, CUDA runtime %d, driver %d, commit %s\n# %s\n", mc.prop.name, mc.runtime, mc.driver,
               commit.c_str(), command.c_str());
