@@ -8,13 +8,16 @@
 // same primitive is msplit/histogram.h.
 //
 // How it counts: each block counts its part of the samples in private counters in shared memory,
-// one atomicAdd per sample, and adds them to the histogram once at the end. With more than
+// one atomicAdd per sample, and adds them to the histogram once at the end; 8-bit samples are
+// counted by value (256 counters) and mapped to their bins at the end. With more than
 // tuning::HIST_MAX_SLICE_BINS bins (16,384) the bins are cut into slices, one per block, each
-// slice's blocks reading all the samples; above 8 slices (m > 131,072) every sample is added to
-// the histogram in global memory directly. Range boundaries are staged in shared memory as a
-// breadth-first search tree. The samples are read with 16-byte loads at any alignment. Warp
-// votes (Ashkiani's thesis, section 3.7.3) are there for small m but lose to shared atomics on
-// Hopper. Tuning and the measurements behind it: msplit/histogram_tuning.h.
+// slice's blocks reading all the samples; above 8 slices (m > 131,072), or range boundaries
+// too many for shared memory, the counts go straight to global memory, one atomicAdd per bin
+// per warp. Range boundaries are staged in shared memory as a breadth-first search tree, or, for m <= 15,
+// held in registers and compared with every sample. The
+// samples are read with 16-byte loads at any alignment. Warp votes (Ashkiani's thesis, section
+// 3.7.3) are there for small m but lose to shared atomics on Hopper. Tuning and the
+// measurements behind it: msplit/histogram_tuning.h.
 //
 // Conventions of every call (CUB's):
 //   Temporary storage: with d_temp == NULL only *temp_bytes is written (nothing runs, no other

@@ -15,10 +15,11 @@ constexpr int HIST_LOADS_PER_THREAD = 2;
 // Up to this m the bins are counted with warp votes (Ashkiani's thesis, section 3.7.3: six
 // __ballot_sync per 32 samples, one counter per lane in a register; at most 32); above it with
 // one shared-memory atomicAdd per sample. 0: never, because Hopper's shared atomics win at every
-// m, and keep the pace when every sample is in one bin. f32 even bins, G samples/s, votes vs
-// shared atomics: m = 2: 396 vs 742, 16: 395 vs 742, 32: 396 vs 738 (uniform; the same with
-// every sample equal); range bins: m = 2: 248 vs 389, 16: 188 vs 259, 32: 169 vs 226. (The votes
-// stay, forced by the tests and the benchmark, for GPUs whose shared atomics are slower.)
+// m, and keep the pace when every sample is in one bin.
+// hist_bench, f32 even bins, G samples/s, votes vs shared atomics: m = 2: 396 vs 742, 16: 395
+// vs 742, 32: 396 vs 738 (uniform; the same with every sample equal); range bins: m = 2: 248 vs
+// 389, 16: 188 vs 259, 32: 169 vs 226. (Votes are kept, forced by the tests and the benchmark,
+// for GPUs whose shared atomics are slower.)
 constexpr uint32_t HIST_BALLOT_MAX_BINS = 0;
 // Most bins one block counts in shared memory (4 bytes each: 64 KB, 3 blocks of 256 threads
 // per SM). Above it the bins are cut into slices of at most this many, one slice per block, and
@@ -26,9 +27,10 @@ constexpr uint32_t HIST_BALLOT_MAX_BINS = 0;
 // side, so the later reads mostly hit L2). f32 even bins, m = 65536, G samples/s: slices of 8K
 // 92, 16K 146, 32K 107 (1 block per SM); global atomics 71.
 constexpr uint32_t HIST_MAX_SLICE_BINS = 16384;
-// Above this many slices (m > 131072) every sample goes straight to the histogram with a global
-// atomicAdd: reading the samples once beats reading them once per slice (f32 even bins at
-// m = 262144: 85 G samples/s).
+// Above this many slices (m > 131072), or above one slice when a bin reads global memory (range
+// boundaries too many to stage), the counts go straight to global memory (GLOBAL): computing
+// each bin once beats reading the samples once per slice. f32 range bins, m = 65536: 4 slices
+// 9.9, global atomics 18.4 G samples/s; even bins at m = 262144: global atomics 85.
 constexpr uint32_t HIST_MAX_SLICES = 8;
 // Functor tables up to this size are staged into shared memory; range boundaries stage the
 // top levels of their search tree that fit (2^levels keys), and the rest of each search reads

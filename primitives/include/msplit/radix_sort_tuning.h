@@ -6,8 +6,9 @@
 // data) for the temporary storage to stay within CUB's. Among shapes that do, measured on the H100
 // (sort_bench, 2^28, G/s, u32 keys / 8-bit range / u32 pairs / u64 + u32 pairs, CUB 48.2 / 162 /
 // 28.9 / 10.8): 384 threads x 2 blocks per SM with 20 keys 37.8 / 126 / 29.2 / 10.3, with 24 keys
-// 40.0 / 133 (kept; 28 keys 41.7 / 138 and 32 keys 42.3 / 144 measured once, not yet tested
-// for correctness); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
+// 40.0 / 133, with 28 keys 41.7 / 138, with 32 keys 42.3 / 144 (kept for keys alone: again at
+// 0b4a197, u32 keys 39.7 / 41.6 / 42.2 G/s with 24 / 28 / 32 keys; pairs keep 23, not swept
+// again); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
 // 37.6 / 126 / 24.1 / 8.6; 512 x 2 36.3 / 121 / 25.8 / 9.7.
 #pragma once
 #include <stddef.h>
@@ -27,7 +28,7 @@ constexpr int RADIX_SWEEP_BLOCKS_PER_SM = 2;
 // this; every element is in registers between its load and the shared-memory exchange).
 template <size_t KEY_BYTES, size_t VALUE_BYTES>
 struct radix_items_per_thread {
-  static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 24 : VALUE_BYTES == 4 ? 23 : 16)
+  static constexpr int value = KEY_BYTES == 4 ? (VALUE_BYTES == 0 ? 32 : VALUE_BYTES == 4 ? 23 : 16)
                                               : (VALUE_BYTES == 0 ? 16 : VALUE_BYTES == 4 ? 16 : 12);
 };
 // Most elements of one look-back portion (one sweep launch per pass and portion; the look-back

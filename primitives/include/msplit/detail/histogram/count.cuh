@@ -3,7 +3,7 @@
 //
 // The samples are read with 16-byte loads in a grid-stride loop over a grid sized to the SMs;
 // the few samples before the first 16-byte boundary and after the last whole vector (fewer
-// than 32 in all) are counted by one warp. Three ways to count, chosen per call (dispatch.cuh):
+// than 32 in all) are counted by one warp. Four ways to count, chosen per call (dispatch.cuh):
 //   BALLOT  small m: per 32 samples, one vote for "in a bin" and one per bit of the bin (five);
 //           lane b counts bin b in a register from the votes (Ashkiani's thesis, section 3.7.3).
 //           No atomics until the end. Chosen for m <= tuning::HIST_BALLOT_MAX_BINS (none on
@@ -11,7 +11,11 @@
 //   SHARED  a slice of at most HIST_MAX_SLICE_BINS bins in shared memory, one atomicAdd per
 //           sample in the slice. With more bins than that, the grid is num_slices copies of
 //           the same walk over the samples, block b counting slice b % num_slices.
-//   GLOBAL  one atomicAdd per sample straight into the histogram (very large m).
+//   GLOBAL  straight into the histogram in global memory, one atomicAdd per bin per warp (the
+//           lanes of one bin found with __match_any_sync).
+//   BYTE    8-bit samples: 256 shared counters by sample value, no bin computed per sample;
+//           the end maps each value to its bin (as CUB does for 8-bit samples), summing them
+//           per bin in 256 more shared counters when m <= 256.
 // Invariants: a block counts fewer than 2^31 samples (its 32-bit counters cannot overflow);
 // every lane of a warp runs the same iterations (the votes need the whole warp); counters
 // that stay zero are not added.
@@ -27,7 +31,10 @@
 namespace msplit {
 namespace detail {
 
-enum class hist_mode { BALLOT, SHARED, GLOBAL };
+enum class hist_mode { BALLOT, SHARED, GLOBAL, BYTE };
+
+// BYTE: 8-bit samples are counted by value, then each value's count goes to its bin.
+constexpr uint32_t BYTE_VALUES = 256;
 
 template <typename Sample, typename Op>
 struct hist_args {
@@ -71,8 +78,10 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   const uint32_t bins = min(a.slice_bins, a.num_bins - first_bin);
 
   // 1. zero the block's counters and stage the functor's table
-  if constexpr (MODE != hist_mode::GLOBAL)
-    for (uint32_t i = tid; i < bins; i += BT) counts[i] = 0;
+  if constexpr (MODE != hist_mode::GLOBAL) {
+    const uint32_t counters = MODE == hist_mode::BYTE ? BYTE_VALUES : bins;
+    for (uint32_t i = tid; i < counters; i += BT) counts[i] = 0;
+  }
   const Op op =
       histogram_stage_op(a.op, a.stage_bytes, reinterpret_cast<unsigned char *>(hist_smem) + a.stage_offset, tid, BT);
   __syncthreads();
@@ -93,11 +102,22 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
     } else if constexpr (MODE == hist_mode::SHARED) {
       const uint32_t local = b - first_bin;  // wraps above `bins` for bins of other slices
       if (local < bins) atomicAdd(&counts[local], 1u);
-    } else {
-      if (b < a.num_bins) add_to_histogram(a.hist, a.wide, b, 1);
+    } else if constexpr (MODE == hist_mode::BYTE) {
+      if (b < BYTE_VALUES) atomicAdd(&counts[b], 1u);
+    } else {  // one atomicAdd per bin per warp: skewed samples would queue on one address
+      const uint32_t peers = __match_any_sync(FULL_WARP_MASK, b);
+      if (b < a.num_bins && lane == uint32_t(__ffs(peers) - 1)) add_to_histogram(a.hist, a.wide, b, __popc(peers));
     }
   };
-  auto take = [&](const Sample &s, bool valid) { count(valid ? histogram_bin(op, Key(s)) : OUT_OF_RANGE); };
+  auto take = [&](const Sample &s, bool valid) {
+    if constexpr (MODE == hist_mode::BYTE) {
+      uint8_t byte;
+      __builtin_memcpy(&byte, &s, 1);
+      count(valid ? uint32_t(byte) : OUT_OF_RANGE);
+    } else {
+      count(valid ? histogram_bin(op, Key(s)) : OUT_OF_RANGE);
+    }
+  };
 
   const Sample *in = a.samples;
   size_t head = ((16 - reinterpret_cast<uintptr_t>(in) % 16) % 16) / sizeof(Sample);
@@ -136,7 +156,33 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   if constexpr (MODE == hist_mode::BALLOT) {
     if (lane < bins && lane_count) atomicAdd(&counts[lane], lane_count);
   }
-  if constexpr (MODE != hist_mode::GLOBAL) {
+  if constexpr (MODE == hist_mode::BYTE) {
+    static_assert(sizeof(Sample) == 1, "BYTE counts 8-bit samples");
+    // With at most 256 bins the values' counts are summed per bin in shared memory first: 256
+    // global atomics a block on m = 2 addresses queued behind each other (u8 even bins ran at
+    // 0.6x CUB's speed at m <= 8, against 1.1x at m = 256).
+    uint32_t *by_bin = counts + BYTE_VALUES;
+    const bool few_bins = a.num_bins <= BYTE_VALUES;
+    if (few_bins)
+      for (uint32_t i = tid; i < a.num_bins; i += BT) by_bin[i] = 0;
+    __syncthreads();
+    for (uint32_t i = tid; i < BYTE_VALUES; i += BT) {
+      const uint32_t c = counts[i];
+      const uint8_t byte = uint8_t(i);
+      Sample value;
+      __builtin_memcpy(&value, &byte, 1);
+      const uint32_t b = c ? histogram_bin(op, Key(value)) : OUT_OF_RANGE;
+      if (b < a.num_bins) {
+        if (few_bins) atomicAdd(&by_bin[b], c);
+        else add_to_histogram(a.hist, a.wide, b, c);
+      }
+    }
+    if (few_bins) {  // block-uniform
+      __syncthreads();
+      for (uint32_t i = tid; i < a.num_bins; i += BT)
+        if (by_bin[i]) add_to_histogram(a.hist, a.wide, i, by_bin[i]);
+    }
+  } else if constexpr (MODE != hist_mode::GLOBAL) {
     __syncthreads();
     for (uint32_t i = tid; i < bins; i += BT) {
       const uint32_t c = counts[i];

@@ -17,6 +17,7 @@
 #include "msplit/bucket.cuh"
 #include "msplit/detail/error.cuh"
 #include "msplit/detail/histogram/count.cuh"
+#include "msplit/detail/histogram/few_bins.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/histogram_tuning.h"
 
@@ -42,19 +43,27 @@ inline hist_plan plan_for_mode(hist_mode mode, uint32_t m, uint32_t max_slice_bi
   p.num_slices = mode == hist_mode::SHARED ? (m + max_slice_bins - 1) / max_slice_bins : 1;
   // balanced slices: m = 16385 gives two of 8193, not 16384 and 1
   p.slice_bins = (m + p.num_slices - 1) / p.num_slices;
-  const size_t counter_bytes = mode == hist_mode::GLOBAL ? 0 : size_t(p.slice_bins) * sizeof(uint32_t);
+  const size_t counter_bytes = mode == hist_mode::GLOBAL ? 0
+                               : mode == hist_mode::BYTE ? 2 * BYTE_VALUES * sizeof(uint32_t)
+                                                         : size_t(p.slice_bins) * sizeof(uint32_t);
+  if (mode == hist_mode::BYTE) stage_bytes = 0;  // 256 bins computed per block: from global memory
   p.stage_bytes = stage_bytes;
   p.stage_offset = align_up(counter_bytes, 16);
   p.smem_bytes = p.stage_offset + stage_bytes;
   return p;
 }
 
-// The library's choice for m bins (histogram_tuning.h says why).
-inline hist_plan make_hist_plan(uint32_t m, size_t stage_bytes) {
+// The library's choice for m bins of sample_bytes samples (histogram_tuning.h says why).
+// stage_bytes: what the functor stages; full_stage_bytes: what it would stage without a limit
+// (more means that part of every bin is computed from global memory).
+inline hist_plan make_hist_plan(uint32_t m, size_t sample_bytes, size_t stage_bytes, size_t full_stage_bytes) {
   const uint32_t slices = (m + tuning::HIST_MAX_SLICE_BINS - 1) / tuning::HIST_MAX_SLICE_BINS;
-  const hist_mode mode = m <= tuning::HIST_BALLOT_MAX_BINS ? hist_mode::BALLOT
-                         : slices <= tuning::HIST_MAX_SLICES ? hist_mode::SHARED
-                                                             : hist_mode::GLOBAL;
+  // slices compute every bin once per slice: not when a bin reads global memory
+  const bool costly_bins = stage_bytes < full_stage_bytes;
+  hist_mode mode = hist_mode::SHARED;
+  if (sample_bytes == 1) mode = hist_mode::BYTE;
+  else if (m <= tuning::HIST_BALLOT_MAX_BINS) mode = hist_mode::BALLOT;
+  else if (slices > tuning::HIST_MAX_SLICES || (slices > 1 && costly_bins)) mode = hist_mode::GLOBAL;
   return plan_for_mode(mode, m, tuning::HIST_MAX_SLICE_BINS, stage_bytes);
 }
 
@@ -108,6 +117,9 @@ msplit_status histogram_run_plan(const hist_plan &p, const Sample *samples, size
   switch (p.mode) {
     case hist_mode::BALLOT: return launch_histogram<hist_mode::BALLOT, Sample, Key>(a, p, n, stream);
     case hist_mode::SHARED: return launch_histogram<hist_mode::SHARED, Sample, Key>(a, p, n, stream);
+    case hist_mode::BYTE:
+      if constexpr (sizeof(Sample) == 1) return launch_histogram<hist_mode::BYTE, Sample, Key>(a, p, n, stream);
+      return set_error(MSPLIT_ERROR_INTERNAL, "histogram: byte counting of %zu-byte samples", sizeof(Sample));
     default: return launch_histogram<hist_mode::GLOBAL, Sample, Key>(a, p, n, stream);
   }
 }
@@ -158,7 +170,8 @@ msplit_status histogram_dispatch(const char *who, void *d_temp, size_t temp_byte
   if (n == 0) return MSPLIT_SUCCESS;
 
   // 3. count
-  const hist_plan p = make_hist_plan(m, histogram_stage_bytes(op, tuning::HIST_MAX_STAGE_BYTES));
+  const hist_plan p = make_hist_plan(m, sizeof(Sample), histogram_stage_bytes(op, tuning::HIST_MAX_STAGE_BYTES),
+                                     histogram_stage_bytes(op, SIZE_MAX));
   return histogram_run_plan<Sample, Key>(p, samples, n, m, op, hist, wide, bad, stream);
 }
 
@@ -195,6 +208,13 @@ msplit_status histogram_range_entry(const char *who, void *d_temp, size_t *temp_
   const msplit_status st = histogram_temp_query(who, d_temp, temp_bytes, &done);
   if (done) return st;
   if (!levels) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_levels is NULL", who);
+  if (m < few_splitter_bins<L>::MAX_SPLITTERS) {
+    few_splitter_bins<L> few;
+    few.splitters = levels;
+    few.num_splitters = m + 1;
+    return histogram_dispatch<Sample, L>(who, d_temp, *temp_bytes, samples, n, m, few, hist, counter_bytes,
+                                         accumulate, stream, levels);
+  }
   splitter_bucket<L> op;
   op.splitters = levels;
   op.num_splitters = m + 1;
