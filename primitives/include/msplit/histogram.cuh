@@ -13,10 +13,10 @@
 // tuning::HIST_MAX_SLICE_BINS bins (16,384) the bins are cut into slices, one per block, each
 // slice's blocks reading all the samples; above 8 slices (m > 131,072), or range boundaries
 // too many for shared memory, the counts go straight to global memory, one atomicAdd per bin
-// per warp. Range boundaries are staged in shared memory as a breadth-first search tree, or, for m <= 15,
-// held in registers and compared with every sample. The
-// samples are read with 16-byte loads at any alignment. Warp votes (Ashkiani's thesis, section
-// 3.7.3) are there for small m but lose to shared atomics on Hopper. Tuning and the
+// per warp. Range boundaries are staged in shared memory as a breadth-first search tree, or,
+// for m <= 15, held in registers and compared with every sample. The samples are read with
+// 16-byte loads at any alignment. Warp votes (Ashkiani's thesis, section 3.7.3) are there for
+// small m but lose to shared atomics on Hopper. Tuning and the
 // measurements behind it: msplit/histogram_tuning.h.
 //
 // Conventions of every call (CUB's):
