@@ -2,13 +2,15 @@
 # GPU SSSP benchmark suite: `sssp --algo all --validate --json` over the fixed
 # graph set of issue 4, one JSON per graph in bench/results/.
 #
-#   bench/sssp/run.sh [--bin DIR] [--work DIR] [--out DIR] [--trials T] [--quick] [--graphs LIST]
+#   bench/sssp/run.sh [--bin DIR] [--work DIR] [--out DIR] [--trials T] [--quick] [--heavy] [--graphs LIST]
 #     --bin DIR    where sssp and graphgen are (default: build-gpu/app and
 #                  build-gpu/graph/gen, else build/...)
 #     --work DIR   where generated graphs go (default: /tmp/ds-bench; big:
 #                  Kronecker scale 22 is ~1.5 GB of .mtx plus its cache)
 #     --out DIR    results (default: bench/results)
 #     --quick      scale 20 Kronecker, the thesis R-MAT and NY only
+#     --heavy      the heavy-tailed weight classes instead (graphs.sh: kron20, rmat-thesis and
+#                  geo-1M with log-uniform and bimodal weights over 1..2^24)
 #     --graphs LIST  these graphs of the set only (space-separated names, as in
 #                  graphs.sh; the whole suite runs past the GPU machine's
 #                  10 minutes per command, so it is run in parts there)
@@ -20,7 +22,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-bin="" work=/tmp/ds-bench out="$root/bench/results" trials=5 quick=0 graphs=""
+bin="" work=/tmp/ds-bench out="$root/bench/results" trials=5 quick=0 heavy=0 graphs=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
@@ -28,8 +30,9 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --trials) trials=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --heavy) heavy=1; shift ;;
     --graphs) graphs=$2; shift 2 ;;
-    *) echo "usage: $0 [--bin DIR] [--work DIR] [--out DIR] [--trials T] [--quick] [--graphs LIST]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--bin DIR] [--work DIR] [--out DIR] [--trials T] [--quick] [--heavy] [--graphs LIST]" >&2; exit 2 ;;
   esac
 done
 find_bin() { # name: the first of --bin, build-gpu, build
@@ -59,6 +62,7 @@ run() { # name, extra sssp options...
 if [ -z "$graphs" ]; then
   graphs="kron20 rmat-thesis NY"
   [ "$quick" = 0 ] && graphs="$graphs kron22 grid-1000 geo-1M BAY COL"
+  [ "$heavy" = 1 ] && graphs="kron20-log kron20-bimodal rmat-thesis-log rmat-thesis-bimodal geo-1M-log geo-1M-bimodal"
 fi
 for g in $graphs; do run "$g"; done
 echo "results in $out"

@@ -154,7 +154,6 @@ ds_status ds_gen_rmat_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_erro
 
   // 3. the edges, block by block (progress between blocks), each edge from its own stream
   int failed = 0;
-  const uint32_t wmin = s->weight_min, wmax = s->weight_max;
   uint32_t *src = out->src, *dst = out->dst, *w = out->w;
   const uint64_t base = ds_rng_base(s->seed, DS_TAG_EDGE);
   for (uint64_t block = 0; block < count && !failed; block += DS_GEN_BLOCK) {
@@ -178,7 +177,7 @@ ds_status ds_gen_rmat_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_erro
       }
       src[i] = u;
       dst[i] = v;
-      w[i] = ds_rng_weight(ds_rng_next(&r), wmin, wmax);
+      w[i] = ds_gen_weight(s, ds_rng_next(&r));
     }
     ds_gen_report(s, (double)end / (double)count);
   }

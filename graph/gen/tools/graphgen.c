@@ -51,6 +51,8 @@ static const char *usage_text =
     "common options:\n"
     "  -o, --output FILE   the .mtx to write (required)\n"
     "  --weights MIN:MAX   integer weight range (default 1:255)\n"
+    "  --weight-dist D     uniform (default) | log (log-uniform by octaves, MIN >= 1) |\n"
+    "                      bimodal (99 %: MIN .. MIN + (MAX-MIN)/65536, 1 %: the top half)\n"
     "  --seed S            random seed (default 1)\n"
     "  --directed          store arcs one way   --undirected  store both directions\n"
     "  --no-cache          do not write the binary cache\n"
@@ -156,6 +158,7 @@ static const option_scope scopes[] = {
     {"-o", ALL_KINDS},
     {"--output", ALL_KINDS},
     {"--weights", ALL_KINDS},
+    {"--weight-dist", ALL_KINDS},
     {"--seed", ALL_KINDS},
     {"--directed", ALL_KINDS},
     {"--undirected", ALL_KINDS},
@@ -242,6 +245,11 @@ static int apply(cli *c, const char *opt, const char *val) {
     if (!strcmp(val, "distance")) s->geo_weight = DS_GEN_GEO_WEIGHT_DISTANCE;
     else if (!strcmp(val, "random")) s->geo_weight = DS_GEN_GEO_WEIGHT_RANDOM;
     else BAD("'distance' or 'random'");
+  } else if (!strcmp(opt, "--weight-dist")) {
+    if (!strcmp(val, "uniform")) s->weight_dist = DS_GEN_WEIGHTS_UNIFORM;
+    else if (!strcmp(val, "log")) s->weight_dist = DS_GEN_WEIGHTS_LOG;
+    else if (!strcmp(val, "bimodal")) s->weight_dist = DS_GEN_WEIGHTS_BIMODAL;
+    else BAD("'uniform', 'log' or 'bimodal'");
   } else if (!strcmp(opt, "--weights")) {
     const char *colon = strchr(val, ':');
     uint64_t lo = 0, hi = 0;
