@@ -84,6 +84,25 @@ struct timer {
     std::sort(t.begin(), t.end());
     return {t[t.size() / 2], t.front(), t.back()};
   }
+  // As run(f, trials), with an untimed setup() before each run (the warm-up's too): for work that
+  // changes its input, such as inserts into a table that must start empty.
+  template <typename S, typename F>
+  timing run_after(S setup, F f, int trials) {
+    std::vector<double> t;
+    for (int i = 0; i <= trials; ++i) {
+      setup();
+      CHECK_CUDA(cudaEventRecord(a));
+      f();
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+      if (i) t.push_back(ms);  // the first is the warm-up
+    }
+    CHECK_CUDA(cudaGetLastError());
+    std::sort(t.begin(), t.end());
+    return {t[t.size() / 2], t.front(), t.back()};
+  }
   template <typename F>
   void run(F f, int trials, double &med, double &mn, double &mx) {
     const timing r = run(f, trials);
