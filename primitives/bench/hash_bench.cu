@@ -11,7 +11,7 @@
 // (miss), erase of every key, and mixed batches of n operations (insert/erase/find-hit/find-miss
 // = 50/50/0/0, 20/20/30/30, 10/10/40/40, distinct keys per batch) on a table that holds the n
 // keys; the incremental build (batches of 2^16 into a table planned for n); the allocator alone
-// (10^6 slab allocations by whole warps); and the probe group's effect (8 vs 32 head loads in
+// (10^6 slab allocations by whole warps); and the probe group's effect (4, 8 and 32 slab loads in
 // flight per warp) on find. Tables are rebuilt, untimed, before every timed run that changes them.
 // Protocol: one warm-up, then --trials timed runs (CUDA events), median, min and max.
 // The peers' figures (H100, 2^26 keys) are recorded in the JSON as reference constants.
@@ -296,7 +296,10 @@ int main(int argc, char **argv) {
   for (const std::string &ns : bench::split_list(n_s))
     for (const std::string &us : bench::split_list(util_s)) {
       run_size<msplit::tuning::HASH_PROBE_GROUP>(st, std::atoi(ns.c_str()), std::atof(us.c_str()));
-      if (us == "0.65") run_size<8>(st, std::atoi(ns.c_str()), 0.65);
+      if (us == "0.65") {  // the probe group's effect on find
+        run_size<4>(st, std::atoi(ns.c_str()), 0.65);
+        run_size<32>(st, std::atoi(ns.c_str()), 0.65);
+      }
     }
 
   if (!json.empty()) {

@@ -7,9 +7,10 @@
 // (15 key-value pairs or 30 keys per slab, and the next slab's index); further slabs come from a
 // pool of capacity_slabs slabs with a bitmap per 1,024-slab block, allocated by whole warps that
 // keep a resident block (detail/slab_hash/allocator.cuh). Operations are served by whole warps:
-// each lane brings one; the warp first loads the head slabs of all its lanes' operations together
-// and settles most of them there, one atomic per lane, then serves the rest one at a time along
-// their chains (detail/slab_hash/warp_ops.cuh, which also argues why keys stay unique).
+// each lane brings one; the warp walks the chains of all its lanes' operations together, one
+// round of coalesced slab loads per chain step, each lane settling its own operation with at most
+// one atomic, and only inserts that need a new slab are served one at a time by the whole warp
+// (detail/slab_hash/warp_ops.cuh, which also argues why keys stay unique).
 //
 // Invariants and limits:
 //   - keys are 32-bit, values 32-bit; 0xFFFFFFFF and 0xFFFFFFFE are reserved (empty and erased

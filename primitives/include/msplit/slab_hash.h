@@ -4,12 +4,12 @@
  * Design (Ashkiani, Farach-Colton and Owens, "A Dynamic Hash Table for the GPU", IPDPS 2018): a
  * bucket is a linked list of 128-byte slabs (15 key-value pairs or 30 keys, and a next index),
  * served by whole warps; slabs past the first of each bucket come from a pool of fixed capacity
- * with 1,024-slab blocks and a bitmap each. Beyond that design: every warp first reads the head
- * slabs of all its 32 operations at once and settles most of them there with one atomic per lane,
- * and only the rest take the warp-cooperative walk along the chain; an insert takes the lowest
- * empty slot of the first slab that has one, never a deleted slot, which keeps keys unique under
- * concurrent inserts, erases and re-inserts; flush() compacts the chains and returns emptied
- * slabs. msplit/slab_hash.cuh holds the C++ host object and the device reference for a user's own
+ * with 1,024-slab blocks and a bitmap each. Beyond that design: a warp walks the chains of all
+ * its 32 operations together, a round of coalesced slab loads per step, each lane settling its
+ * own operation with one atomic, and only inserts that need a new slab take the one-at-a-time
+ * warp-cooperative path; an insert takes the lowest empty slot of the first slab that has one,
+ * never a deleted slot, which keeps keys unique under concurrent inserts, erases and
+ * re-inserts; flush() compacts the chains and returns emptied slabs. msplit/slab_hash.cuh holds the C++ host object and the device reference for a user's own
  * kernels; the design, its invariants and limits are described there.
  *
  * The table lives in device memory the caller provides (msplit_slab_hash_storage_bytes, then
