@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -675,23 +676,44 @@ bool case_device_ref(size_t n, uint32_t seed) {
 
 }  // namespace
 
+// Runs one case and says how it went and how long it took (the suite's time is mostly the
+// oracle's, on the CPU).
+template <typename F>
+bool run_case(const char *name, F f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool ok = f();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s %s (%.1f s)\n", ok ? "ok  " : "FAIL", name, s);
+  std::fflush(stdout);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   const bool quick = gpu_test_start(argc, argv);
   const size_t n = quick ? 3000 : 1u << 18;
   const size_t big = quick ? 3000 : 1u << 20;
+  const size_t mixed = quick ? 2000 : 1u << 16;
   bool ok = true;
   for (bool hv : {true, false}) {
-    ok = case_unique(hv, n, uint32_t(n / 10), 1) && ok;
-    ok = case_unique(hv, quick ? 600 : 4000, 1, 2) && ok;  // every key in one bucket
-    ok = case_duplicates(hv, n, 3) && ok;
-    ok = case_capacity(hv, n, 4) && ok;
+    const char *kind = hv ? "map" : "set";
+    std::printf("-- %s\n", kind);
+    ok = run_case("unique keys", [&] { return case_unique(hv, n, uint32_t(n / 10), 1); }) && ok;
+    ok = run_case("one bucket", [&] { return case_unique(hv, quick ? 600 : 4000, 1, 2); }) && ok;
+    ok = run_case("duplicates, multimap", [&] { return case_duplicates(hv, n, 3); }) && ok;
+    ok = run_case("pool fill and exhaustion", [&] { return case_capacity(hv, n, 4); }) && ok;
     const int mixes[3][4] = {{50, 50, 0, 0}, {20, 20, 30, 30}, {10, 10, 40, 40}};
     for (const auto &mix : mixes)
-      ok = case_mixed(hv, quick ? 2000 : 1u << 18, quick ? 2 : 4, mix, 5) && ok;
+      ok =
+          run_case("mixed batches", [&] { return case_mixed(hv, mixed, quick ? 2 : 4, mix, 5); }) &&
+          ok;
   }
-  if (!quick) ok = case_unique(true, big, uint32_t(big / 10), 7) && ok;
-  ok = case_errors() && ok;
-  ok = case_device_ref(quick ? 1000 : 1u << 18, 8) && ok;
+  if (!quick)
+    ok = run_case("unique keys, 2^20",
+                  [&] { return case_unique(true, big, uint32_t(big / 10), 7); }) &&
+         ok;
+  ok = run_case("errors", [] { return case_errors(); }) && ok;
+  ok = run_case("device reference", [&] { return case_device_ref(quick ? 1000 : 1u << 18, 8); }) &&
+       ok;
   std::printf("%s: %d checks, %d failures\n", ok && g_failures == 0 ? "PASS" : "FAIL", g_checks,
               g_failures);
   return ok && g_failures == 0 ? 0 : 1;
