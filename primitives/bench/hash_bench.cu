@@ -170,9 +170,9 @@ void run_size(state &st, int log_n, double target) {
   const auto add = [&](const char *op, const bench::timing &tm) {
     st.add(op, log_n, target, util, n, tm);
   };
-  add(main_group ? "find_hit" : "find_hit_g8",
-      st.tm.run([&] { MS(t.find(keys, n, out)); }, st.trials));
-  add(main_group ? "find_miss" : "find_miss_g8",
+  const std::string group = main_group ? "" : "_g" + std::to_string(PROBE_GROUP);
+  add(("find_hit" + group).c_str(), st.tm.run([&] { MS(t.find(keys, n, out)); }, st.trials));
+  add(("find_miss" + group).c_str(),
       st.tm.run([&] { MS(t.find(keys + n, n, out)); }, st.trials));
   if (main_group) {
     add("insert", st.tm.run_after(

@@ -329,7 +329,8 @@ bool case_unique(bool has_values, size_t n, uint32_t buckets, uint32_t seed) {
   std::vector<uint32_t> keys, absent;
   make_keys(rng, n, keys, absent);
   const uint32_t slots = has_values ? SLOTS_MAP : SLOTS_SET;
-  const uint32_t capacity = uint32_t(n / slots + buckets + 64) * 2;
+  // room for every slot that the erase / re-insert rounds take before the flush (2.5 n)
+  const uint32_t capacity = uint32_t(3 * n / slots + buckets + 64);
   table tb(buckets, capacity, has_values);
   oracle o{has_values, {}, 0};
   const std::vector<uint32_t> everything = concat(keys, absent);

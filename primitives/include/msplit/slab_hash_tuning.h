@@ -10,8 +10,10 @@ namespace tuning {
 constexpr int HASH_BLOCK_THREADS = 256;
 // Slabs a warp loads before it looks at any of them: the loads of one group are in flight
 // together, which is what hides the latency of random 128-byte reads. Fewer registers (more
-// resident warps) beat more loads per warp: on the H100, 2^26 keys at utilization 0.65, find hit
-// / miss ran 13,170 / 9,329 M/s with 8 and 9,234 / 5,829 with 32 (104 registers a thread).
+// resident warps) beat more loads per warp: on the H100 (hash_bench, 2^26 keys, utilization 0.65),
+// find hit / miss ran 13,494 / 11,062 M/s with 4, 13,668 / 10,944 with 8 (63 registers a thread,
+// 32 warps per SM) and 9,771 / 7,708 with 32 (104 registers). Forcing 5 blocks of 256 per SM
+// spills.
 constexpr int HASH_PROBE_GROUP = 8;
 // Threads of a flush block (one warp per bucket chain).
 constexpr int HASH_FLUSH_THREADS = 128;
