@@ -65,24 +65,28 @@ struct timer {
     cudaEventDestroy(a);
     cudaEventDestroy(b);
   }
-  template <typename F>
-  timing run(F f, int trials) {
-    f();  // warm-up
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
+  // Times f after an untimed setup() before each run (the warm-up's too; setup may be a no-op):
+  // for work that changes its input, such as inserts into a table that must start empty.
+  template <typename S, typename F>
+  timing run_after(S setup, F f, int trials) {
     std::vector<double> t;
-    for (int i = 0; i < trials; ++i) {
+    for (int i = 0; i <= trials; ++i) {
+      setup();
       CHECK_CUDA(cudaEventRecord(a));
       f();
       CHECK_CUDA(cudaEventRecord(b));
       CHECK_CUDA(cudaEventSynchronize(b));
       float ms = 0;
       CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-      t.push_back(ms);
+      if (i) t.push_back(ms);  // the first is the warm-up
     }
     CHECK_CUDA(cudaGetLastError());
     std::sort(t.begin(), t.end());
     return {t[t.size() / 2], t.front(), t.back()};
+  }
+  template <typename F>
+  timing run(F f, int trials) {
+    return run_after([] {}, f, trials);
   }
   template <typename F>
   void run(F f, int trials, double &med, double &mn, double &mx) {

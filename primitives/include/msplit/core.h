@@ -30,7 +30,8 @@ typedef enum {
   MSPLIT_ERROR_TEMP_STORAGE = 2,     /* temporary storage too small */
   MSPLIT_ERROR_UNSUPPORTED = 3,      /* type or option not supported */
   MSPLIT_ERROR_CUDA = 4,             /* a CUDA call or launch failed */
-  MSPLIT_ERROR_INTERNAL = 5
+  MSPLIT_ERROR_INTERNAL = 5,
+  MSPLIT_ERROR_OUT_OF_CAPACITY = 6  /* a fixed-capacity structure (the slab hash's pool) is full */
 } msplit_status;
 
 /* Static string describing a status ("invalid argument", ...); never NULL. */

@@ -10,8 +10,9 @@
  *     range (msplit/radix_sort.h here; msplit/radix_sort.cuh for the templates).
  *   - segmented sort: stable sort of each segment of keys or pairs, segments given by offsets
  *     (msplit/segmented_sort.h here; msplit/segmented_sort.cuh for the templates).
- * A hash table is planned; it will come with its own C header, included below, and its own
- * template header.
+ *   - slab hash: a dynamic hash table (set, map, multimap) of 32-bit keys and values with bulk,
+ *     mixed and in-kernel operations (msplit/slab_hash.h here; msplit/slab_hash.cuh for the host
+ *     object and the device reference).
  *
  * This header includes every C header of the library:
  *   msplit/core.h            statuses and messages, the version, element types (the
@@ -21,6 +22,7 @@
  *   msplit/histogram.h       histogram
  *   msplit/radix_sort.h      radix sort
  *   msplit/segmented_sort.h  segmented sort
+ *   msplit/slab_hash.h       slab hash
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H
@@ -32,5 +34,6 @@
 #include "msplit/histogram.h"
 #include "msplit/radix_sort.h"
 #include "msplit/segmented_sort.h"
+#include "msplit/slab_hash.h"
 
 #endif /* MSPLIT_H */

@@ -1,0 +1,285 @@
+// The slab hash's operations, served by a whole warp: each lane brings one operation (or none).
+//
+// 1. The chains are walked together, a round per slab: each round the warp loads the current
+//    slab of every pending lane's operation (PROBE_GROUP coalesced 128-byte loads in flight at
+//    once) and each lane learns from its slab which key lanes match its key, which are empty, and
+//    the next index. Then each lane on its own settles its operation with at most one atomic
+//    (a find, erase or count is settled by a match, or by an empty slot or the last slab, which
+//    end the chain by the invariant of slab.cuh; an insert by its key or an empty slot), moves to
+//    the next slab, or retries the same slab after a lost CAS. Most operations end in round one.
+// 2. An insert that finds its chain full to the end needs a new slab: those are served one at a
+//    time by the whole warp (warp-cooperative work sharing, after Ashkiani et al.), which
+//    allocates a slab, links it with one CAS and inserts there.
+//
+// Why keys stay unique: an insert of k fills the lowest empty slot of the first slab of the
+// chain that has one, with a CAS from empty. Suppose two inserts of k both succeed, into slots
+// a before b (in chain order). The insert into b saw slot a's key word non-empty when it read it
+// (else it would have chosen a or a slot before); a slot is written once, so what it saw was the
+// k of the other insert (then it would have found k and not inserted), or a later erased mark of
+// that k (then the erase came between: a legal order). Loads that are stale by the time of the
+// CAS change nothing in this argument, and a CAS that fails re-reads the slab.
+#pragma once
+#include "msplit/detail/slab_hash/allocator.cuh"
+#include "msplit/detail/slab_hash/slab.cuh"
+
+namespace msplit {
+namespace detail {
+namespace slab {
+
+__device__ __forceinline__ bool is_insert(uint32_t op) { return op <= MSPLIT_HASH_OP_INSERT_DUP; }
+
+template <bool HAS_VALUES, int PROBE_GROUP>
+struct warp_ops {
+  static_assert(WARP % PROBE_GROUP == 0, "PROBE_GROUP must divide 32");
+  static constexpr uint32_t KEY_LANES = key_lanes<HAS_VALUES>();
+
+  view v;
+  allocator alloc;
+  bool alloc_started = false;
+  // This lane's share of the counter updates, added to the table's counters by commit().
+  long long size_delta = 0;
+  unsigned out_of_slabs = 0, reserved = 0;
+
+  // Serves each active lane's operation; returns its msplit_hash_result. `out` gets a find's
+  // value (MSPLIT_HASH_ABSENT_VALUE if absent) and the count of a count or erase-all. Every lane
+  // of the warp calls it together.
+  __device__ uint32_t apply(bool active, uint32_t op, uint32_t key, uint32_t value, uint32_t &out) {
+    uint32_t result = MSPLIT_HASH_DONE;
+    if (active && (op >= MSPLIT_HASH_OP_NOP || key >= ERASED_KEY))
+      out = op == MSPLIT_HASH_OP_FIND ? MSPLIT_HASH_ABSENT_VALUE : 0u;
+    if (active && op >= MSPLIT_HASH_OP_NOP) {
+      result = op == MSPLIT_HASH_OP_NOP ? uint32_t(MSPLIT_HASH_DONE) : uint32_t(MSPLIT_HASH_BAD_OP);
+      active = false;
+    }
+    if (active && key >= ERASED_KEY) {
+      result = MSPLIT_HASH_RESERVED_KEY;
+      ++reserved;
+      active = false;
+    }
+    // 1. walk the chains together: each round probes the current slab of every pending lane
+    uint32_t cur = active ? bucket_of(key, v.num_buckets) : 0, count = 0;
+    bool pending = active, needs_slab = false;
+    for (uint32_t todo; (todo = __ballot_sync(FULL_MASK, pending)) != 0;) {
+      uint32_t match, empty, next, found_value;
+      probe(todo, cur, key, match, empty, next, found_value);
+      if (pending)
+        step(op, key, value, cur, match, empty, next, found_value, count, result, out, pending,
+             needs_slab);
+    }
+    // 2. inserts at the end of a full chain, one at a time by the whole warp
+    for (uint32_t pend = __ballot_sync(FULL_MASK, needs_slab); pend; pend &= pend - 1) {
+      const int src = first_lane(pend);
+      const uint32_t r =
+          insert_at_end(__shfl_sync(FULL_MASK, op, src), __shfl_sync(FULL_MASK, key, src),
+                        __shfl_sync(FULL_MASK, value, src), __shfl_sync(FULL_MASK, cur, src));
+      if (lane_id() == src) {
+        result = r;
+        size_delta += r == MSPLIT_HASH_DONE;
+        out_of_slabs += r == MSPLIT_HASH_OUT_OF_SLABS;
+      }
+    }
+    return result;
+  }
+
+  // Loads slab cur of every lane in todo, PROBE_GROUP loads in flight at once, and gives each of
+  // those lanes the key lanes of its slab that hold its key (match) or are empty, the slab's next
+  // index and, for a map, the value after the first match.
+  __device__ void probe(uint32_t todo, uint32_t cur, uint32_t key, uint32_t &match, uint32_t &empty,
+                        uint32_t &next, uint32_t &found_value) const {
+    const int lane = lane_id();
+    const bool key_lane = (KEY_LANES >> lane) & 1u;
+    match = empty = 0;
+    next = NULL_SLAB;
+    found_value = MSPLIT_HASH_ABSENT_VALUE;
+#pragma unroll 1
+    for (int g = 0; g < WARP; g += PROBE_GROUP) {
+      const uint32_t group = PROBE_GROUP == WARP ? todo : (todo >> g) & ((1u << PROBE_GROUP) - 1u);
+      if (group == 0) continue;
+      uint32_t w[PROBE_GROUP];
+#pragma unroll
+      for (int j = 0; j < PROBE_GROUP; ++j) {
+        const uint32_t s = __shfl_sync(FULL_MASK, cur, g + j);
+        w[j] = (group >> j) & 1u ? load_word(word_ptr(v, s, lane)) : EMPTY_KEY;
+      }
+#pragma unroll
+      for (int j = 0; j < PROBE_GROUP; ++j) {
+        if (((group >> j) & 1u) == 0) continue;
+        const uint32_t k = __shfl_sync(FULL_MASK, key, g + j);
+        const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w[j] == k);
+        const uint32_t e = __ballot_sync(FULL_MASK, key_lane && w[j] == EMPTY_KEY);
+        const uint32_t nx = __shfl_sync(FULL_MASK, w[j], NEXT_LANE);
+        uint32_t val = 0;
+        if constexpr (HAS_VALUES) val = __shfl_sync(FULL_MASK, w[j], m ? first_lane(m) + 1 : 0);
+        if (lane == g + j) {
+          match = m;
+          empty = e;
+          next = nx;
+          found_value = val;
+        }
+      }
+    }
+  }
+
+  // One lane's step on its current slab: settle the operation, move on to the next slab
+  // (pending stays set, cur changes), try the same slab again after a lost CAS (neither
+  // changes), or hand an insert that found a full chain to insert_at_end (needs_slab).
+  __device__ void step(uint32_t op, uint32_t key, uint32_t value, uint32_t &cur, uint32_t match,
+                       uint32_t empty, uint32_t next, uint32_t found_value, uint32_t &count,
+                       uint32_t &result, uint32_t &out, bool &pending, bool &needs_slab) {
+    uint32_t *slab = word_ptr(v, cur, 0);
+    const bool chain_ends = empty != 0 || next == NULL_SLAB;
+    switch (op) {
+      case MSPLIT_HASH_OP_FIND:
+        if (match || chain_ends) {
+          result = match ? MSPLIT_HASH_DONE : MSPLIT_HASH_NOT_FOUND;
+          out = match ? (HAS_VALUES ? found_value : key) : MSPLIT_HASH_ABSENT_VALUE;
+          pending = false;
+        }
+        break;
+      case MSPLIT_HASH_OP_INSERT:
+      case MSPLIT_HASH_OP_INSERT_OR_ASSIGN:
+      case MSPLIT_HASH_OP_INSERT_DUP:
+        if (match && op != MSPLIT_HASH_OP_INSERT_DUP) {
+          result = MSPLIT_HASH_EXISTED;
+          if (HAS_VALUES && op == MSPLIT_HASH_OP_INSERT_OR_ASSIGN)
+            store_word(slab + first_lane(match) + 1, value);
+          pending = false;
+        } else if (empty) {
+          if (claim_slot<HAS_VALUES>(slab + first_lane(empty), key, value)) {
+            result = MSPLIT_HASH_DONE;
+            ++size_delta;
+            pending = false;
+          }  // else: lost the slot, look at this slab again
+          return;
+        } else if (next == NULL_SLAB) {
+          needs_slab = true;
+          pending = false;
+        }
+        break;
+      case MSPLIT_HASH_OP_ERASE:
+        if (match) {
+          if (atomicCAS(slab + first_lane(match), key, ERASED_KEY) == key) {
+            result = MSPLIT_HASH_DONE;
+            --size_delta;
+            pending = false;
+          }  // else: another erase took it, look again
+          return;
+        }
+        if (chain_ends) {
+          result = MSPLIT_HASH_NOT_FOUND;
+          pending = false;
+        }
+        break;
+      default:  // count, erase-all: every copy up to the end of the chain
+        for (uint32_t m = match; m; m &= m - 1) {
+          if (op == MSPLIT_HASH_OP_COUNT) {
+            ++count;
+          } else if (atomicCAS(slab + first_lane(m), key, ERASED_KEY) == key) {
+            ++count;
+            --size_delta;
+          }
+        }
+        if (chain_ends) {
+          out = count;
+          result = count ? MSPLIT_HASH_DONE : MSPLIT_HASH_NOT_FOUND;
+          pending = false;
+        }
+    }
+    if (pending) cur = next;
+  }
+
+  // An insert whose walk found every slab up to s full and s the last: the whole warp links a
+  // new slab after s (or follows the one another warp linked) and inserts there, re-checking the
+  // key on the way (another insert of it may have gone past s meanwhile).
+  __device__ uint32_t insert_at_end(uint32_t op, uint32_t k, uint32_t x, uint32_t s) {
+    const int lane = lane_id();
+    const bool key_lane = (KEY_LANES >> lane) & 1u;
+    uint32_t w = load_word(word_ptr(v, s, lane));
+    while (true) {
+      const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w == k);
+      const uint32_t e = __ballot_sync(FULL_MASK, key_lane && w == EMPTY_KEY);
+      uint32_t next = __shfl_sync(FULL_MASK, w, NEXT_LANE);
+      if (m && op != MSPLIT_HASH_OP_INSERT_DUP) {
+        if (HAS_VALUES && op == MSPLIT_HASH_OP_INSERT_OR_ASSIGN && lane == first_lane(m) + 1)
+          store_word(word_ptr(v, s, lane), x);
+        return MSPLIT_HASH_EXISTED;
+      }
+      if (e) {
+        const int l = first_lane(e);
+        bool ok = false;
+        if (lane == l) ok = claim_slot<HAS_VALUES>(word_ptr(v, s, lane), k, x);
+        if (__shfl_sync(FULL_MASK, ok, l)) return MSPLIT_HASH_DONE;
+        w = load_word(word_ptr(v, s, lane));  // lost the slot: look again
+        continue;
+      }
+      if (next == NULL_SLAB) {
+        if (!alloc_started) {
+          alloc.start(v, (blockIdx.x * blockDim.x + threadIdx.x) / WARP);
+          alloc_started = true;
+        }
+        const uint32_t fresh = alloc.allocate(v);
+        if (fresh == NULL_SLAB) return MSPLIT_HASH_OUT_OF_SLABS;
+        uint32_t old = NULL_SLAB;
+        if (lane == NEXT_LANE) old = atomicCAS(word_ptr(v, s, NEXT_LANE), NULL_SLAB, fresh);
+        old = __shfl_sync(FULL_MASK, old, NEXT_LANE);
+        if (old != NULL_SLAB && lane == 0) free_slab(v, fresh);  // another warp linked one
+        next = old != NULL_SLAB ? old : fresh;
+      }
+      s = next;
+      w = load_word(word_ptr(v, s, lane));
+    }
+  }
+
+  // The values of every copy of each active lane's key, written to out[begin, end) in chain
+  // order (the first end - begin of them). Every lane calls it together.
+  __device__ void find_all(bool active, uint32_t key, uint32_t *out, uint32_t begin, uint32_t end) {
+    if (active && key >= ERASED_KEY) {
+      ++reserved;
+      active = false;
+    }
+    const int lane = lane_id();
+    const bool key_lane = (KEY_LANES >> lane) & 1u;
+    for (uint32_t pend = __ballot_sync(FULL_MASK, active); pend; pend &= pend - 1) {
+      const int src = first_lane(pend);
+      const uint32_t k = __shfl_sync(FULL_MASK, key, src);
+      uint32_t pos = __shfl_sync(FULL_MASK, begin, src);
+      const uint32_t stop = __shfl_sync(FULL_MASK, end, src);
+      uint32_t s = bucket_of(k, v.num_buckets);
+      while (true) {
+        const uint32_t w = load_word(word_ptr(v, s, lane));
+        const uint32_t val = HAS_VALUES ? __shfl_down_sync(FULL_MASK, w, 1) : w;
+        const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w == k);
+        const uint32_t at = pos + __popc(m & ((1u << lane) - 1u));
+        if (((m >> lane) & 1u) && at < stop) out[at] = val;
+        pos += __popc(m);
+        const bool ends = __ballot_sync(FULL_MASK, key_lane && w == EMPTY_KEY) != 0;
+        s = __shfl_sync(FULL_MASK, w, NEXT_LANE);
+        if (ends || s == NULL_SLAB) break;
+      }
+    }
+  }
+
+  // Adds this warp's counter updates to the table (one atomic per counter that changed). Every
+  // lane calls it together.
+  __device__ void commit() {
+    long long d = size_delta;
+    unsigned long long f = out_of_slabs, r = reserved;
+#pragma unroll
+    for (int o = WARP / 2; o > 0; o /= 2) {
+      d += __shfl_xor_sync(FULL_MASK, d, o);
+      f += __shfl_xor_sync(FULL_MASK, f, o);
+      r += __shfl_xor_sync(FULL_MASK, r, o);
+    }
+    if (lane_id() == 0) {
+      if (d) atomicAdd(v.counters + SIZE, static_cast<unsigned long long>(d));
+      if (f) atomicAdd(v.counters + OUT_OF_SLABS, f);
+      if (r) atomicAdd(v.counters + RESERVED, r);
+    }
+    size_delta = 0;
+    out_of_slabs = reserved = 0;
+  }
+};
+
+}  // namespace slab
+}  // namespace detail
+}  // namespace msplit
