@@ -69,7 +69,7 @@ if [ $san = 1 ]; then
   for tool in memcheck racecheck; do
     for t in "primitives/tests/test_multisplit --quick" "primitives/tests/test_grid_multisplit --quick" \
              "primitives/tests/test_histogram --quick" "primitives/tests/test_radix_sort --quick" \
-             "primitives/tests/test_segmented_sort --quick" \
+             "primitives/tests/test_segmented_sort --quick" "primitives/tests/test_slab_hash --quick" \
              "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick"; do
       idx=$((idx + 1))
       envs=""
