@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "cuda_try.h"
+#include "ds/cuda_try.h"
 #include "ds/graph.h"
 
 typedef struct {

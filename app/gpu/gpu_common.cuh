@@ -17,7 +17,7 @@
 
 #include <msplit/multisplit_tuning.h>
 
-#include "cuda_try.h"
+#include "ds/cuda_try.h"
 #include "gpu_sssp.h"
 #include "round_trace.cuh"
 #include "tuning.cuh"

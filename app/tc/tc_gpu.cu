@@ -36,6 +36,7 @@
 #include <msplit/segmented_sort.cuh>
 
 #include "device_graph.cuh"
+#include "ds/device_layout.h"
 #include "tc.h"
 
 namespace {
@@ -314,8 +315,6 @@ struct tc_dev {
   int sms;
 };
 
-uint64_t round_up(uint64_t x) { return (x + 255) / 256 * 256; }
-
 /* Temporary storage of every library call of a run: the largest. */
 msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
   size_t t = 0, most = 0;
@@ -350,31 +349,26 @@ msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
 /* Lays the buffers out in one block (base NULL: only the size). */
 uint64_t layout(uint32_t n, uint64_t m, size_t temp_bytes, char *base, tc_buffers *b) {
   const uint64_t nn = (uint64_t)n + 1, half = m / 2 + 1;
-  uint64_t at = 0;
-  auto take = [&](uint64_t bytes) -> char * {
-    char *p = base ? base + at : nullptr;
-    at += round_up(bytes);
-    return p;
-  };
-  b->deg = (uint32_t *)take(4 * nn);
-  b->ids = (uint32_t *)take(4 * nn);
-  b->deg_sorted = (uint32_t *)take(4 * nn);
-  b->order = (uint32_t *)take(4 * nn);
-  b->rank = (uint32_t *)take(4 * nn);
-  b->pos = (uint32_t *)take(4 * (m + 1));
-  b->len = (uint32_t *)take(4 * nn);
-  b->off = (uint32_t *)take(4 * nn);
-  b->col_unsorted = (uint32_t *)take(4 * half);
-  b->col = (uint32_t *)take(4 * half);
-  b->classes_in = (uint32_t *)take(4 * nn);
-  b->classes_out = (uint32_t *)take(4 * nn);
-  b->class_offsets = (size_t *)take(sizeof(size_t) * (CLASSES + 1));
-  b->total = (unsigned long long *)take(8);
-  b->per_rank = (unsigned long long *)take(8 * nn);
-  b->per = (unsigned long long *)take(8 * nn);
-  b->temp = take(temp_bytes);
+  ds_layout l(base);
+  b->deg = l.take<uint32_t>(nn);
+  b->ids = l.take<uint32_t>(nn);
+  b->deg_sorted = l.take<uint32_t>(nn);
+  b->order = l.take<uint32_t>(nn);
+  b->rank = l.take<uint32_t>(nn);
+  b->pos = l.take<uint32_t>(m + 1);
+  b->len = l.take<uint32_t>(nn);
+  b->off = l.take<uint32_t>(nn);
+  b->col_unsorted = l.take<uint32_t>(half);
+  b->col = l.take<uint32_t>(half);
+  b->classes_in = l.take<uint32_t>(nn);
+  b->classes_out = l.take<uint32_t>(nn);
+  b->class_offsets = l.take<size_t>(CLASSES + 1);
+  b->total = l.take<unsigned long long>(1);
+  b->per_rank = l.take<unsigned long long>(nn);
+  b->per = l.take<unsigned long long>(nn);
+  b->temp = l.take<char>(temp_bytes);
   b->temp_bytes = temp_bytes;
-  return at;
+  return l.bytes();
 }
 
 unsigned blocks_for(uint64_t items, int sms) {
@@ -455,13 +449,6 @@ extern "C" void ds_tc_gpu_close(ds_tc_gpu *ctx) {
   free(ctx);
 }
 
-#define DS_MSPLIT_TRY(call, what)                                                                \
-  do {                                                                                           \
-    if ((call) != MSPLIT_SUCCESS)                                                                \
-      return ds_error_set(err, DS_ERR_DEVICE, "ds_tc_gpu_run: %s: %s", what,                     \
-                          msplit_last_error_message());                                          \
-  } while (0)
-
 static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   const uint32_t n = d->g.n;
   const uint64_t m = d->g.m;
@@ -476,8 +463,7 @@ static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   degree_keys<<<vb, BLOCK, 0, s>>>(d->g.row, n, b.deg, b.ids);
   DS_LAUNCH_CHECK("degree_keys");
   DS_MSPLIT_TRY(msplit::radix_sort_pairs(b.temp, &tb, b.deg, b.deg_sorted, b.ids, b.order, n, 0,
-                                         32, s),
-                "radix sort of the degrees");
+                                         32, s));
   scatter_rank<<<vb, BLOCK, 0, s>>>(b.order, n, b.rank);
   DS_LAUNCH_CHECK("scatter_rank");
   // 2. orientation: the arcs that go up in rank, their positions, the rows
@@ -495,15 +481,13 @@ static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   // 3. rows sorted (renumbering unsorted them), then binned by length
   tb = b.temp_bytes;
   DS_MSPLIT_TRY(msplit::segmented_sort_keys(b.temp, &tb, b.col_unsorted, b.col, m / 2, n, b.off,
-                                            b.off + 1, s),
-                "segmented sort of the oriented rows");
+                                            b.off + 1, s));
   iota<<<vb, BLOCK, 0, s>>>(b.classes_in, n);
   DS_LAUNCH_CHECK("iota");
   tb = b.temp_bytes;
   const row_class op{b.off, d->opt.short_max};
   DS_MSPLIT_TRY(msplit::multisplit_keys(b.temp, &tb, b.classes_in, b.classes_out, n, CLASSES, op,
-                                        b.class_offsets, s),
-                "multisplit of the rows by length");
+                                        b.class_offsets, s));
   DS_CUDA_TRY(cudaEventRecord(d->ev[0], s));
   // 4. the intersections: short rows, then long rows
   tc_args a{b.off, b.col, n, b.total, per_vertex ? b.per_rank : nullptr};

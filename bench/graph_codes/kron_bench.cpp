@@ -3,10 +3,12 @@
 // counter's row classes: the time of each intersection class (short rows by a warp, long rows
 // by a block) and of preprocessing, for every pair of short-row bound and long-row probe
 // (binary search of a shared copy, or a shared bitmap). It measures which probe pays for which
-// rows; the defaults of ds_tc_gpu_options come from it (docs/performance.md).
+// rows; the defaults of ds_tc_gpu_options come from it (docs/performance.md). With --csr, first
+// the CSR build of the raw edge list (self loops, duplicates) on the CPU and on the GPU
+// (ds_csr_build_gpu: wall clock, transfers both ways included), checked to be identical.
 //
 //   kron_bench [--scales 20,21] [--short 16,64,256] [--trials 10] [--cpu-trials 3]
-//              [--threads 16] [--json FILE]
+//              [--threads 16] [--csr] [--json FILE]
 //
 // GPU times are the libraries' own (CUDA events), CPU times wall clock; a warm-up first, then
 // the median of the trials.
@@ -18,6 +20,7 @@
 
 #include "bench_util.h"
 extern "C" {
+#include "ds/csr_gpu.h"
 #include "ds/gen.h"
 #include "kcore.h"
 #include "tc.h"
@@ -33,9 +36,64 @@ static double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+static double wall_ms(double t0) { return (omp_get_wtime() - t0) * 1e3; }
+
+/* The CSR of Kronecker scale `scale`'s raw edges, on the CPU (threads) and the GPU. */
+static bool csr_build(int scale, int trials, int cpu_trials, int threads, FILE *f, bool &first) {
+  ds_gen_spec spec;
+  ds_gen_spec_default(&spec, DS_GEN_KRON);
+  spec.scale = (uint32_t)scale;
+  spec.seed = 1;
+  ds_gen_edge_list raw;
+  ds_error err;
+  if (ds_gen_edges(&spec, &raw, &err) != DS_OK) {
+    std::fprintf(stderr, "kron %d edges: %s\n", scale, err.msg);
+    return false;
+  }
+  const ds_edge_list e = ds_gen_edges_view(&raw);
+  ds_graph cpu, gpu;
+  std::vector<double> tc, tg;
+  omp_set_num_threads(threads);
+  for (int t = 0; t <= std::max(cpu_trials, 1); t++) {
+    const double t0 = omp_get_wtime();
+    if (ds_csr_build(&e, raw.symmetric, nullptr, &cpu, &err) != DS_OK) return false;
+    if (t > 0) tc.push_back(wall_ms(t0));
+    if (t < std::max(cpu_trials, 1)) ds_graph_free(&cpu);
+  }
+  for (int t = 0; t <= trials; t++) {
+    const double t0 = omp_get_wtime();
+    if (ds_csr_build_gpu(0, &e, raw.symmetric, nullptr, &gpu, &err) != DS_OK) {
+      std::fprintf(stderr, "GPU CSR build: %s\n", err.msg);
+      return false;
+    }
+    if (t > 0) tg.push_back(wall_ms(t0));
+    if (t < trials) ds_graph_free(&gpu);
+  }
+  const bool same = cpu.n == gpu.n && cpu.m == gpu.m &&
+                    !std::memcmp(cpu.row_offsets, gpu.row_offsets, 8 * ((size_t)cpu.n + 1)) &&
+                    !std::memcmp(cpu.col, gpu.col, 4 * (size_t)cpu.m) &&
+                    !std::memcmp(cpu.weights, gpu.weights, 4 * (size_t)cpu.m);
+  std::printf("kron%d csr build of %llu edges: cpu %d threads %.1f ms, gpu %.1f ms (%.1fx), %s\n",
+              scale, (unsigned long long)e.count, threads, median(tc), median(tg),
+              median(tc) / median(tg), same ? "identical" : "DIFFERENT");
+  if (f) {
+    std::fprintf(f,
+                 "%s    {\"graph\": \"kron%d\", \"program\": \"csr_build\", \"edges\": %llu, "
+                 "\"arcs\": %llu, \"cpu_ms\": %.3f, \"threads\": %d, \"gpu_ms\": %.3f, "
+                 "\"identical\": %s}",
+                 first ? "" : ",\n", scale, (unsigned long long)e.count,
+                 (unsigned long long)cpu.m, median(tc), threads, median(tg), same ? "true" : "false");
+    first = false;
+  }
+  ds_graph_free(&cpu);
+  ds_graph_free(&gpu);
+  ds_gen_edges_free(&raw);
+  return same;
+}
+
 int main(int argc, char **argv) {
   std::vector<std::string> scales = {"20", "21"}, shorts = {"16", "64", "256"};
-  int trials = 10, cpu_trials = 3, threads = 16;
+  int trials = 10, cpu_trials = 3, threads = 16, csr = 0;
   std::string json;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
@@ -44,9 +102,10 @@ int main(int argc, char **argv) {
     else if (a == "--trials" && i + 1 < argc) trials = std::max(1, std::atoi(argv[++i]));
     else if (a == "--cpu-trials" && i + 1 < argc) cpu_trials = std::max(0, std::atoi(argv[++i]));
     else if (a == "--threads" && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--csr") csr = 1;
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--trials T] [--cpu-trials T] [--threads N] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--trials T] [--cpu-trials T] [--threads N] [--csr] [--json FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -64,6 +123,7 @@ int main(int argc, char **argv) {
   for (const std::string &sc : scales) {
     ds_graph g;
     ds_error err;
+    if (csr && !csr_build(std::atoi(sc.c_str()), trials, cpu_trials, threads, f, first)) return 1;
     if (ds_gen_kron((uint32_t)std::atoi(sc.c_str()), 16, 0.57, 0.19, 0.19, 1, 1, 1, &g, &err) != DS_OK) {
       std::fprintf(stderr, "kron %s: %s\n", sc.c_str(), err.msg);
       return 1;

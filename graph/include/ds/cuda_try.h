@@ -1,7 +1,8 @@
-/* CUDA error handling of the GPU code of app/ (the SSSP engines, kcore, tc):
- * every call checked, and a failure returned as DS_ERR_DEVICE with a message
- * naming the call, from a function that returns ds_status and has a
- * `ds_error *err` in scope. */
+/* CUDA error handling of the project's GPU code (the GPU CSR build, the SSSP
+ * engines, kcore, tc): every call checked, and a failure returned as
+ * DS_ERR_DEVICE with a message naming the call, from a function that returns
+ * ds_status and has a `ds_error *err` in scope. DS_MSPLIT_TRY does the same for
+ * a call of msplit (include its header first). */
 #ifndef DS_CUDA_TRY_H
 #define DS_CUDA_TRY_H
 
@@ -23,6 +24,13 @@
     if (e_ != cudaSuccess)                                                                       \
       return ds_error_set(err, DS_ERR_DEVICE, "launch of %s failed: %s", what,                   \
                           cudaGetErrorString(e_));                                               \
+  } while (0)
+
+#define DS_MSPLIT_TRY(call)                                                                      \
+  do {                                                                                           \
+    if ((call) != MSPLIT_SUCCESS)                                                                \
+      return ds_error_set(err, DS_ERR_DEVICE, "msplit error in %s (%s:%d): %s", #call, __FILE__,  \
+                          __LINE__, msplit_last_error_message());                                \
   } while (0)
 
 #define DS_TRY(call)                                                                             \
