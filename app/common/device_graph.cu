@@ -34,7 +34,8 @@ static ds_status open_impl(int device, const ds_graph *g, uint64_t work, const c
   DS_CUDA_TRY(cudaMalloc(&d->col, sizeof(uint32_t) * (g->m ? g->m : 1)));
   DS_CUDA_TRY(cudaMemcpy(d->row, g->row_offsets, sizeof(uint64_t) * ((uint64_t)g->n + 1),
                          cudaMemcpyHostToDevice));
-  if (g->m) DS_CUDA_TRY(cudaMemcpy(d->col, g->col, sizeof(uint32_t) * g->m, cudaMemcpyHostToDevice));
+  if (g->m)
+    DS_CUDA_TRY(cudaMemcpy(d->col, g->col, sizeof(uint32_t) * g->m, cudaMemcpyHostToDevice));
   return DS_OK;
 }
 

@@ -19,19 +19,24 @@
  * reaches k + 1 -> k (and base + WINDOW -> below) exactly once, and is queued
  * once. Work items are pieces of at most PIECE arcs of a queued vertex, so one
  * hub does not serialise a round; a warp takes 32 items and spreads their arcs
- * over its lanes. Small queues are run by one block, all
- * their sub-rounds in one launch (the road networks' long chains of tiny
- * sub-rounds); large ones by the grid, a launch per sub-round.
+ * over its lanes. A window's levels run in one cooperative launch, levels and
+ * sub-rounds separated by grid-wide barriers (no host round trip): a sub-round
+ * of at most SOLO_MAX items and SOLO_ARCS arcs is run by block 0 alone, as
+ * many in a row as stay that small, with block barriers (the road networks'
+ * long chains of tiny sub-rounds), the others wait at the next grid barrier.
  *
  * Limits: n < 2^32 and fewer than 2^32 items in one level (n + m / PIECE).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <cooperative_groups.h>
 #include <msplit/multisplit.cuh>
 
 #include "device_graph.cuh"
 #include "kcore.h"
+
+namespace cg = cooperative_groups;
 
 namespace {
 
@@ -40,20 +45,23 @@ constexpr uint32_t WINDOW = 16;             /* degree buckets of one window */
 constexpr uint32_t SPLIT_BUCKETS = WINDOW + 2; /* + overflow + peeled (dropped) */
 constexpr uint32_t PIECE = 128;             /* arcs of one work item */
 constexpr int WARP = 32;
-constexpr int GRID_BLOCK = 256;
-constexpr int SOLO_BLOCK = 1024;
-constexpr uint32_t SOLO_MAX = 4096;         /* items a single block takes a sub-round of, */
-constexpr uint64_t SOLO_ARCS = 32768;       /* and arcs: 32 per thread */
+constexpr int PEEL_BLOCK = 512;             /* threads of a block of the window kernel */
+constexpr uint32_t SOLO_MAX = 4096;         /* items block 0 takes a sub-round of alone, */
+constexpr uint64_t SOLO_ARCS = 32768;       /* and arcs: 64 per thread */
 constexpr int FILTER_BLOCK = 256;
+constexpr int COUNTERS = 3;                 /* sub-round r reads r % 3, fills r + 1, clears r + 2 */
 
-/* Device counters of a level; read back after each launch that decides. */
+/* Device counters of a window's levels. Sub-round r takes the items of buffer
+ * r % 2 (count[r % 3] of them) and queues into buffer (r + 1) % 2 and
+ * count[(r + 1) % 3]; count[(r + 2) % 3] was read in sub-round r - 1 and is
+ * cleared in r, so one barrier a sub-round suffices. */
 struct peel_state {
-  unsigned long long arcs[2]; /* their arcs */
-  uint32_t count[2];  /* items queued in frontier buffer 0 / 1 */
-  uint32_t cur;       /* the buffer that holds the current sub-round */
-  uint32_t entered;   /* vertices that entered the window since it opened */
-  uint32_t least;     /* the least degree above k met by the level's filter */
-  uint32_t rounds;    /* sub-rounds run by single-block launches */
+  unsigned long long arcs[COUNTERS]; /* arcs of the items queued */
+  uint32_t count[COUNTERS];          /* items queued */
+  uint32_t least[COUNTERS];          /* the least degree above k met by filter i (i % 3) */
+  uint32_t entered;                  /* vertices that entered the window since it opened */
+  uint32_t round;                    /* where block 0's sub-rounds left off */
+  uint32_t levels, rounds;           /* statistics */
 };
 
 struct peel_args {
@@ -64,7 +72,9 @@ struct peel_args {
   uint64_t *items[2];
   uint32_t *entered; /* the window's late arrivals */
   peel_state *st;
-  uint32_t top;      /* base + WINDOW: degrees from here are in the overflow */
+  const uint32_t *win;   /* the window's vertices, by bucket */
+  const size_t *offsets; /* the window's bucket offsets (multisplit's) */
+  uint32_t base, top;    /* the window: degrees [base, top); from top on, the overflow */
 };
 
 /* The bucket of a vertex when a window opens: its degree's bucket, the
@@ -79,27 +89,28 @@ struct window_bucket {
   }
 };
 
-/* Queues v (core number k) as its pieces into buffer b. */
-__device__ __forceinline__ void enqueue(const peel_args &a, uint32_t v, uint32_t k, int b) {
+/* Queues v (core number k) as its pieces for sub-round r. */
+__device__ __forceinline__ void enqueue(const peel_args &a, uint32_t v, uint32_t k, uint32_t r) {
   a.core[v] = k;
   const uint64_t len = a.row[v + 1] - a.row[v];
   const uint32_t pieces = (uint32_t)((len + PIECE - 1) / PIECE);
   if (pieces == 0) return;
-  atomicAdd(&a.st->arcs[b], (unsigned long long)len);
-  const uint32_t at = atomicAdd(&a.st->count[b], pieces);
-  for (uint32_t p = 0; p < pieces; p++) a.items[b][at + p] = ((uint64_t)p << 32) | v;
+  atomicAdd(&a.st->arcs[r % COUNTERS], (unsigned long long)len);
+  const uint32_t at = atomicAdd(&a.st->count[r % COUNTERS], pieces);
+  uint64_t *items = a.items[r % 2];
+  for (uint32_t p = 0; p < pieces; p++) items[at + p] = ((uint64_t)p << 32) | v;
 }
 
-/* Items first..first+31 of buffer cur, one per lane, by one warp: a degree
+/* Items first..first+31 of sub-round r, one per lane, by one warp: a degree
  * off each neighbour not peeled. The arcs of the 32 items are spread evenly
  * over the lanes (a scan of their lengths, then each lane finds the item of
  * its arc), so that a warp of low-degree vertices keeps its lanes busy. */
 __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, uint32_t count,
-                                           uint32_t k, int cur, int lane) {
+                                           uint32_t k, uint32_t r, int lane) {
   uint64_t begin = 0;
   uint32_t len = 0;
   if (first + lane < count) {
-    const uint64_t item = a.items[cur][first + lane];
+    const uint64_t item = a.items[r % 2][first + lane];
     const uint32_t v = (uint32_t)item;
     begin = a.row[v] + (item >> 32) * PIECE;
     const uint64_t left = a.row[v + 1] - begin;
@@ -126,12 +137,12 @@ __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, u
     const uint32_t u = a.col[owner_begin + (t - (owner_incl - owner_len))];
     if (a.core[u] != UNSET) continue;
     const uint32_t old = atomicSub(&a.deg[u], 1u);
-    if (old == k + 1) enqueue(a, u, k, cur ^ 1);
+    if (old == k + 1) enqueue(a, u, k, r + 1);
     else if (old == a.top) a.entered[atomicAdd(&a.st->entered, 1u)] = u;
   }
 }
 
-/* The least degree of the vertices in list not peeled (into st->least). */
+/* The least degree of the vertices in list not peeled (into st->least[0]). */
 __global__ void least_degree(const uint32_t *list, uint32_t count, const uint32_t *deg,
                              const uint32_t *core, peel_state *st) {
   uint32_t least = UINT32_MAX;
@@ -140,54 +151,97 @@ __global__ void least_degree(const uint32_t *list, uint32_t count, const uint32_
     if (core[v] == UNSET) least = min(least, deg[v]);
   }
   for (int o = WARP / 2; o > 0; o /= 2) least = min(least, __shfl_xor_sync(0xffffffffu, least, o));
-  if ((threadIdx.x & (WARP - 1)) == 0 && least != UINT32_MAX) atomicMin(&st->least, least);
+  if ((threadIdx.x & (WARP - 1)) == 0 && least != UINT32_MAX) atomicMin(&st->least[0], least);
 }
 
-/* Level k's queue: the vertices of degree k among win[from, to) and the
- * late arrivals; the least other degree into st->least. */
-__global__ void level_filter(peel_args a, const uint32_t *win, uint32_t from, uint32_t to,
-                             uint32_t k) {
-  const uint32_t own = to - from, late = a.st->entered;
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < own + late;
-       i += gridDim.x * blockDim.x) {
-    const uint32_t v = i < own ? win[from + i] : a.entered[i - own];
-    if (a.core[v] != UNSET) continue;
-    const uint32_t d = a.deg[v];
-    if (d <= k) enqueue(a, v, k, 0);
-    else atomicMin(&a.st->least, d);
-  }
+__device__ __forceinline__ uint32_t load_volatile(const uint32_t *p) {
+  return *(const volatile uint32_t *)p;
 }
 
-/* One sub-round by the grid: buffer cur into buffer cur ^ 1. */
-__global__ void peel_grid(peel_args a, uint32_t k, int cur) {
-  const uint32_t count = a.st->count[cur];
+/* Sub-round r by `threads` threads from `rank` on: warps take 32 items each. */
+__device__ __forceinline__ void sub_round(const peel_args &a, uint32_t k, uint32_t r,
+                                          uint32_t count, uint64_t rank, uint64_t threads) {
   const int lane = threadIdx.x & (WARP - 1);
-  const uint32_t stride = gridDim.x * blockDim.x; /* items: a warp takes WARP at once */
-  for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / WARP * WARP; i < count; i += stride)
-    peel_chunk(a, i, count, k, cur, lane);
+  for (uint64_t i = rank / WARP * WARP; i < count; i += threads)
+    peel_chunk(a, (uint32_t)i, count, k, r, lane);
 }
 
-/* Sub-rounds by one block while the queue stays within SOLO_MAX and SOLO_ARCS:
- * the level ends here, or the grid takes over from st->cur. */
-__global__ void peel_solo(peel_args a, uint32_t k, int cur) {
-  const int lane = threadIdx.x & (WARP - 1), warp = threadIdx.x / WARP;
-  uint32_t rounds = 0;
+/* Block 0 alone: sub-rounds from r while they stay small; returns where it
+ * stopped (an empty queue, or one for the grid). */
+__device__ uint32_t solo_rounds(const peel_args &a, uint32_t k, uint32_t r) {
   for (;;) {
-    const uint32_t count = *(volatile uint32_t *)&a.st->count[cur];
-    const uint64_t arcs = *(volatile unsigned long long *)&a.st->arcs[cur];
-    if (count == 0 || count > SOLO_MAX || arcs > SOLO_ARCS) break;
-    for (uint32_t i = warp * WARP; i < count; i += SOLO_BLOCK)
-      peel_chunk(a, i, count, k, cur, lane);
+    const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
+    const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
+    if (count == 0 || count > SOLO_MAX || arcs > SOLO_ARCS) return r;
+    sub_round(a, k, r, count, threadIdx.x, blockDim.x);
+    if (threadIdx.x == 0) {
+      a.st->count[(r + 2) % COUNTERS] = 0;
+      a.st->arcs[(r + 2) % COUNTERS] = 0;
+      a.st->rounds++;
+    }
     __syncthreads();
-    if (threadIdx.x == 0) a.st->count[cur] = 0, a.st->arcs[cur] = 0;
-    __threadfence_block();
-    __syncthreads();
-    cur ^= 1;
-    rounds++;
+    r++;
   }
-  if (threadIdx.x == 0) {
-    a.st->cur = (uint32_t)cur;
-    a.st->rounds += rounds;
+}
+
+/* Every level of the window [a.base, a.top): for each, the queue of the
+ * vertices of degree k (the window's buckets from k's on, and the late
+ * arrivals), then its sub-rounds until the queue is empty. Levels with no
+ * vertex are skipped to the least degree the filter met. Cooperative launch. */
+__global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
+  cg::grid_group grid = cg::this_grid();
+  const uint64_t rank = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
+  const uint32_t to = (uint32_t)a.offsets[WINDOW];
+  for (uint32_t k = a.base, filter = 0; k < a.top; filter++) {
+    // 1. the level's queue into sub-round 0 (the least slots rotate as the counters do)
+    if (rank == 0) a.st->least[(filter + 1) % COUNTERS] = UINT32_MAX; /* the next filter's */
+    const uint32_t from = (uint32_t)a.offsets[k - a.base];
+    const uint32_t own = to - from, late = load_volatile(&a.st->entered);
+    for (uint64_t i = rank; i < (uint64_t)own + late; i += threads) {
+      const uint32_t v = i < own ? a.win[from + i] : a.entered[i - own];
+      if (a.core[v] != UNSET) continue;
+      const uint32_t d = a.deg[v];
+      if (d <= k) enqueue(a, v, k, 0);
+      else atomicMin(&a.st->least[filter % COUNTERS], d);
+    }
+    grid.sync();
+    const uint32_t least = load_volatile(&a.st->least[filter % COUNTERS]);
+    if (load_volatile(&a.st->count[0]) == 0) {
+      if (least >= a.top) break; /* nothing left in the window */
+      k = least;
+      grid.sync(); /* every thread has read count[0] before the next filter fills it */
+      continue;
+    }
+    if (rank == 0) a.st->levels++;
+    // 2. sub-rounds: block 0 alone while they are small, else the grid
+    for (uint32_t r = 0;;) {
+      const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
+      const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
+      if (count == 0) break;
+      if (count <= SOLO_MAX && arcs <= SOLO_ARCS) {
+        if (blockIdx.x == 0) {
+          const uint32_t stop = solo_rounds(a, k, r);
+          if (threadIdx.x == 0) a.st->round = stop;
+        }
+        grid.sync();
+        r = load_volatile(&a.st->round);
+        continue;
+      }
+      sub_round(a, k, r, count, rank, threads);
+      if (rank == 0) {
+        a.st->count[(r + 2) % COUNTERS] = 0;
+        a.st->arcs[(r + 2) % COUNTERS] = 0;
+        a.st->rounds++;
+      }
+      grid.sync();
+      r++;
+    }
+    // 3. the counters cleared for the next level
+    if (rank == 0)
+      for (int c = 0; c < COUNTERS; c++) a.st->count[c] = 0, a.st->arcs[c] = 0;
+    grid.sync();
+    k++;
   }
 }
 
@@ -199,7 +253,8 @@ struct kcore_dev {
   peel_state *st;
   void *temp;
   size_t temp_bytes;
-  int grid_blocks;
+  int grid_blocks; /* of FILTER_BLOCK threads, for the simple kernels */
+  int peel_blocks; /* of PEEL_BLOCK threads, all resident: the window kernel */
 };
 
 uint64_t items_capacity(uint32_t n, uint64_t m) { return (uint64_t)n + m / PIECE + 1; }
@@ -253,7 +308,13 @@ static ds_status open_impl(int device, const ds_graph *g, kcore_dev *d, ds_error
   DS_CUDA_TRY(cudaMalloc(&d->temp, d->temp_bytes ? d->temp_bytes : 1));
   int sms = 0;
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  d->grid_blocks = sms * (2048 / GRID_BLOCK);
+  d->grid_blocks = sms * (2048 / FILTER_BLOCK);
+  int per_sm = 0;
+  DS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peel_window, PEEL_BLOCK, 0));
+  if (per_sm < 1)
+    return ds_error_set(err, DS_ERR_DEVICE,
+                        "ds_kcore_gpu_open: the peeling kernel does not fit an SM");
+  d->peel_blocks = per_sm * sms;
   return DS_OK;
 }
 
@@ -314,38 +375,6 @@ static ds_status read_state(kcore_dev *d, peel_state *h, ds_error *err) {
   return DS_OK;
 }
 
-static ds_status set_least(kcore_dev *d, ds_error *err) {
-  DS_CUDA_TRY(cudaMemsetAsync(&d->st->least, 0xFF, sizeof(uint32_t), d->g.stream));
-  return DS_OK;
-}
-
-/* Level k's sub-rounds, its queue in buffer 0 with count items. */
-static ds_status peel_level(kcore_dev *d, const peel_args &a, uint32_t k, uint32_t count,
-                            uint64_t arcs, ds_kcore_gpu_stats *stats, ds_error *err) {
-  int cur = 0;
-  peel_state h;
-  while (count > 0) {
-    if (count <= SOLO_MAX && arcs <= SOLO_ARCS) {
-      peel_solo<<<1, SOLO_BLOCK, 0, d->g.stream>>>(a, k, cur);
-      DS_LAUNCH_CHECK("peel_solo");
-      DS_TRY(read_state(d, &h, err));
-      cur = (int)h.cur;
-    } else {
-      const uint32_t blocks = blocks_for(count, GRID_BLOCK, d->grid_blocks);
-      peel_grid<<<blocks, GRID_BLOCK, 0, d->g.stream>>>(a, k, cur);
-      DS_LAUNCH_CHECK("peel_grid");
-      DS_CUDA_TRY(cudaMemsetAsync(&d->st->count[cur], 0, sizeof(uint32_t), d->g.stream));
-      DS_CUDA_TRY(cudaMemsetAsync(&d->st->arcs[cur], 0, sizeof(uint64_t), d->g.stream));
-      cur ^= 1;
-      stats->rounds++;
-      DS_TRY(read_state(d, &h, err));
-    }
-    count = h.count[cur];
-    arcs = h.arcs[cur];
-  }
-  return DS_OK;
-}
-
 static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stats, ds_error *err) {
   const uint32_t n = d->g.n;
   cudaStream_t s = d->g.stream;
@@ -354,7 +383,7 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
   // 1. degrees, nothing peeled, every vertex in the overflow
   DS_CUDA_TRY(cudaEventRecord(d->g.start, s));
   DS_CUDA_TRY(cudaMemsetAsync(d->st, 0, sizeof(peel_state), s));
-  init_vertices<<<d->grid_blocks, GRID_BLOCK, 0, s>>>(d->g.row, n, d->deg, d->core, d->list[0]);
+  init_vertices<<<d->grid_blocks, FILTER_BLOCK, 0, s>>>(d->g.row, n, d->deg, d->core, d->list[0]);
   DS_LAUNCH_CHECK("init_vertices");
   peel_args a;
   a.row = d->g.row;
@@ -365,57 +394,47 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
   a.items[1] = d->items[1];
   a.entered = d->entered;
   a.st = d->st;
+  a.offsets = d->offsets;
   // the overflow bucket: list `src` of `over` vertices; each window's multisplit
   // writes the other list, and the overflow it leaves there opens the next
   const uint32_t *src = d->list[0];
   int out = 1;
   uint32_t over = n;
   size_t off[SPLIT_BUCKETS + 1];
-  // 2. windows: open one on the least degree left, peel its levels
+  // 2. windows: open one on the least degree left (a multisplit of the
+  //    overflow into degree buckets), peel its levels in one launch
   while (over > 0) {
-    DS_TRY(set_least(d, err));
-    const uint32_t blocks = blocks_for(over, FILTER_BLOCK, d->grid_blocks);
-    least_degree<<<blocks, FILTER_BLOCK, 0, s>>>(src, over, d->deg, d->core, d->st);
+    DS_CUDA_TRY(cudaMemsetAsync(d->st->least, 0xFF, sizeof d->st->least, s));
+    least_degree<<<blocks_for(over, FILTER_BLOCK, d->grid_blocks), FILTER_BLOCK, 0, s>>>(
+        src, over, d->deg, d->core, d->st);
     DS_LAUNCH_CHECK("least_degree");
     DS_TRY(read_state(d, &h, err));
-    if (h.least == UINT32_MAX) break; /* all peeled */
-    const uint32_t base = h.least;
+    if (h.least[0] == UINT32_MAX) break; /* all peeled */
+    const uint32_t base = h.least[0];
     const window_bucket op{d->deg, d->core, base};
     size_t bytes = d->temp_bytes;
     uint32_t *win = d->list[out];
-    if (msplit::multisplit_keys(d->temp, &bytes, src, win, over, SPLIT_BUCKETS, op, d->offsets,
-                                s) != MSPLIT_SUCCESS)
-      return ds_error_set(err, DS_ERR_DEVICE, "ds_kcore_gpu_run: multisplit: %s",
-                          msplit_last_error_message());
-    DS_CUDA_TRY(cudaMemcpyAsync(off, d->offsets, sizeof off, cudaMemcpyDeviceToHost, s));
+    DS_MSPLIT_TRY(msplit::multisplit_keys(d->temp, &bytes, src, win, over, SPLIT_BUCKETS, op,
+                                          d->offsets, s));
     DS_CUDA_TRY(cudaMemsetAsync(&d->st->entered, 0, sizeof(uint32_t), s));
+    DS_CUDA_TRY(cudaMemsetAsync(d->st->least, 0xFF, sizeof d->st->least, s));
+    a.win = win;
+    a.base = base;
+    a.top = base + WINDOW;
+    void *args[] = {&a};
+    DS_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)peel_window, d->peel_blocks, PEEL_BLOCK,
+                                            args, 0, s));
+    DS_CUDA_TRY(cudaMemcpyAsync(off, d->offsets, sizeof off, cudaMemcpyDeviceToHost, s));
     DS_CUDA_TRY(cudaStreamSynchronize(s));
     stats->windows++;
-    a.top = base + WINDOW;
-    for (uint32_t k = base; k < base + WINDOW;) {
-      DS_TRY(set_least(d, err));
-      const uint32_t from = (uint32_t)off[k - base], to = (uint32_t)off[WINDOW];
-      const uint64_t span = (uint64_t)(to - from) + n / 64 + 1; /* the late arrivals are few */
-      const uint32_t fb = blocks_for(span, FILTER_BLOCK, d->grid_blocks);
-      level_filter<<<fb, FILTER_BLOCK, 0, s>>>(a, win, from, to, k);
-      DS_LAUNCH_CHECK("level_filter");
-      DS_TRY(read_state(d, &h, err));
-      if (h.count[0] == 0) {
-        if (h.least >= base + WINDOW) break; /* nothing left in the window */
-        k = h.least;
-        continue;
-      }
-      stats->levels++;
-      DS_TRY(peel_level(d, a, k, h.count[0], h.arcs[0], stats, err));
-      k++;
-    }
     src = win + off[WINDOW];
     over = (uint32_t)(off[WINDOW + 1] - off[WINDOW]);
     out ^= 1;
   }
   DS_CUDA_TRY(cudaEventRecord(d->g.stop, s));
   DS_TRY(read_state(d, &h, err));
-  stats->rounds += h.rounds;
+  stats->levels = h.levels;
+  stats->rounds = h.rounds;
   if (n > 0) DS_CUDA_TRY(cudaMemcpyAsync(core, d->core, 4ull * n, cudaMemcpyDeviceToHost, s));
   DS_CUDA_TRY(cudaStreamSynchronize(s));
   return DS_OK;

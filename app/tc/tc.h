@@ -69,7 +69,7 @@ typedef struct ds_tc_gpu ds_tc_gpu;
  * row's vertex where they are at most 262,144 (the search elsewhere). */
 typedef enum { DS_TC_PROBE_SEARCH = 0, DS_TC_PROBE_BITMAP = 1 } ds_tc_probe;
 
-#define DS_TC_GPU_SHORT_MAX 64u /* default: out-rows up to this are a warp's */
+#define DS_TC_GPU_SHORT_MAX 16u /* default: out-rows up to this are a warp's */
 
 typedef struct {
   uint32_t short_max;     /* out-rows of 2..short_max arcs: a warp each (2..512) */

@@ -498,7 +498,8 @@ static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   DS_LAUNCH_CHECK("count_short");
   DS_CUDA_TRY(cudaEventRecord(d->ev[1], s));
   const bool bitmap = d->opt.long_probe == DS_TC_PROBE_BITMAP;
-  if (per_vertex) count_long<true><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets, bitmap);
+  if (per_vertex)
+    count_long<true><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets, bitmap);
   else count_long<false><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets, bitmap);
   DS_LAUNCH_CHECK("count_long");
   DS_CUDA_TRY(cudaEventRecord(d->ev[2], s));

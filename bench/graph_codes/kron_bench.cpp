@@ -52,7 +52,8 @@ static bool csr_build(int scale, int trials, int cpu_trials, int threads, FILE *
   }
   const ds_edge_list e = ds_gen_edges_view(&raw);
   ds_graph cpu, gpu;
-  std::vector<double> tc, tg;
+  std::vector<double> tc, tg, up, sort, arcs, down;
+  ds_csr_gpu_stats cs{};
   omp_set_num_threads(threads);
   for (int t = 0; t <= std::max(cpu_trials, 1); t++) {
     const double t0 = omp_get_wtime();
@@ -62,27 +63,35 @@ static bool csr_build(int scale, int trials, int cpu_trials, int threads, FILE *
   }
   for (int t = 0; t <= trials; t++) {
     const double t0 = omp_get_wtime();
-    if (ds_csr_build_gpu(0, &e, raw.symmetric, nullptr, &gpu, &err) != DS_OK) {
+    if (ds_csr_build_gpu_stats(0, &e, raw.symmetric, nullptr, &gpu, &cs, &err) != DS_OK) {
       std::fprintf(stderr, "GPU CSR build: %s\n", err.msg);
       return false;
     }
-    if (t > 0) tg.push_back(wall_ms(t0));
+    if (t > 0) {
+      tg.push_back(wall_ms(t0));
+      up.push_back(cs.upload_ms), sort.push_back(cs.sort_ms), arcs.push_back(cs.arcs_ms);
+      down.push_back(cs.download_ms);
+    }
     if (t < trials) ds_graph_free(&gpu);
   }
   const bool same = cpu.n == gpu.n && cpu.m == gpu.m &&
                     !std::memcmp(cpu.row_offsets, gpu.row_offsets, 8 * ((size_t)cpu.n + 1)) &&
                     !std::memcmp(cpu.col, gpu.col, 4 * (size_t)cpu.m) &&
                     !std::memcmp(cpu.weights, gpu.weights, 4 * (size_t)cpu.m);
-  std::printf("kron%d csr build of %llu edges: cpu %d threads %.1f ms, gpu %.1f ms (%.1fx), %s\n",
+  std::printf("kron%d csr build of %llu edges: cpu %d threads %.1f ms, gpu %.1f ms (%.1fx; "
+              "upload %.1f, sort %.1f, arcs %.1f, download %.1f), %s\n",
               scale, (unsigned long long)e.count, threads, median(tc), median(tg),
-              median(tc) / median(tg), same ? "identical" : "DIFFERENT");
+              median(tc) / median(tg), median(up), median(sort), median(arcs), median(down),
+              same ? "identical" : "DIFFERENT");
   if (f) {
     std::fprintf(f,
                  "%s    {\"graph\": \"kron%d\", \"program\": \"csr_build\", \"edges\": %llu, "
                  "\"arcs\": %llu, \"cpu_ms\": %.3f, \"threads\": %d, \"gpu_ms\": %.3f, "
-                 "\"identical\": %s}",
+                 "\"upload_ms\": %.3f, \"sort_ms\": %.3f, \"arcs_ms\": %.3f, "
+                 "\"download_ms\": %.3f, \"identical\": %s}",
                  first ? "" : ",\n", scale, (unsigned long long)e.count,
-                 (unsigned long long)cpu.m, median(tc), threads, median(tg), same ? "true" : "false");
+                 (unsigned long long)cpu.m, median(tc), threads, median(tg), median(up),
+                 median(sort), median(arcs), median(down), same ? "true" : "false");
     first = false;
   }
   ds_graph_free(&cpu);
@@ -105,7 +114,8 @@ int main(int argc, char **argv) {
     else if (a == "--csr") csr = 1;
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--trials T] [--cpu-trials T] [--threads N] [--csr] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--trials T] [--cpu-trials T] "
+                           "[--threads N] [--csr] [--json FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -118,13 +128,15 @@ int main(int argc, char **argv) {
   if (!json.empty() && f == nullptr) return 1;
   if (f) std::fprintf(f, "  \"results\": [\n");
   bool first = true;
-  std::printf("%-6s %6s %-7s %9s %9s %9s %9s %12s\n", "scale", "short", "probe", "total_ms", "prep_ms",
+  std::printf("%-6s %6s %-7s %9s %9s %9s %9s %12s\n", "scale", "short", "probe", "total_ms",
+              "prep_ms",
               "short_ms", "long_ms", "triangles");
   for (const std::string &sc : scales) {
     ds_graph g;
     ds_error err;
     if (csr && !csr_build(std::atoi(sc.c_str()), trials, cpu_trials, threads, f, first)) return 1;
-    if (ds_gen_kron((uint32_t)std::atoi(sc.c_str()), 16, 0.57, 0.19, 0.19, 1, 1, 1, &g, &err) != DS_OK) {
+    const uint32_t scale = (uint32_t)std::atoi(sc.c_str());
+    if (ds_gen_kron(scale, 16, 0.57, 0.19, 0.19, 1, 1, 1, &g, &err) != DS_OK) {
       std::fprintf(stderr, "kron %s: %s\n", sc.c_str(), err.msg);
       return 1;
     }
@@ -155,11 +167,13 @@ int main(int argc, char **argv) {
       if (ds_kcore_cpu(&g, threads, core_cpu.data(), &err) != DS_OK) return 1;
       if (t > 0) kcpu.push_back((omp_get_wtime() - t0) * 1e3);
     }
-    const bool same = cpu_trials == 0 || std::equal(core.begin(), core.begin() + g.n, core_cpu.begin());
+    const bool same =
+        cpu_trials == 0 || std::equal(core.begin(), core.begin() + g.n, core_cpu.begin());
     std::printf("kron%s kcore: gpu %.3f ms (%u windows, %u levels, %llu rounds, %.4f ms/round), "
                 "cpu %d threads %.3f ms, degeneracy %u, %s\n",
                 sc.c_str(), median(kms), ks.windows, ks.levels, (unsigned long long)ks.rounds,
-                median(rms), threads, median(kcpu), degeneracy, same ? "same cores" : "CORES DIFFER");
+                median(rms), threads, median(kcpu), degeneracy,
+                same ? "same cores" : "CORES DIFFER");
     if (f) {
       std::fprintf(f,
                    "%s    {\"graph\": \"kron%s\", \"program\": \"kcore\", \"vertices\": %u, "
@@ -212,16 +226,19 @@ int main(int argc, char **argv) {
         }
         ds_tc_gpu_close(gpu);
         const char *pname = probe ? "bitmap" : "search";
-        std::printf("%-6s %6s %-7s %9.3f %9.3f %9.3f %9.3f %12llu%s\n", sc.c_str(), sm.c_str(), pname,
-                    median(total), median(prep), median(shrt), median(lng), (unsigned long long)triangles,
+        std::printf("%-6s %6s %-7s %9.3f %9.3f %9.3f %9.3f %12llu%s\n", sc.c_str(), sm.c_str(),
+                    pname, median(total), median(prep), median(shrt), median(lng),
+                    (unsigned long long)triangles,
                     cpu_trials == 0 || triangles == tc_cpu_total ? "" : " DIFFERS FROM CPU");
         if (f) {
           std::fprintf(f,
                        "%s    {\"graph\": \"kron%s\", \"program\": \"tc\", \"backend\": \"gpu\", "
                        "\"vertices\": %u, \"arcs\": %llu, \"short_max\": %s, "
-                       "\"long_probe\": \"%s\", \"median_ms\": %.4f, \"prep_ms\": %.4f, \"short_ms\": %.4f, "
-                       "\"long_ms\": %.4f, \"short_rows\": %llu, \"long_rows\": %llu, \"triangles\": %llu}",
-                       first ? "" : ",\n", sc.c_str(), g.n, (unsigned long long)g.m, sm.c_str(), pname,
+                       "\"long_probe\": \"%s\", \"median_ms\": %.4f, \"prep_ms\": %.4f, "
+                       "\"short_ms\": %.4f, \"long_ms\": %.4f, \"short_rows\": %llu, "
+                       "\"long_rows\": %llu, \"triangles\": %llu}",
+                       first ? "" : ",\n", sc.c_str(), g.n, (unsigned long long)g.m, sm.c_str(),
+                       pname,
                        median(total), median(prep), median(shrt), median(lng),
                        (unsigned long long)st.short_rows, (unsigned long long)st.long_rows,
                        (unsigned long long)triangles);

@@ -162,12 +162,17 @@ msplit_status temp_needed(uint32_t n, uint64_t total, size_t *bytes) {
   return MSPLIT_SUCCESS;
 }
 
+constexpr int PHASE_EVENTS = 5; /* upload | keys, sort | arcs, offsets | download */
+
 struct device_state {
   void *block = nullptr;
   cudaStream_t stream = nullptr;
+  cudaEvent_t ev[PHASE_EVENTS] = {};
   ~device_state() {
     if (stream) cudaStreamSynchronize(stream);
     cudaFree(block);
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
     if (stream) cudaStreamDestroy(stream);
   }
 };
@@ -183,7 +188,7 @@ extern "C" uint64_t ds_csr_build_gpu_bytes(uint32_t n, uint64_t count, int symme
 }
 
 static ds_status build(int device, const ds_edge_list *e, int symmetric, const ds_load_options *opt,
-                       ds_graph *g, int *bad_edge, ds_error *err) {
+                       ds_graph *g, int *bad_edge, ds_csr_gpu_stats *stats, ds_error *err) {
   const uint32_t n = e->n;
   const uint64_t count = e->count, total = count * (symmetric ? 2 : 1);
   const int weighted = e->weights != nullptr;
@@ -207,11 +212,15 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   DS_CUDA_TRY(cudaMalloc(&d.block, need));
   layout(n, count, symmetric, weighted, temp, (char *)d.block, &b);
   cudaStream_t s = d.stream;
+  for (int i = 0; i < PHASE_EVENTS; i++) DS_CUDA_TRY(cudaEventCreate(&d.ev[i]));
   // 2. the edges up, their keys, the sort
+  DS_CUDA_TRY(cudaEventRecord(d.ev[0], s));
   DS_CUDA_TRY(cudaMemcpyAsync(b.src, e->src, 4 * count, cudaMemcpyHostToDevice, s));
   DS_CUDA_TRY(cudaMemcpyAsync(b.dst, e->dst, 4 * count, cudaMemcpyHostToDevice, s));
-  if (weighted) DS_CUDA_TRY(cudaMemcpyAsync(b.win, e->weights, 4 * count, cudaMemcpyHostToDevice, s));
+  if (weighted)
+    DS_CUDA_TRY(cudaMemcpyAsync(b.win, e->weights, 4 * count, cudaMemcpyHostToDevice, s));
   DS_CUDA_TRY(cudaMemsetAsync(b.bad, 0xFF, 8, s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[1], s));
   build_args a = {b.src, b.dst, b.win, count, n, symmetric != 0,
                   e->weight_type == DS_WEIGHT_F32, opt->seed, opt->weight_min, opt->weight_max,
                   b.keys[0], b.values[0], b.bad};
@@ -220,9 +229,11 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   msplit::double_buffer<uint64_t> keys(b.keys[0], b.keys[1]);
   msplit::double_buffer<uint32_t> values(b.values[0], b.values[1]);
   size_t tb = b.temp_bytes;
-  DS_MSPLIT_TRY(msplit::radix_sort_pairs(b.temp, &tb, keys, values, total, 0, 32 + bit_length(n), s));
+  DS_MSPLIT_TRY(
+      msplit::radix_sort_pairs(b.temp, &tb, keys, values, total, 0, 32 + bit_length(n), s));
   const uint64_t *k = keys.current();
   const uint32_t *v = values.current();
+  DS_CUDA_TRY(cudaEventRecord(d.ev[2], s));
   // 3. runs of equal keys -> arcs with the least weight
   run_heads<<<grid_for(total + 1), BLOCK, 0, s>>>(k, total, n, b.head);
   DS_LAUNCH_CHECK("run kernels");
@@ -249,16 +260,27 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   tb = b.temp_bytes;
   DS_CUDA_TRY(cub::DeviceScan::ExclusiveSum(b.temp, tb, b.counts, b.counts, (int64_t)n + 1, s));
   // 5. the CSR down
-  g->row_offsets = (uint64_t *)malloc(8 * ((size_t)n + 1));
-  g->col = (uint32_t *)malloc(4 * (size_t)(arcs ? arcs : 1));
-  g->weights = malloc(4 * (size_t)(arcs ? arcs : 1));
+  g->row_offsets = (uint64_t *)ds_alloc_big(8 * ((size_t)n + 1)); /* huge pages: few faults */
+  g->col = (uint32_t *)ds_alloc_big(4 * (size_t)(arcs ? arcs : 1));
+  g->weights = ds_alloc_big(4 * (size_t)(arcs ? arcs : 1));
   if (!g->row_offsets || !g->col || !g->weights)
     return ds_error_set(err, DS_ERR_NOMEM, "out of memory building a CSR of %u vertices and %llu "
                         "edges", n, (unsigned long long)count);
-  DS_CUDA_TRY(cudaMemcpyAsync(g->row_offsets, b.counts, 8 * ((size_t)n + 1), cudaMemcpyDeviceToHost, s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[3], s));
+  DS_CUDA_TRY(cudaMemcpyAsync(g->row_offsets, b.counts, 8 * ((size_t)n + 1),
+                              cudaMemcpyDeviceToHost, s));
   DS_CUDA_TRY(cudaMemcpyAsync(g->col, b.col, 4 * (size_t)arcs, cudaMemcpyDeviceToHost, s));
   DS_CUDA_TRY(cudaMemcpyAsync(g->weights, b.weight, 4 * (size_t)arcs, cudaMemcpyDeviceToHost, s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[4], s));
   DS_CUDA_TRY(cudaStreamSynchronize(s));
+  if (stats != NULL) {
+    float ms[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; i++) DS_CUDA_TRY(cudaEventElapsedTime(&ms[i], d.ev[i], d.ev[i + 1]));
+    stats->upload_ms = ms[0];
+    stats->sort_ms = ms[1];
+    stats->arcs_ms = ms[2];
+    stats->download_ms = ms[3];
+  }
   g->n = n;
   g->m = arcs;
   return DS_OK;
@@ -266,6 +288,12 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
 
 extern "C" ds_status ds_csr_build_gpu(int device, const ds_edge_list *edges, int symmetric,
                                       const ds_load_options *opt, ds_graph *g, ds_error *err) {
+  return ds_csr_build_gpu_stats(device, edges, symmetric, opt, g, NULL, err);
+}
+
+extern "C" ds_status ds_csr_build_gpu_stats(int device, const ds_edge_list *edges, int symmetric,
+                                            const ds_load_options *opt, ds_graph *g,
+                                            ds_csr_gpu_stats *stats, ds_error *err) {
   ds_load_options defaults;
   if (g == NULL || edges == NULL)
     return ds_error_set(err, DS_ERR_ARG, "ds_csr_build_gpu: edges and g must not be NULL");
@@ -284,7 +312,7 @@ extern "C" ds_status ds_csr_build_gpu(int device, const ds_edge_list *edges, int
                         (unsigned long long)edges->count);
   memset(g, 0, sizeof *g);
   int bad_edge = 0;
-  ds_status st = build(device, edges, symmetric, opt, g, &bad_edge, err);
+  ds_status st = build(device, edges, symmetric, opt, g, &bad_edge, stats, err);
   if (st != DS_OK || bad_edge) {
     ds_graph_free(g);
     if (st == DS_OK) return ds_csr_build(edges, symmetric, opt, g, err);

@@ -43,6 +43,19 @@ uint64_t ds_csr_build_gpu_bytes(uint32_t n, uint64_t count, int symmetric);
 ds_status ds_csr_build_gpu(int device, const ds_edge_list *edges, int symmetric,
                            const ds_load_options *opt, ds_graph *g, ds_error *err);
 
+/* Where the time of a build went, by CUDA events on its stream (ms). */
+typedef struct {
+  double upload_ms;   /* the edge list to the device (pageable host memory) */
+  double sort_ms;     /* the keys and their radix sort */
+  double arcs_ms;     /* runs to arcs, the offsets (histogram, scan), the count read back */
+  double download_ms; /* the CSR to the host */
+} ds_csr_gpu_stats;
+
+/* ds_csr_build_gpu, with *stats (may be NULL) filled after a build on the GPU. */
+ds_status ds_csr_build_gpu_stats(int device, const ds_edge_list *edges, int symmetric,
+                                 const ds_load_options *opt, ds_graph *g, ds_csr_gpu_stats *stats,
+                                 ds_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,10 +4,10 @@
  * and symmetric), an empty list, no vertices, and bad edges (the same error
  * as the CPU build), then, but with --quick, every test graph file and
  * bundled dataset loaded through the loader's builder hook (directed and made
- * undirected). Outputs are poisoned by the loader's zeroing and compared
- * whole. Exits 77 where no CUDA device is present.
+ * undirected). The CSRs are compared whole. --sanitize: four random lists
+ * alone (for racecheck's pace). Exits 77 where no CUDA device is present.
  *
- *   test_csr_gpu [--quick] [--datasets DIR] [--data DIR]
+ *   test_csr_gpu [--quick | --sanitize] [--datasets DIR] [--data DIR]
  */
 #include "ds_test.h" /* first: it sets the feature macros */
 
@@ -31,7 +31,8 @@ static int same_graph(const ds_graph *a, const ds_graph *b, const char *what) {
                  "%s: descriptions differ", what);
   ok &= CHECK(memcmp(a->row_offsets, b->row_offsets, 8 * ((size_t)a->n + 1)) == 0,
               "%s: row offsets differ", what);
-  ok &= CHECK(a->m == 0 || memcmp(a->col, b->col, 4 * (size_t)a->m) == 0, "%s: columns differ", what);
+  ok &= CHECK(a->m == 0 || memcmp(a->col, b->col, 4 * (size_t)a->m) == 0, "%s: columns differ",
+              what);
   ok &= CHECK(a->m == 0 || memcmp(a->weights, b->weights, 4 * (size_t)a->m) == 0,
               "%s: weights differ", what);
   return ok;
@@ -61,9 +62,9 @@ static void compare_lists(const ds_edge_list *e, const char *what) {
 
 /* n vertices, count edges drawn with repeats and self loops; kind 0: u32
  * weights, 1: float (some -0), 2: pattern. */
-static void random_lists(void) {
+static void random_lists(uint64_t seeds) {
   char what[96];
-  for (uint64_t seed = 1; seed <= 24; seed++) {
+  for (uint64_t seed = 1; seed <= seeds; seed++) {
     const uint32_t n = 1 + (uint32_t)(seed * 37 % 3000);
     const uint64_t count = seed * 5003 % 40000;
     uint32_t *src = malloc((count + 1) * 4), *dst = malloc((count + 1) * 4);
@@ -134,20 +135,21 @@ static void files(const char *dir, const char *const *names, size_t count) {
 
 int main(int argc, char **argv) {
   const char *datasets = NULL, *data = NULL;
-  int quick = 0;
+  int quick = 0, sanitize = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--quick") == 0) quick = 1;
+    else if (strcmp(argv[i], "--sanitize") == 0) quick = sanitize = 1;
     else if (strcmp(argv[i], "--datasets") == 0 && i + 1 < argc) datasets = argv[++i];
     else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) data = argv[++i];
     else {
-      fprintf(stderr, "usage: %s [--quick] [--datasets DIR] [--data DIR]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--quick | --sanitize] [--datasets DIR] [--data DIR]\n", argv[0]);
       return 2;
     }
   }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
     return ds_test_skip("no CUDA device");
-  random_lists();
+  random_lists(sanitize ? 4 : 24);
   if (!quick && data != NULL) files(data, FILES, sizeof FILES / sizeof FILES[0]);
   if (!quick && datasets != NULL) files(datasets, DATASETS, sizeof DATASETS / sizeof DATASETS[0]);
   return ds_test_finish("GPU CSR build against the CPU build%s", quick ? " (quick)" : "");
