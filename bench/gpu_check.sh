@@ -70,7 +70,9 @@ if [ $san = 1 ]; then
     for t in "primitives/tests/test_multisplit --quick" "primitives/tests/test_grid_multisplit --quick" \
              "primitives/tests/test_histogram --quick" "primitives/tests/test_radix_sort --quick" \
              "primitives/tests/test_segmented_sort --quick" "primitives/tests/test_slab_hash --quick" \
-             "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick"; do
+             "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick" \
+             "tests/app/graph_gpu/test_graph_codes_gpu --sanitize" \
+             "tests/app/graph_gpu/test_csr_gpu --sanitize"; do
       idx=$((idx + 1))
       envs=""
       case "$t" in "local: "*) envs=$local_env; t=${t#local: } ;; esac

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "app.h"
+#ifdef DS_APP_GPU_CSR
+#include "ds/csr_gpu.h"
+#endif
 #include "gpu/gpu_sssp.h"
 #include "outputs.h"
 #include "report.h"
@@ -84,6 +87,24 @@ ds_exit_code ds_app_exit_of(ds_status st) {
   }
 }
 
+#ifdef DS_APP_GPU_CSR
+/* The CSR of a text load, built on the program's GPU; on the CPU, with a
+ * note, where the GPU cannot (no room for the edges, a CUDA error). */
+typedef struct {
+  int device;
+  char note[DS_ERROR_MSG_LEN];
+} gpu_csr;
+
+static ds_status build_on_gpu(void *ctx, const ds_edge_list *edges, int symmetric,
+                              const ds_load_options *opt, ds_graph *g, ds_error *err) {
+  gpu_csr *c = (gpu_csr *)ctx;
+  ds_status st = ds_csr_build_gpu(c->device, edges, symmetric, opt, g, err);
+  if (st != DS_ERR_DEVICE) return st;
+  snprintf(c->note, sizeof c->note, "the CSR was built on the CPU: %.900s", err->msg);
+  return ds_csr_build(edges, symmetric, opt, g, err);
+}
+#endif
+
 ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirected, ds_graph *g,
                                double *load_ms, const char **cache) {
   static char last_note[DS_ERROR_MSG_LEN];
@@ -99,9 +120,19 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   opt.use_cache = !cli->no_cache;
   opt.cache_dir = cli->cache_dir;
   opt.progress = !cli->quiet;
+#ifdef DS_APP_GPU_CSR
+  gpu_csr on_gpu = {cli->device, ""};
+  if (ds_gpu_available(NULL, 0) > cli->device) {
+    opt.csr_build = build_on_gpu;
+    opt.csr_build_ctx = &on_gpu;
+  }
+#endif
   double t0 = omp_get_wtime();
   ds_status st = ds_graph_load_info(path, &opt, g, &info, &err);
   *load_ms = (omp_get_wtime() - t0) * 1e3;
+#ifdef DS_APP_GPU_CSR
+  if (!cli->quiet && on_gpu.note[0] != '\0') fprintf(stderr, "%s: note: %s\n", name, on_gpu.note);
+#endif
   if (!cli->quiet && info.note[0] != '\0' && strcmp(info.note, last_note) != 0) {
     fprintf(stderr, "%s: note: %s\n", name, info.note);
     snprintf(last_note, sizeof last_note, "%s", info.note);

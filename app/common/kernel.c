@@ -3,10 +3,12 @@
  * memory, run every chosen algorithm (one untimed warm-up, then --trials
  * timed runs), validate against the oracle, write --output and report.
  *
- * Algorithms: the list given, or cpu. gpu is refused with the reason (no GPU
- * build or device, or no GPU backend of this program yet), as sssp refuses a
- * GPU algorithm that cannot run. Per-vertex arrays are poisoned before every
- * run, so an algorithm that leaves vertices unwritten fails validation.
+ * Algorithms: the list given, or gpu where a device is present, else cpu. gpu
+ * is refused with the reason (no GPU build or device, or the graph does not
+ * fit the device), as sssp refuses a GPU algorithm that cannot run; the GPU
+ * time is the backend's own (CUDA events), the graph's upload excluded.
+ * Per-vertex arrays are poisoned before every run, so an algorithm that
+ * leaves vertices unwritten fails validation.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -47,9 +49,11 @@ void ds_kernel_usage(FILE *f, const ds_kernel *k) {
 "                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"
 "algorithm\n"
-"  --algo LIST|all     comma-separated: cpu (OpenMP), oracle (serial reference),\n"
-"                      gpu (reserved: no GPU backend yet, refused with exit\n"
-"                      code 4); all = cpu,oracle. Default: cpu\n"
+"  --algo LIST|all     comma-separated: gpu (the GPU backend), cpu (OpenMP),\n"
+"                      oracle (serial reference); all = each of them this\n"
+"                      machine has. Default: gpu where a GPU is present, else\n"
+"                      cpu. gpu without a GPU, or on a graph whose working\n"
+"                      set does not fit the GPU, is refused with exit code 4\n"
 "  --threads T         CPU threads (default: OpenMP's)\n"
 "  --device ID         CUDA device (default 0); must exist when given\n"
 "measure and check\n"
@@ -60,7 +64,7 @@ void ds_kernel_usage(FILE *f, const ds_kernel *k) {
 "  --output FILE       'vertex %s' per line (the first algorithm's, in the\n"
 "                      file's numbering); one graph only\n",
           DS_CLI_DEFAULT_TRIALS, k->value_name);
-  ds_cli_usage_tail(f, "--algo gpu, which has no backend to run on yet");
+  ds_cli_usage_tail(f, "--algo gpu without a GPU, or a graph that does not fit it");
 }
 
 /* Validation state and measurements of one algorithm on one graph. */
@@ -70,6 +74,7 @@ typedef struct {
   ds_check check;
   char failure[DS_ERROR_MSG_LEN];
   uint64_t total; /* of the last trial */
+  double details[DS_KERNEL_DETAILS]; /* of the last trial (GPU) */
 } algo_stats;
 
 typedef struct {
@@ -78,6 +83,7 @@ typedef struct {
   int algos[DS_KERNEL_ALGOS];
   int n_algos;
   int threads;
+  const char *gpu_name;
   cJSON *json;
 } plan;
 
@@ -90,27 +96,26 @@ static uint64_t value_at(const ds_kernel *k, const void *values, uint32_t v) {
                                             : ((const uint64_t *)values)[v];
 }
 
-/* The algorithm list; gpu refused. */
-static ds_exit_code plan_algorithms(plan *p) {
+/* The algorithm list; gpu refused without a device (dev). */
+static ds_exit_code plan_algorithms(plan *p, const ds_app_device_info *dev) {
   const ds_cli *cli = p->cli;
   const char *name = cli->prog->name;
+  const int gpu = dev->gpus > 0 && p->k->gpu_open != NULL;
   int wanted[DS_KERNEL_ALGOS + DS_CLI_MAX_ALGOS];
   int n = 0;
   if (cli->algo_all) {
+    if (gpu) wanted[n++] = DS_KERNEL_GPU;
     wanted[n++] = DS_KERNEL_CPU;
     wanted[n++] = DS_KERNEL_ORACLE;
   }
   for (int i = 0; i < cli->n_algos; i++) wanted[n++] = cli->algos[i];
-  if (n == 0) wanted[n++] = DS_KERNEL_CPU;
+  if (n == 0) wanted[n++] = gpu ? DS_KERNEL_GPU : DS_KERNEL_CPU;
   for (int i = 0; i < n; i++) {
-    if (wanted[i] == DS_KERNEL_GPU) {
-      ds_app_device_info dev;
-      ds_app_gpus(&dev);
-      if (dev.gpus == 0)
-        fprintf(stderr, "%s: gpu needs a GPU: %s\n", name, dev.reason);
+    if (wanted[i] == DS_KERNEL_GPU && !gpu) {
+      if (dev->gpus == 0)
+        fprintf(stderr, "%s: gpu needs a GPU: %s\n", name, dev->reason);
       else
-        fprintf(stderr, "%s: gpu: %s has no GPU backend yet (cpu and oracle run on the CPU)\n",
-                name, name);
+        fprintf(stderr, "%s: gpu: %s has no GPU backend\n", name, name);
       return DS_EXIT_DEVICE;
     }
     int seen = 0;
@@ -236,6 +241,13 @@ static void report_text(const plan *p, const ds_graph *g, double load_ms, const 
     printf("%-10s %10.3f %21s %20llu %7s\n", ds_kernel_algo_name(a->algo), med, range,
            (unsigned long long)a->total, check_name(a->check));
   }
+  for (int i = 0; i < p->n_algos && k->gpu_details != NULL; i++) {
+    if (stats[i].algo != DS_KERNEL_GPU) continue;
+    printf("gpu (last trial):");
+    for (int d = 0; d < DS_KERNEL_DETAILS && k->gpu_details[d] != NULL; d++)
+      printf(" %s %.6g", k->gpu_details[d], stats[i].details[d]);
+    printf("\n");
+  }
   if (k->summary != NULL) k->summary(stdout, NULL, g, first);
 }
 
@@ -263,7 +275,7 @@ static int report_json(const plan *p, const ds_graph *g, const char *path, doubl
     double med, lo, hi;
     ds_stats_of(a->times_ms, cli->trials, &med, &lo, &hi);
     cJSON_AddStringToObject(o, "name", ds_kernel_algo_name(a->algo));
-    cJSON_AddStringToObject(o, "device", "cpu");
+    cJSON_AddStringToObject(o, "device", a->algo == DS_KERNEL_GPU ? p->gpu_name : "cpu");
     cJSON_AddItemToObject(o, "times_ms", cJSON_CreateDoubleArray(a->times_ms, (int)cli->trials));
     cJSON_AddNumberToObject(o, "median_ms", med);
     cJSON_AddNumberToObject(o, "min_ms", lo);
@@ -273,6 +285,12 @@ static int report_json(const plan *p, const ds_graph *g, const char *path, doubl
                                              : a->check == DS_CHECK_FAILED ? "failed"
                                                                            : "not run");
     if (a->check == DS_CHECK_FAILED) cJSON_AddStringToObject(o, "failure", a->failure);
+    if (a->algo == DS_KERNEL_GPU && k->gpu_details != NULL) {
+      cJSON *jd = cJSON_AddObjectToObject(o, "details");
+      if (jd == NULL) return 0;
+      for (int d = 0; d < DS_KERNEL_DETAILS && k->gpu_details[d] != NULL; d++)
+        cJSON_AddNumberToObject(jd, k->gpu_details[d], a->details[d]);
+    }
   }
   cJSON *jr = cJSON_AddObjectToObject(run, "result");
   if (jr == NULL) return 0;
@@ -290,11 +308,12 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
   memset(&g, 0, sizeof g);
   algo_stats stats[DS_KERNEL_ALGOS];
   memset(stats, 0, sizeof stats);
-  ds_kernel_result res = {0, NULL}, first = {0, NULL}, ref = {0, NULL};
+  ds_kernel_result res = {0}, first = {0}, ref = {0};
   ds_error err = {{0}};
   double load_ms = 0.0;
   const char *cache = "off";
   int loaded = 0;
+  void *gpu = NULL;
 
   // 1. load; undirected
   if ((rc = ds_app_load_graph(cli, path, 0, &g, &load_ms, &cache)) != DS_EXIT_OK) goto cleanup;
@@ -329,7 +348,18 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
                      (first.per_vertex = malloc(n * k->value_bytes)) == NULL))
     goto nomem;
 
-  // 3. the oracle's result, untimed, for --validate
+  // 3. the graph on the device, for gpu (a graph that does not fit is refused here)
+  for (int i = 0; i < p->n_algos; i++) {
+    if (p->algos[i] != DS_KERNEL_GPU) continue;
+    ds_status st = k->gpu_open(cli->device, &g, &gpu, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "%s: gpu on %s: %s\n", name, path, err.msg);
+      rc = ds_app_exit_of(st);
+      goto cleanup;
+    }
+  }
+
+  // 4. the oracle's result, untimed, for --validate
   if (cli->validate) {
     if (per_vertex && (ref.per_vertex = malloc(n * k->value_bytes)) == NULL) goto nomem;
     ds_status st = k->run(&g, DS_KERNEL_ORACLE, p->threads, &ref, &err);
@@ -340,15 +370,17 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     }
   }
 
-  // 4. every algorithm: a warm-up, then the timed trials
+  // 5. every algorithm: a warm-up, then the timed trials
   for (int i = 0; i < p->n_algos; i++) {
     algo_stats *a = &stats[i];
     for (uint32_t t = 0; t <= cli->trials; t++) { /* t = 0: warm-up */
       if (res.per_vertex != NULL) memset(res.per_vertex, POISON_BYTE, n * k->value_bytes);
       res.total = 0;
-      double t0 = omp_get_wtime();
-      ds_status st = k->run(&g, a->algo, p->threads, &res, &err);
-      double ms = (omp_get_wtime() - t0) * 1e3;
+      memset(res.details, 0, sizeof res.details);
+      double ms = 0.0, t0 = omp_get_wtime();
+      ds_status st = a->algo == DS_KERNEL_GPU ? k->gpu_run(gpu, &g, &res, &ms, &err)
+                                              : k->run(&g, a->algo, p->threads, &res, &err);
+      if (a->algo != DS_KERNEL_GPU) ms = (omp_get_wtime() - t0) * 1e3;
       if (st != DS_OK) {
         fprintf(stderr, "%s: %s on %s: %s\n", name, ds_kernel_algo_name(a->algo), path, err.msg);
         rc = ds_app_exit_of(st);
@@ -360,6 +392,7 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
       if (cli->validate) check_result(k, &g, &res, &ref, a);
     }
     a->total = res.total;
+    memcpy(a->details, res.details, sizeof a->details);
     if (a->check == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
     if (i == 0) {
       first.total = res.total;
@@ -367,7 +400,7 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     }
   }
 
-  // 5. --output, the table, the JSON
+  // 6. --output, the table, the JSON
   if (cli->output_path != NULL) {
     ds_exit_code orc = write_output(cli, k, &g, first.per_vertex);
     if (orc != DS_EXIT_OK) {
@@ -390,6 +423,7 @@ cleanup:
   free(res.per_vertex);
   free(first.per_vertex);
   free(ref.per_vertex);
+  if (gpu != NULL) k->gpu_close(gpu);
   if (loaded) ds_graph_free(&g);
   return rc;
 }
@@ -408,10 +442,11 @@ ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k) {
   // 1. threads, algorithms, device
   if (cli->threads > 0) omp_set_num_threads(cli->threads);
   p.threads = omp_get_max_threads();
-  if ((rc = plan_algorithms(&p)) != DS_EXIT_OK) return rc;
   ds_app_device_info dev;
   ds_app_gpus(&dev);
+  if ((rc = plan_algorithms(&p, &dev)) != DS_EXIT_OK) return rc;
   if ((rc = ds_app_device(cli, &dev)) != DS_EXIT_OK) return rc;
+  p.gpu_name = dev.have_gpu ? dev.name : "gpu";
 
   // 2. the report's fixed part
   if (cli->json_path != NULL) {

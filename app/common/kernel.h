@@ -19,15 +19,21 @@
 #include "ds/status.h"
 
 /* --algo names of the whole-graph programs: cpu (the OpenMP backend), oracle
- * (the serial reference), gpu (reserved: refused until a GPU backend exists). */
+ * (the serial reference), gpu (the GPU backend: the default where a device is
+ * present; refused with exit code 4 where none is, or the graph does not fit). */
 typedef enum { DS_KERNEL_CPU = 0, DS_KERNEL_ORACLE = 1, DS_KERNEL_GPU = 2, DS_KERNEL_ALGOS = 3 } ds_kernel_algo;
 
 const char *ds_kernel_algo_name(int algo);
+
+#define DS_KERNEL_DETAILS 6
 
 /* One result: a count and, when asked for, one value per vertex. */
 typedef struct {
   uint64_t total;
   void *per_vertex; /* n values of ds_kernel.value_bytes (4 or 8), or NULL */
+  /* what a GPU run reports of its work (rounds, phases' times), named by
+   * ds_kernel.gpu_details */
+  double details[DS_KERNEL_DETAILS];
 } ds_kernel_result;
 
 typedef struct {
@@ -44,6 +50,14 @@ typedef struct {
   /* what the program reports of a result besides its total, as text (f, a
    * line or more) and into the run's JSON "result" object; 0 when out of memory */
   int (*summary)(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_result *r);
+  /* the GPU backend: open uploads g to `device` (refusing a graph that does not
+   * fit before allocating), run computes into r with *ms the GPU time, close
+   * frees; details: the names of r->details a run fills (NULL-terminated) */
+  ds_status (*gpu_open)(int device, const ds_graph *g, void **ctx, ds_error *err);
+  ds_status (*gpu_run)(void *ctx, const ds_graph *g, ds_kernel_result *r, double *ms,
+                       ds_error *err);
+  void (*gpu_close)(void *ctx);
+  const char *const *gpu_details;
 } ds_kernel;
 
 /* The program's work on every graph of cli; returns the exit code. */

@@ -17,6 +17,7 @@
 
 #include <msplit/multisplit_tuning.h>
 
+#include "ds/cuda_try.h"
 #include "gpu_sssp.h"
 #include "round_trace.cuh"
 #include "tuning.cuh"
@@ -168,29 +169,6 @@ struct ds_gpu_ctx {
   unsigned long long *d_huge_word; /* four words: huge-list words, tile counters (rounds alternate) */
   void *d_huge;                     /* huge_entry[2 * (arcs / huge_degree + 1)] */
 };
-
-/* CUDA error handling: every call checked, a message naming the call. */
-#define DS_CUDA_TRY(call)                                                                        \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess)                                                                       \
-      return ds_error_set(err, DS_ERR_DEVICE, "CUDA error in %s (%s:%d): %s", #call, __FILE__,    \
-                          __LINE__, cudaGetErrorString(e_));                                     \
-  } while (0)
-
-#define DS_LAUNCH_CHECK(what)                                                                    \
-  do {                                                                                           \
-    cudaError_t e_ = cudaPeekAtLastError();                                                      \
-    if (e_ != cudaSuccess)                                                                       \
-      return ds_error_set(err, DS_ERR_DEVICE, "launch of %s failed: %s", what,                   \
-                          cudaGetErrorString(e_));                                               \
-  } while (0)
-
-#define DS_TRY(call)                                                                             \
-  do {                                                                                           \
-    ds_status s_ = (call);                                                                       \
-    if (s_ != DS_OK) return s_;                                                                  \
-  } while (0)
 
 /* Algorithm entry points (one file each). They run on ctx->stream, time the
  * search with ctx's events and leave distances in ctx->vs.dist. */

@@ -50,6 +50,46 @@ ds_status ds_kcore_cpu(const ds_graph *g, int threads, uint32_t *core, ds_error 
  * caller-allocated: call once with sizes == NULL to learn the degeneracy). */
 void ds_kcore_summary(const uint32_t *core, uint32_t n, uint32_t *degeneracy, uint64_t *sizes);
 
+/* The GPU backend (kcore_gpu.cu; kcore_gpu_stub.c in builds without CUDA,
+ * where every call but _bytes returns DS_ERR_DEVICE): bucketed peeling whose
+ * degree buckets are kept by msplit's multisplit. The graph is uploaded once
+ * by _open; each _run computes every core number again.
+ *
+ * Example:
+ *   ds_kcore_gpu *gpu = NULL;
+ *   double ms;
+ *   if (ds_kcore_gpu_open(0, &g, &gpu, &err) == DS_OK &&
+ *       ds_kcore_gpu_run(gpu, core, &ms, NULL, &err) == DS_OK) ...
+ *   ds_kcore_gpu_close(gpu);
+ */
+typedef struct ds_kcore_gpu ds_kcore_gpu;
+
+typedef struct {
+  uint32_t windows;  /* multisplits of the vertices left into degree buckets */
+  uint32_t levels;   /* core numbers that some vertex has */
+  uint64_t rounds;   /* peeling sub-rounds (a vertex's degree falls to the level: next one) */
+} ds_kcore_gpu_stats;
+
+/* Device bytes the GPU backend needs for a graph of n vertices and m arcs
+ * (the graph included): what _open checks against the device's free memory. */
+uint64_t ds_kcore_gpu_bytes(uint32_t n, uint64_t m);
+
+/* Uploads g (undirected) to CUDA device `device` and allocates the working set.
+ * Errors: DS_ERR_ARG (NULL g or ctx, a graph that is not symmetric),
+ * DS_ERR_DEVICE (no device, or the graph does not fit: refused before any
+ * device allocation, with the bytes needed and available), DS_ERR_NOMEM. */
+ds_status ds_kcore_gpu_open(int device, const ds_graph *g, ds_kcore_gpu **ctx, ds_error *err);
+
+/* The core number of every vertex into core (n entries, host); *ms (may be
+ * NULL): the GPU time of the whole computation, by CUDA events, the copy of
+ * core to the host excluded; *stats (may be NULL). Synchronous.
+ * Errors: DS_ERR_ARG (NULL ctx, NULL core with n > 0), DS_ERR_DEVICE. */
+ds_status ds_kcore_gpu_run(ds_kcore_gpu *ctx, uint32_t *core, double *ms,
+                           ds_kcore_gpu_stats *stats, ds_error *err);
+
+/* Frees ctx (NULL is fine). */
+void ds_kcore_gpu_close(ds_kcore_gpu *ctx);
+
 #ifdef __cplusplus
 }
 #endif

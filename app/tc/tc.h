@@ -46,6 +46,68 @@ ds_status ds_tc_oracle(const ds_graph *g, uint64_t *total, uint64_t *per_vertex,
 ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *per_vertex,
                     ds_error *err);
 
+/* The GPU backend (tc_gpu.cu; tc_gpu_stub.c in builds without CUDA, where
+ * every call but _bytes and _options_default returns DS_ERR_DEVICE): edges
+ * oriented by rank of (degree, id) on the GPU, the oriented rows renumbered by
+ * rank and sorted with msplit's segmented sort, binned by length with msplit's
+ * multisplit, and intersected by a warp (short rows) or a block (long rows).
+ * The graph is uploaded once by _open; each _run counts again, everything
+ * from the ranking on inside its time.
+ *
+ * Example:
+ *   ds_tc_gpu *gpu = NULL;
+ *   uint64_t total;
+ *   if (ds_tc_gpu_open(0, &g, NULL, &gpu, &err) == DS_OK &&
+ *       ds_tc_gpu_run(gpu, &total, NULL, NULL, NULL, &err) == DS_OK) ...
+ *   ds_tc_gpu_close(gpu);
+ */
+typedef struct ds_tc_gpu ds_tc_gpu;
+
+/* How a long row's out-neighbours are probed: binary search of a sorted copy in
+ * shared memory (or of the row in global memory when it is longer than the
+ * copy's 8,192 entries), or a bitmap in shared memory of the ranks above the
+ * row's vertex where they are at most 262,144 (the search elsewhere). */
+typedef enum { DS_TC_PROBE_SEARCH = 0, DS_TC_PROBE_BITMAP = 1 } ds_tc_probe;
+
+#define DS_TC_GPU_SHORT_MAX 16u /* default: out-rows up to this are a warp's */
+
+typedef struct {
+  uint32_t short_max;     /* out-rows of 2..short_max arcs: a warp each (2..512) */
+  ds_tc_probe long_probe; /* the probe of the longer rows, a block each */
+} ds_tc_gpu_options;
+
+typedef struct {
+  double prep_ms;              /* ranking, orientation, sorting, binning */
+  double short_ms, long_ms;    /* the intersections of each class */
+  uint64_t short_rows, long_rows;
+} ds_tc_gpu_stats;
+
+void ds_tc_gpu_options_default(ds_tc_gpu_options *opt);
+
+/* Device bytes the GPU backend needs for a graph of n vertices and m arcs
+ * (the graph included): what _open checks against the device's free memory. */
+uint64_t ds_tc_gpu_bytes(uint32_t n, uint64_t m);
+
+/* Uploads g (undirected) to CUDA device `device` and allocates the working
+ * set. opt: NULL for the defaults.
+ * Errors: DS_ERR_ARG (NULL g or ctx, a graph that is not symmetric, options
+ * out of range), DS_ERR_UNSUPPORTED (2^33 arcs or more), DS_ERR_DEVICE (no
+ * device, or the graph does not fit: refused before any device allocation,
+ * with the bytes needed and available), DS_ERR_NOMEM. */
+ds_status ds_tc_gpu_open(int device, const ds_graph *g, const ds_tc_gpu_options *opt,
+                         ds_tc_gpu **ctx, ds_error *err);
+
+/* *total: the triangles; per_vertex: NULL, or n entries (host) for the
+ * triangles through each vertex; *ms (may be NULL): the GPU time by CUDA
+ * events, preprocessing included, the copies to the host excluded; *stats (may
+ * be NULL). Synchronous.
+ * Errors: DS_ERR_ARG (NULL ctx or total), DS_ERR_DEVICE. */
+ds_status ds_tc_gpu_run(ds_tc_gpu *ctx, uint64_t *total, uint64_t *per_vertex, double *ms,
+                        ds_tc_gpu_stats *stats, ds_error *err);
+
+/* Frees ctx (NULL is fine). */
+void ds_tc_gpu_close(ds_tc_gpu *ctx);
+
 #ifdef __cplusplus
 }
 #endif

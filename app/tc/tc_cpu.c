@@ -240,3 +240,9 @@ done:
   free(bits);
   return st;
 }
+
+/* The GPU backend's defaults, here so that builds without CUDA have them too. */
+void ds_tc_gpu_options_default(ds_tc_gpu_options *opt) {
+  opt->short_max = DS_TC_GPU_SHORT_MAX;
+  opt->long_probe = DS_TC_PROBE_BITMAP;
+}

@@ -122,6 +122,21 @@ static ds_status check_edges(const ds_edge_list *e, const ds_load_options *opt, 
   return DS_OK;
 }
 
+void ds_csr_describe(const ds_edge_list *edges, int symmetric, const ds_load_options *opt,
+                     ds_graph *g) {
+  const int pattern = edges->weights == NULL;
+  g->weight_type = pattern ? DS_WEIGHT_U32 : edges->weight_type;
+  g->symmetric = symmetric != 0;
+  g->weights_generated = pattern;
+  if (pattern) {
+    g->weight_min = opt->weight_min;
+    g->weight_max = opt->weight_max;
+    g->weight_seed = opt->seed;
+  }
+  g->format = DS_FORMAT_AUTO;
+  g->input_entries = edges->count;
+}
+
 ds_status ds_csr_build(const ds_edge_list *edges, int symmetric, const ds_load_options *opt,
                        ds_graph *g, ds_error *err) {
   return ds_csr_build_progress(edges, symmetric, opt, NULL, g, err);
@@ -234,16 +249,7 @@ ds_status ds_csr_build_progress(const ds_edge_list *edges, int symmetric,
   g->row_offsets = off;
   g->col = col;
   g->weights = w;
-  g->weight_type = pattern ? DS_WEIGHT_U32 : edges->weight_type;
-  g->symmetric = symmetric != 0;
-  g->weights_generated = pattern;
-  if (pattern) {
-    g->weight_min = opt->weight_min;
-    g->weight_max = opt->weight_max;
-    g->weight_seed = opt->seed;
-  }
-  g->format = DS_FORMAT_AUTO;
-  g->input_entries = edges->count;
+  ds_csr_describe(edges, symmetric, opt, g);
   return DS_OK;
 
 nomem:

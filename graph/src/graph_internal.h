@@ -160,18 +160,10 @@ void *ds_alloc_big(size_t bytes);
 void *ds_calloc_big(size_t count, size_t size);
 
 /* ---- misc ------------------------------------------------------------------- */
-/* The weight of a pattern edge depends only on the seed and the unordered
- * pair {u, v} (0-based ids): both directions of an edge, and repeated lines
- * of it, get the same weight whatever the file order (graph.h gives the
- * formula). Modulo bias is below 2^-32 for any range. */
-static inline uint32_t ds_pattern_weight(uint64_t seed, uint32_t u, uint32_t v, uint32_t lo,
-                                         uint32_t hi) {
-  uint32_t a = u < v ? u : v, b = u < v ? v : u;
-  uint64_t key = ((uint64_t)a << 32) | b;
-  uint64_t r = ds_splitmix64(ds_splitmix64(seed) ^ key);
-  uint64_t span = (uint64_t)hi - lo + 1;
-  return lo + (uint32_t)(r % span);
-}
+/* The description of a CSR just built from edges (csr_build.c; also the GPU
+ * build's): weight type, symmetry, generated weights, input entries. */
+void ds_csr_describe(const ds_edge_list *edges, int symmetric, const ds_load_options *opt,
+                     ds_graph *g);
 /* File name without directories and extensions (".gz", then one more). */
 void ds_graph_name_of(const char *path, char *out, size_t out_len);
 /* The extension before any ".gz", lower case, without the dot ("" if none). */

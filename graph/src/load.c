@@ -86,7 +86,9 @@ ds_status ds_parse_text(const char *file, ds_text *t, ds_format fmt,
   if (st == DS_OK) {
     ds_edge_list el = {info.n, e.count, e.src, e.dst, e.weight_type, e.weighted ? e.w : NULL};
     ds_progress_update(prog, "build CSR", 0.0);
-    st = ds_csr_build_progress(&el, info.symmetric || opt->undirected, opt, prog, g, err);
+    const int both = info.symmetric || opt->undirected;
+    st = opt->csr_build != NULL ? opt->csr_build(opt->csr_build_ctx, &el, both, opt, g, err)
+                                : ds_csr_build_progress(&el, both, opt, prog, g, err);
     if (st != DS_OK && err != NULL) { /* name the file */
       char msg[DS_ERROR_MSG_LEN];
       memcpy(msg, err->msg, sizeof msg);

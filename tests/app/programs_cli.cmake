@@ -27,11 +27,15 @@ foreach(prog kcore tc)
                   -- ${P} --graph ${DATA}/k4_tail.el --graph ${DATA}/tiny.mtx --json ${PF}/report.json
                   --validate --algo all --trials 2 --no-cache)
   # --validate: a spoiled result fails, exit 3, and the report says so
-  ds_add_cli_test(${prog}_validation_failure 3 "validation failed: cpu on k4_tail: ${TOTAL}"
+  ds_add_cli_test(${prog}_validation_failure 3 "validation failed: (cpu|gpu) on k4_tail: ${TOTAL}"
                   -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache)
-  # the reserved GPU algorithm, refused as a GPU algorithm that cannot run
-  ds_add_cli_test(${prog}_gpu 4 "gpu needs a GPU|has no GPU backend yet" -- ${P}
+  # the GPU backend: refused without a GPU (hidden here), and where the graph does not
+  # fit the device (its free memory replaced by the test hook: skipped without a GPU)
+  ds_add_cli_test(${prog}_gpu 4 "gpu needs a GPU" -- env CUDA_VISIBLE_DEVICES= ${P}
                   --graph ${DATA}/k4_tail.el --algo gpu --no-cache)
+  ds_add_cli_test(${prog}_gpu_memory 4 "gpu needs a GPU|does not fit on the GPU: needs .* GB, 0.00 GB available"
+                  -- env DS_TEST_DEVICE_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --algo gpu
+                  --no-cache)
   # the host memory: refused with what is needed and available, exit 5 as sssp
   ds_add_cli_test(${prog}_memory 5 "the run needs about .* MiB of host memory .*, but 0.0 MiB are available"
                   -- env DS_SSSP_TEST_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --no-cache)
@@ -39,7 +43,7 @@ foreach(prog kcore tc)
   if(TARGET graphgen)
     foreach(kind "kron --scale 9" "grid --rows 20 --cols 30" "rmat --n 600 --m 5000")
       string(REGEX REPLACE " .*" "" kname "${kind}")
-      ds_add_cli_test(${prog}_gen_${kname} 0 "cpu .* passed"
+      ds_add_cli_test(${prog}_gen_${kname} 0 "(cpu|gpu) .* passed"
         --before "$<TARGET_FILE:graphgen> ${kind} --no-cache --quiet -o ${PF}/${kname}.mtx"
         -- ${P} --graph ${PF}/${kname}.mtx --validate --trials 1 --threads 2 --no-cache)
     endforeach()

@@ -51,7 +51,8 @@ typedef struct {
   char name[256];        /* file name without directories and extensions */
 } ds_graph;
 
-typedef struct {
+struct ds_edge_list;
+typedef struct ds_load_options {
   ds_format format;      /* DS_FORMAT_AUTO unless forced */
   int undirected;        /* store both directions even for general files */
   uint32_t weight_min;   /* for pattern graphs; default 1 */
@@ -62,6 +63,12 @@ typedef struct {
   int progress;          /* progress bar on stderr when it is a terminal */
   uint64_t max_memory;   /* host bytes a load may use; 0 (default): what the host has
                             available now (ds_host_memory_available) */
+  /* the CSR builder of a text load: NULL (default) for ds_csr_build; a program
+     with a GPU sets one that builds there (ds/csr_gpu.h), called with
+     csr_build_ctx and ds_csr_build's other arguments */
+  ds_status (*csr_build)(void *ctx, const struct ds_edge_list *edges, int symmetric,
+                         const struct ds_load_options *opt, ds_graph *g, ds_error *err);
+  void *csr_build_ctx;
 } ds_load_options;
 
 void ds_load_options_default(ds_load_options *opt);
@@ -158,7 +165,7 @@ void ds_graph_free(ds_graph *g);
  * finaliser (Steele, Lea, Flood 2014).
  * Errors: DS_ERR_ARG (ids >= n, negative/NaN/inf float weights, min > max),
  * DS_ERR_NOMEM. */
-typedef struct {
+typedef struct ds_edge_list {
   uint32_t n;
   uint64_t count;
   const uint32_t *src;

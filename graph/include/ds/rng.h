@@ -14,7 +14,10 @@
  *                          is a bijective hash of (seed, tag, i), so any split
  *                          of the items over threads gives the same numbers
  *
- * Header only (static inline), valid C11 and C++.
+ *   ds_pattern_weight      the seeded weight of a pattern edge (graph.h)
+ *
+ * Header only (static inline), valid C11 and C++; the hash functions are also
+ * device functions under CUDA (the GPU CSR build draws pattern weights).
  */
 #ifndef DS_RNG_H
 #define DS_RNG_H
@@ -24,13 +27,34 @@
 /* splitmix64's increment: 2^64 / golden ratio, odd. */
 #define DS_SPLITMIX64_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
-static inline uint64_t ds_mix64(uint64_t z) {
+#ifdef __CUDACC__
+#define DS_RNG_HD __host__ __device__
+#else
+#define DS_RNG_HD
+#endif
+
+DS_RNG_HD static inline uint64_t ds_mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
   z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
   return z ^ (z >> 31);
 }
 
-static inline uint64_t ds_splitmix64(uint64_t x) { return ds_mix64(x + DS_SPLITMIX64_GAMMA); }
+DS_RNG_HD static inline uint64_t ds_splitmix64(uint64_t x) {
+  return ds_mix64(x + DS_SPLITMIX64_GAMMA);
+}
+
+/* The weight of a pattern edge depends only on the seed and the unordered
+ * pair {u, v} (0-based ids): both directions of an edge, and repeated lines
+ * of it, get the same weight whatever the file order (graph.h gives the
+ * formula). Modulo bias is below 2^-32 for any range. */
+DS_RNG_HD static inline uint32_t ds_pattern_weight(uint64_t seed, uint32_t u, uint32_t v,
+                                                   uint32_t lo, uint32_t hi) {
+  uint32_t a = u < v ? u : v, b = u < v ? v : u;
+  uint64_t key = ((uint64_t)a << 32) | b;
+  uint64_t r = ds_splitmix64(ds_splitmix64(seed) ^ key);
+  uint64_t span = (uint64_t)hi - lo + 1;
+  return lo + (uint32_t)(r % span);
+}
 
 static inline uint64_t ds_splitmix64_next(uint64_t *state) {
   *state += DS_SPLITMIX64_GAMMA;
