@@ -13,12 +13,14 @@
  * max_distance / delta; when only the far bucket is left, the window moves to
  * its lowest distance and the far entries are redistributed.
  *
- * Small frontiers (road graphs have thousands of them) are processed by one
- * thread while the others wait at a single barrier: a parallel round costs
- * four barriers, more than relaxing a few hundred arcs.
- * After its share of a parallel round a thread relaxes the entries it put
- * into the current bucket itself while they are few (bucket fusion, see
- * fuse), which saves most of the rounds on road networks.
+ * Tiny frontiers (a few dozen vertices) are processed by one thread while the
+ * others wait at a single barrier: a parallel round costs four barriers, more
+ * than relaxing a few dozen vertices. Anything larger runs in parallel,
+ * because after its share of a parallel round a thread relaxes the entries it
+ * put into the current bucket itself while they are few (bucket fusion, see
+ * fuse), which the one-thread rounds cannot: on road networks that saves most
+ * of the rounds, and keeps the other threads from waiting out long runs of
+ * one-thread rounds.
  *
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
@@ -42,7 +44,12 @@
 
 #define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
 #define SLOTS (WINDOW_BUCKETS + 1)
-#define SERIAL_FRONTIER 512     /* frontiers up to this size run on one thread */
+/* Frontiers up to this size run on one thread. NY at delta 1024 (weights 1..255) ran 528 of its
+ * 566 rounds (62K of the frontiers' 104K vertices) on one thread with 512; 2 threads, ms, NY /
+ * BAY / COL, three interleaved runs: 512: 10.1-12.6 / 11.1-12.3 / 18.6-20.9; 64: 9.3-9.7 /
+ * 10.8-11.2 / 14.8-15.3; 0: 9.1-9.6 / 10.6-11.3 / 14.3-15.3 (grid, geometric and Kronecker
+ * graphs unchanged). With 16 threads the one-thread rounds leave 15 waiting. */
+#define SERIAL_FRONTIER 64
 #define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
 #define BIN_INITIAL_CAP 256     /* first allocation of a bucket */
 #define FUSE_LIMIT 1024         /* bucket fusion: own entries of the bucket relaxed while fewer */
