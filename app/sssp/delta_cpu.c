@@ -14,7 +14,7 @@
  * its lowest distance and the far entries are redistributed.
  *
  * Tiny frontiers (a few dozen vertices) are processed by one thread while the
- * others wait at a single barrier: a parallel round costs four barriers, more
+ * others wait at a single barrier: a parallel round costs three barriers, more
  * than relaxing a few dozen vertices. Anything larger runs in parallel,
  * because after its share of a parallel round a thread relaxes the entries it
  * put into the current bucket itself while they are few (bucket fusion, see
@@ -75,6 +75,9 @@ typedef struct {
   int team;
   uint32_t *frontier;
   size_t frontier_len, frontier_cap;
+  int serial_next;        /* the next round is one thread's (the frontier is small): decided in
+                             the single that plans the frontier, read by every thread after the
+                             next barrier, and not written by the one-thread rounds */
   size_t *offsets;        /* team + 1: where each thread's entries go in the frontier */
   uint64_t *thread_min;   /* team: lowest live far bucket per thread */
   uint64_t base;          /* bucket index of window slot 0 */
@@ -394,6 +397,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   atomic_init(&s.oom, 0);
   s.frontier[0] = source;
   s.frontier_len = 1;
+  s.serial_next = 1;
   uint64_t scanned = 0;
 
   // 3. the bucket loop, in one parallel region
@@ -404,9 +408,14 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     s.team = omp_get_num_threads();
     const size_t serial_limit = s.team == 1 ? SIZE_MAX : SERIAL_FRONTIER;
     for (;;) {
-      // 3a. small frontiers: one thread, the others wait here
+      // 3a. small frontiers: one thread, the others wait here. Every thread reads the same
+      // serial_next (frontier_len would not do: the single's thread changes it while others
+      // are still on their way), so all or none enter the single, and a large frontier goes
+      // to 3b without the single's barrier.
+      if (s.serial_next) {
 #pragma omp single
-      scanned += serial_rounds(&s, tid, serial_limit);
+        scanned += serial_rounds(&s, tid, serial_limit);
+      }
       if (s.done) break;
       // 3b. a large frontier: relax in parallel
 #pragma omp for schedule(dynamic, FRONTIER_CHUNK) nowait
@@ -420,6 +429,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
       {
         rebase = choose_next(&s);
         if (!rebase && !s.done) plan_gather(&s);
+        s.serial_next = s.frontier_len <= serial_limit;
       }
       if (s.done) break;
       // 3d. only the far bucket is left: move the window to its lowest live entry
@@ -435,6 +445,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
         {
           finish_rebase(&s, lo);
           if (!s.done) plan_gather(&s);
+          s.serial_next = s.frontier_len <= serial_limit;
         }
         if (s.done) break;
       }
