@@ -9,8 +9,9 @@
  * own operation with one atomic, and only inserts that need a new slab take the one-at-a-time
  * warp-cooperative path; an insert takes the lowest empty slot of the first slab that has one,
  * never a deleted slot, which keeps keys unique under concurrent inserts, erases and
- * re-inserts; flush() compacts the chains and returns emptied slabs. msplit/slab_hash.cuh holds the C++ host object and the device reference for a user's own
- * kernels; the design, its invariants and limits are described there.
+ * re-inserts; flush() compacts the chains and returns emptied slabs. msplit/slab_hash.cuh holds
+ * the C++ host object and the device reference for a user's own kernels; the design, its
+ * invariants and limits are described there.
  *
  * The table lives in device memory the caller provides (msplit_slab_hash_storage_bytes, then
  * msplit_slab_hash_init): nothing here allocates. Bulk operations are asynchronous on `stream` and

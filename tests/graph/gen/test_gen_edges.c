@@ -459,8 +459,9 @@ static void test_weight_dists(void) {
   CHECK(out == 0, "log weights: %llu outside 1..2^24", (unsigned long long)out);
   const double p = 1.0 / 25, mean = p * (double)e.count, sd = sqrt(mean * (1 - p));
   for (int k = 0; k <= 24; k++)
-    CHECK(fabs((double)oct[k] - mean) <= 5 * sd, "log weights: octave %d holds %llu, expected %.0f +- %.0f",
-          k, (unsigned long long)oct[k], mean, 5 * sd);
+    CHECK(fabs((double)oct[k] - mean) <= 5 * sd,
+          "log weights: octave %d holds %llu, expected %.0f +- %.0f", k,
+          (unsigned long long)oct[k], mean, 5 * sd);
   ds_gen_edges_free(&e);
   // bimodal: 1 % in [2^24 - (2^24 - 1) / 2, 2^24], the rest in [1, 1 + (2^24 - 1) / 65536]
   s.weight_dist = DS_GEN_WEIGHTS_BIMODAL;

@@ -32,7 +32,8 @@ struct few_splitter_bins {
   __device__ few_splitter_bins stage_bins(void *, unsigned, unsigned, size_t) const {
     few_splitter_bins staged = *this;
 #pragma unroll
-    for (uint32_t i = 0; i < MAX_SPLITTERS; ++i) staged.reg[i] = splitters[i < num_splitters ? i : num_splitters - 1];
+    for (uint32_t i = 0; i < MAX_SPLITTERS; ++i)
+      staged.reg[i] = splitters[i < num_splitters ? i : num_splitters - 1];
     staged.reg_count = num_splitters <= 4 ? 4 : num_splitters <= 8 ? 8 : MAX_SPLITTERS;
     return staged;
   }
