@@ -13,6 +13,7 @@
  * a CPU round costs a barrier, not a kernel launch, so work matters more.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sssp.h"
@@ -59,6 +60,27 @@ static double mean_weight_of(const ds_graph *g) {
   return sum / (double)g->m;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double ds_median_weight(const ds_graph *g) {
+  if (g == NULL || g->n == 0 || g->m == 0) return 0.0;
+  const uint64_t k = g->m < DS_MEDIAN_SAMPLE ? g->m : DS_MEDIAN_SAMPLE;
+  double *x = (double *)malloc(k * sizeof *x);
+  if (x == NULL) return -1.0;
+  for (uint64_t i = 0; i < k; i++) {
+    const uint64_t e = (uint64_t)((double)i * (double)g->m / (double)k); /* evenly strided */
+    x[i] = g->weight_type == DS_WEIGHT_U32 ? (double)((const uint32_t *)g->weights)[e]
+                                           : (double)((const float *)g->weights)[e];
+  }
+  qsort(x, k, sizeof *x, cmp_double);
+  const double median = k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
+  free(x);
+  return median;
+}
+
 /* scale * mean weight, at least the float floor, normalised; 1 without weight. */
 static double delta_from_scale(const ds_graph *g, double mean_weight, double scale) {
   if (!(mean_weight > 0.0)) return 1.0;
@@ -80,12 +102,15 @@ double ds_delta_auto(const ds_graph *g) {
 double ds_delta_auto_cpu(const ds_graph *g) {
   const double mean_weight = mean_weight_of(g);
   if (!(mean_weight > 0.0)) return 1.0;
-  // few arcs per vertex: rounds dominate, wide buckets; many: 1 / degree (Meyer and Sanders)
+  // many arcs per vertex: 1 / degree (Meyer and Sanders) of the mean weight
   const double degree = (double)g->m / (double)g->n;
-  return delta_from_scale(g, mean_weight,
-                          degree < DS_DELTA_AUTO_CPU_DENSE_DEGREE
-                              ? DS_DELTA_AUTO_CPU_SCALE
-                              : DS_DELTA_AUTO_CPU_DENSE_SCALE / degree);
+  if (degree >= DS_DELTA_AUTO_CPU_DENSE_DEGREE)
+    return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_CPU_DENSE_SCALE / degree);
+  // few: rounds dominate, wide buckets, of the typical weight: a heavy tail of weights raises
+  // the mean far above it, and one bucket then holds whole regions of the graph
+  const double median = ds_median_weight(g);
+  const double typical = median >= 0.0 && median < mean_weight ? median : mean_weight;
+  return delta_from_scale(g, typical, DS_DELTA_AUTO_CPU_SCALE);
 }
 
 double ds_delta_normalize(ds_weight_type wt, double delta) {

@@ -25,6 +25,22 @@ static const size_t FUSE_LIMITS[] = {1, 2, 0 /* default */, SIZE_MAX};
 
 /* max_threads bounds THREADS: more threads than cores make every barrier
  * slow, so only a few graphs run with 4 and one with 8. */
+static int cmp_u32(const void *a, const void *b) {
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median of all arc weights (integer weights), by sorting a copy. */
+static double median_of_all(const ds_graph *g) {
+  uint32_t *w = malloc(g->m * sizeof *w);
+  if (w == NULL) return -1.0;
+  memcpy(w, g->weights, g->m * sizeof *w);
+  qsort(w, g->m, sizeof *w, cmp_u32);
+  const double med = g->m % 2 ? w[g->m / 2] : 0.5 * ((double)w[g->m / 2 - 1] + w[g->m / 2]);
+  free(w);
+  return med;
+}
+
 static void check_graph(const ds_graph *g, uint32_t source, const char *what, int max_threads) {
   const ds_dist_width width = ds_sssp_dist_width(g);
   const size_t bytes = ds_dist_size(g, width);
@@ -118,7 +134,8 @@ int main(void) {
   graphs++;
 #endif
   // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x;
-  //    the CPU's: 8 x below 8 arcs per vertex, else 2 x the mean weight / arcs per vertex
+  //    the CPU's: 8 x the smaller of the mean and the median weight below 8 arcs per vertex,
+  //    else 2 x the mean weight / arcs per vertex
   static const uint32_t EDGES_PER_VERTEX[] = {2, 4, 12};
   for (size_t k = 0; k < sizeof EDGES_PER_VERTEX / sizeof EDGES_PER_VERTEX[0]; k++) {
     ds_graph a;
@@ -136,13 +153,37 @@ int main(void) {
     const double got = ds_delta_auto(&a);
     CHECK(got == want, "delta auto, %llu arcs on %u vertices: %g, want %g", (unsigned long long)a.m,
           n, got, want);
+    const double median = median_of_all(&a); /* the sample is every arc below 65,536 */
     const double want_cpu = ceil(k == 2 ? DS_DELTA_AUTO_CPU_DENSE_SCALE * mean / degree
-                                        : DS_DELTA_AUTO_CPU_SCALE * mean);
+                                        : DS_DELTA_AUTO_CPU_SCALE * (median < mean ? median : mean));
+    CHECK(ds_median_weight(&a) == median, "median weight: %g, want %g", ds_median_weight(&a),
+          median);
     const double got_cpu = ds_delta_auto_cpu(&a);
     CHECK(got_cpu == want_cpu, "cpu delta auto, %llu arcs on %u vertices: %g, want %g",
           (unsigned long long)a.m, n, got_cpu, want_cpu);
     ds_graph_free(&a);
   }
+#ifdef DS_TEST_HAVE_GEN
+  // ... and on a road-like graph with a heavy tail of weights (99 % in 1..256, 1 % in the top
+  // half of 1..2^24) the median, not the mean, sets the CPU's width
+  {
+    ds_gen_spec spec;
+    ds_gen_spec_default(&spec, DS_GEN_GRID);
+    spec.rows = spec.cols = 64;
+    spec.weight_min = 1;
+    spec.weight_max = 1u << 24;
+    spec.weight_dist = DS_GEN_WEIGHTS_BIMODAL;
+    ds_graph h;
+    if (CHECK(ds_gen_graph(&spec, &h, &err) == DS_OK, "heavy grid: %s", err.msg)) {
+      const double median = median_of_all(&h);
+      CHECK(median <= 257 && ds_delta_auto_cpu(&h) == ceil(DS_DELTA_AUTO_CPU_SCALE * median),
+            "heavy-tailed grid: cpu delta auto %g, median weight %g", ds_delta_auto_cpu(&h), median);
+      check_graph(&h, 0, "heavy-tailed grid", 4);
+      graphs++;
+      ds_graph_free(&h);
+    }
+  }
+#endif
   // 5. bad deltas are argument errors
   ds_graph small;
   if (test_random_graph(4, 4, W_WIDE, 0, 3, &small)) {
