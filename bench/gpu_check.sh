@@ -63,7 +63,10 @@ if [ $san = 1 ]; then
   local_env="DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=3 DS_GPU_LOCAL_GRID=3"
   # Each (tool, suite) runs as its own process, all at once: the sanitizers are bound by host
   # instrumentation, so this takes the time of the slowest suite rather than the sum. Logs stay
-  # in $logs; a failing one is copied into OUT.
+  # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
+  # A suite that runs past SAN_TIMEOUT seconds under its tool is stopped and reported as timed
+  # out (a failure), so that one slow racecheck cannot hold the device call past its limit.
+  san_timeout=${SAN_TIMEOUT:-420}
   logs=$(mktemp -d)
   idx=0
   for tool in memcheck racecheck; do
@@ -82,16 +85,23 @@ if [ $san = 1 ]; then
       log="$logs/san-$tool-$(basename ${t%% *})${envs:+-local}.log"
       (
         # shellcheck disable=SC2086
-        env $envs "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+        timeout "$san_timeout" env $envs "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
         r=$?
         line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
+        [ $r = 124 ] && line="timed out after $san_timeout s (SAN_TIMEOUT)"
         { echo "$tool ${envs:+$envs }$t: exit $r: $line"
           grep -E "PASSED|FAILED|failures|tests passed|checks passed|FAIL" "$log" | tail -1; } > "$res"
-        [ $r = 0 ] || cp "$log" "$out/"
+        [ $r = 0 ] || echo "$log" > "$res.fail"
       ) &
     done
   done
   wait
+  # failing logs go into one file (the device machine returns at most 8 files)
+  for f in "$logs"/*.fail; do
+    [ -e "$f" ] || continue
+    l=$(cat "$f")
+    { echo "==== $(basename "$l")"; cat "$l"; } >> "$out/sanitizer-failures.log"
+  done
   for res in "$logs"/[0-9]*.txt; do
     head -1 "$res" >> "$out/sanitizer.txt"
     cat "$res" >> "$summary"
