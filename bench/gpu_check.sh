@@ -66,7 +66,7 @@ if [ $san = 1 ]; then
   # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
   # A suite that runs past SAN_TIMEOUT seconds under its tool is stopped and reported as timed
   # out (a failure), so that one slow racecheck cannot hold the device call past its limit.
-  san_timeout=${SAN_TIMEOUT:-420}
+  san_timeout=${SAN_TIMEOUT:-300}
   logs=$(mktemp -d)
   idx=0
   for tool in memcheck racecheck; do
