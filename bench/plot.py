@@ -242,6 +242,40 @@ def segsort_chart(path, d, out_dir):
     return bars_chart(path, d, "segmented sort, u32 + u32 pairs, n = 2^26", groups, out_dir)
 
 
+def hash_chart(path, d, out_dir):
+    """hash_bench: M ops/s against the slabs' utilisation, one line per operation at the largest
+    n, the peers' figures (the JSON's reference table) as marks at their loads."""
+    rows = [r for r in d["results"] if "utilization" in r and "mops" in r]
+    if not rows:
+        return []
+    n = max(r["log2_n"] for r in rows)
+    rows = [r for r in rows if r["log2_n"] == n]
+    fig, ax = plt.subplots(figsize=(7.6, 4.6))
+    for op in ("insert", "find_hit", "find_miss", "mixed_10_10_40_40"):
+        pts = sorted((r["utilization"], r["mops"]) for r in rows if r["op"] == op)
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=op)
+    ref = d.get("reference_mops_h100_2e26", {})
+    cols = ref.get("columns", [])
+    markers = {"insert": "^", "find_hit": "s", "find_miss": "v"}
+    for name, vals in ref.items():
+        if not isinstance(vals, list) or "_" not in name:
+            continue
+        load = float(name.rsplit("_", 1)[1])
+        for col, v in zip(cols, vals):
+            ax.scatter([load], [v], marker=markers.get(col, "x"), color="gray", s=18)
+        ax.annotate(name.rsplit("_", 2)[0], (load, max(vals)), fontsize=6, color="gray",
+                    textcoords="offset points", xytext=(3, 3))
+    ax.set_xlabel("slab utilisation (peers: their load factor)")
+    ax.set_ylabel("M ops/s (median)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"2^{n} unique 32-bit keys; gray: peers' insert / find hit / find miss (^ s v)",
+                 fontsize=9)
+    ax.legend(fontsize=8)
+    return save_figure(fig, path, d, "slab hash", out_dir)
+
+
 def save_figure(fig, path, d, title, out_dir):
     fig.suptitle(f"{title} on {d.get('gpu', '?')} (commit {d.get('commit', '?')})", fontsize=11)
     fig.tight_layout()
@@ -251,7 +285,8 @@ def save_figure(fig, path, d, title, out_dir):
     return [out]
 
 
-CHARTS = {"hist_bench": hist_chart, "sort_bench": sort_chart, "segsort_bench": segsort_chart}
+CHARTS = {"hist_bench": hist_chart, "sort_bench": sort_chart, "segsort_bench": segsort_chart,
+          "hash_bench": hash_chart}
 
 
 def main():
