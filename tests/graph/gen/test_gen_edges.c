@@ -10,26 +10,14 @@
  *   4. grid: exactly the 4-neighbour pairs; geometric: exactly the pairs within
  *      the radius (brute force over all pairs), distance weights recomputed;
  *      uniform: degree mean 2m/n and binomial variance;
- *   5. bad specs give DS_ERR_ARG with a message naming the parameter;
- *   6. weight distributions: log-uniform puts about the same count in every
- *      octave of the range; bimodal puts 1 % (within 5 standard deviations) in
- *      the top half and the rest in the bottom 1/65536 of the range; uniform
- *      gives the same weights as before the distributions existed (a checksum).
+ *   5. bad specs give DS_ERR_ARG with a message naming the parameter.
+ * The weight distributions are tested in test_gen_weights.c.
  *
  * Each check compares with an oracle computed here independently of the
  * generator (closed forms, brute force), and prints what failed.
  */
+#define GEN_TEST_NAME "test_gen_edges"
 #include "gen_test_util.h"
-
-static void gen_or_die(const ds_gen_spec *s, ds_gen_edge_list *e) {
-  ds_error err;
-  /* poison: a generator that leaves entries unwritten is caught by the checks */
-  memset(e, POISON_BYTE, sizeof *e);
-  /* the checks after this one would read a list that is not there */
-  if (!CHECK(ds_gen_edges(s, e, &err) == DS_OK, "ds_gen_edges(%s): %s", ds_gen_kind_name(s->kind),
-             err.msg))
-    exit(ds_test_finish("test_gen_edges"));
-}
 
 static int same_edges(const ds_gen_edge_list *x, const ds_gen_edge_list *y) {
   if (x->n != y->n || x->count != y->count || x->symmetric != y->symmetric) return 0;
@@ -438,64 +426,11 @@ static void test_bad_specs(void) {
 }
 
 /* Weight distributions on a uniform graph of 2^20 edges, range 1 .. 2^24. */
-/* The uniform weights' checksum of the spec below, from the generator before weight
- * distributions were added (0b4a197): uniform weights must stay what they were. */
-#define UNIFORM_WEIGHT_CHECKSUM 18398744613699398702ull
-static void test_weight_dists(void) {
-  ds_gen_spec s = small_spec(DS_GEN_UNIFORM);
-  s.n = 1u << 16;
-  s.m = 1u << 20;
-  s.weight_min = 1;
-  s.weight_max = 1u << 24;
-  ds_gen_edge_list e;
-  // log-uniform: 25 octaves [2^k, 2^(k+1)), k = 0..24 (the last holds 2^24 alone)
-  s.weight_dist = DS_GEN_WEIGHTS_LOG;
-  gen_or_die(&s, &e);
-  uint64_t oct[32] = {0}, out = 0;
-  for (uint64_t i = 0; i < e.count; i++) {
-    if (e.w[i] < s.weight_min || e.w[i] > s.weight_max) out++;
-    else oct[31 - __builtin_clz(e.w[i])]++;
-  }
-  CHECK(out == 0, "log weights: %llu outside 1..2^24", (unsigned long long)out);
-  const double p = 1.0 / 25, mean = p * (double)e.count, sd = sqrt(mean * (1 - p));
-  for (int k = 0; k <= 24; k++)
-    CHECK(fabs((double)oct[k] - mean) <= 5 * sd,
-          "log weights: octave %d holds %llu, expected %.0f +- %.0f", k,
-          (unsigned long long)oct[k], mean, 5 * sd);
-  ds_gen_edges_free(&e);
-  // bimodal: 1 % in [2^24 - (2^24 - 1) / 2, 2^24], the rest in [1, 1 + (2^24 - 1) / 65536]
-  s.weight_dist = DS_GEN_WEIGHTS_BIMODAL;
-  gen_or_die(&s, &e);
-  const uint32_t span = s.weight_max - s.weight_min;
-  uint64_t high = 0, low = 0;
-  for (uint64_t i = 0; i < e.count; i++) {
-    if (e.w[i] >= s.weight_max - span / 2 && e.w[i] <= s.weight_max) high++;
-    else if (e.w[i] >= s.weight_min && e.w[i] <= s.weight_min + span / 65536) low++;
-  }
-  const double hm = 0.01 * (double)e.count, hsd = sqrt(hm * 0.99);
-  CHECK(high + low == e.count, "bimodal weights: %llu in neither mode",
-        (unsigned long long)(e.count - high - low));
-  CHECK(fabs((double)high - hm) <= 5 * hsd, "bimodal weights: %llu high, expected %.0f +- %.0f",
-        (unsigned long long)high, hm, 5 * hsd);
-  ds_gen_edges_free(&e);
-  // uniform: the draw of every edge is unchanged (seeded graphs stay what they were)
-  s.weight_dist = DS_GEN_WEIGHTS_UNIFORM;
-  s.weight_min = 1;
-  s.weight_max = 255;
-  gen_or_die(&s, &e);
-  uint64_t sum = 0;
-  for (uint64_t i = 0; i < e.count; i++) sum = sum * 31 + e.w[i];
-  CHECK(sum == UNIFORM_WEIGHT_CHECKSUM, "uniform weights: checksum %llu, expected %llu",
-        (unsigned long long)sum, (unsigned long long)UNIFORM_WEIGHT_CHECKSUM);
-  ds_gen_edges_free(&e);
-}
-
 int main(void) {
   test_generic();
   test_rmat_popcount();
   test_grid_geo_uniform();
   test_small_n_distribution();
   test_bad_specs();
-  test_weight_dists();
   return ds_test_finish("test_gen_edges");
 }
