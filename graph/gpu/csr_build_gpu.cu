@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <chrono>
+
 #include <cub/device/device_scan.cuh>
 #include <msplit/histogram.cuh>
 #include <msplit/radix_sort.cuh>
@@ -14,6 +16,7 @@
 #include "ds/cuda_try.h"
 #include "ds/device_layout.h"
 #include "ds/rng.h"
+#include "host_copy.h"
 extern "C" {
 #include "graph_internal.h" // a C header without C++ guards
 }
@@ -162,7 +165,11 @@ msplit_status temp_needed(uint32_t n, uint64_t total, size_t *bytes) {
   return MSPLIT_SUCCESS;
 }
 
-constexpr int PHASE_EVENTS = 5; /* upload | keys, sort | arcs, offsets | download */
+constexpr int PHASE_EVENTS = 3; /* keys, sort | arcs, offsets */
+
+double since_ms(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 struct device_state {
   void *block = nullptr;
@@ -188,7 +195,8 @@ extern "C" uint64_t ds_csr_build_gpu_bytes(uint32_t n, uint64_t count, int symme
 }
 
 static ds_status build(int device, const ds_edge_list *e, int symmetric, const ds_load_options *opt,
-                       ds_graph *g, int *bad_edge, ds_csr_gpu_stats *stats, ds_error *err) {
+                       ds_csr_gpu_transfer transfer, ds_graph *g, int *bad_edge,
+                       ds_csr_gpu_stats *stats, ds_error *err) {
   const uint32_t n = e->n;
   const uint64_t count = e->count, total = count * (symmetric ? 2 : 1);
   const int weighted = e->weights != nullptr;
@@ -213,14 +221,16 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   layout(n, count, symmetric, weighted, temp, (char *)d.block, &b);
   cudaStream_t s = d.stream;
   for (int i = 0; i < PHASE_EVENTS; i++) DS_CUDA_TRY(cudaEventCreate(&d.ev[i]));
-  // 2. the edges up, their keys, the sort
-  DS_CUDA_TRY(cudaEventRecord(d.ev[0], s));
-  DS_CUDA_TRY(cudaMemcpyAsync(b.src, e->src, 4 * count, cudaMemcpyHostToDevice, s));
-  DS_CUDA_TRY(cudaMemcpyAsync(b.dst, e->dst, 4 * count, cudaMemcpyHostToDevice, s));
-  if (weighted)
-    DS_CUDA_TRY(cudaMemcpyAsync(b.win, e->weights, 4 * count, cudaMemcpyHostToDevice, s));
+  // 2. the edges up (pinned speed: host_copy.h), their keys, the sort
+  ds_stage stage;
+  DS_TRY(ds_stage_open(&stage, transfer, err));
+  auto t0 = std::chrono::steady_clock::now();
+  DS_TRY(ds_host_copy(b.src, e->src, 4 * count, true, transfer, &stage, s, err));
+  DS_TRY(ds_host_copy(b.dst, e->dst, 4 * count, true, transfer, &stage, s, err));
+  if (weighted) DS_TRY(ds_host_copy(b.win, e->weights, 4 * count, true, transfer, &stage, s, err));
+  const double upload_ms = since_ms(t0);
   DS_CUDA_TRY(cudaMemsetAsync(b.bad, 0xFF, 8, s));
-  DS_CUDA_TRY(cudaEventRecord(d.ev[1], s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[0], s));
   build_args a = {b.src, b.dst, b.win, count, n, symmetric != 0,
                   e->weight_type == DS_WEIGHT_F32, opt->seed, opt->weight_min, opt->weight_max,
                   b.keys[0], b.values[0], b.bad};
@@ -233,7 +243,7 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
       msplit::radix_sort_pairs(b.temp, &tb, keys, values, total, 0, 32 + bit_length(n), s));
   const uint64_t *k = keys.current();
   const uint32_t *v = values.current();
-  DS_CUDA_TRY(cudaEventRecord(d.ev[2], s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[1], s));
   // 3. runs of equal keys -> arcs with the least weight
   run_heads<<<grid_for(total + 1), BLOCK, 0, s>>>(k, total, n, b.head);
   DS_LAUNCH_CHECK("run kernels");
@@ -266,20 +276,21 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   if (!g->row_offsets || !g->col || !g->weights)
     return ds_error_set(err, DS_ERR_NOMEM, "out of memory building a CSR of %u vertices and %llu "
                         "edges", n, (unsigned long long)count);
-  DS_CUDA_TRY(cudaEventRecord(d.ev[3], s));
-  DS_CUDA_TRY(cudaMemcpyAsync(g->row_offsets, b.counts, 8 * ((size_t)n + 1),
-                              cudaMemcpyDeviceToHost, s));
-  DS_CUDA_TRY(cudaMemcpyAsync(g->col, b.col, 4 * (size_t)arcs, cudaMemcpyDeviceToHost, s));
-  DS_CUDA_TRY(cudaMemcpyAsync(g->weights, b.weight, 4 * (size_t)arcs, cudaMemcpyDeviceToHost, s));
-  DS_CUDA_TRY(cudaEventRecord(d.ev[4], s));
+  DS_CUDA_TRY(cudaEventRecord(d.ev[2], s));
   DS_CUDA_TRY(cudaStreamSynchronize(s));
+  t0 = std::chrono::steady_clock::now();
+  DS_TRY(ds_host_copy(g->row_offsets, b.counts, 8 * ((size_t)n + 1), false, transfer, &stage, s,
+                      err));
+  DS_TRY(ds_host_copy(g->col, b.col, 4 * (size_t)arcs, false, transfer, &stage, s, err));
+  DS_TRY(ds_host_copy(g->weights, b.weight, 4 * (size_t)arcs, false, transfer, &stage, s, err));
+  const double download_ms = since_ms(t0);
   if (stats != NULL) {
-    float ms[4] = {0, 0, 0, 0};
-    for (int i = 0; i < 4; i++) DS_CUDA_TRY(cudaEventElapsedTime(&ms[i], d.ev[i], d.ev[i + 1]));
-    stats->upload_ms = ms[0];
-    stats->sort_ms = ms[1];
-    stats->arcs_ms = ms[2];
-    stats->download_ms = ms[3];
+    float ms[2] = {0, 0};
+    for (int i = 0; i < 2; i++) DS_CUDA_TRY(cudaEventElapsedTime(&ms[i], d.ev[i], d.ev[i + 1]));
+    stats->upload_ms = upload_ms;
+    stats->sort_ms = ms[0];
+    stats->arcs_ms = ms[1];
+    stats->download_ms = download_ms;
   }
   g->n = n;
   g->m = arcs;
@@ -294,6 +305,12 @@ extern "C" ds_status ds_csr_build_gpu(int device, const ds_edge_list *edges, int
 extern "C" ds_status ds_csr_build_gpu_stats(int device, const ds_edge_list *edges, int symmetric,
                                             const ds_load_options *opt, ds_graph *g,
                                             ds_csr_gpu_stats *stats, ds_error *err) {
+  return ds_csr_build_gpu_ex(device, edges, symmetric, opt, DS_CSR_GPU_STAGED, g, stats, err);
+}
+
+extern "C" ds_status ds_csr_build_gpu_ex(int device, const ds_edge_list *edges, int symmetric,
+                                         const ds_load_options *opt, ds_csr_gpu_transfer transfer,
+                                         ds_graph *g, ds_csr_gpu_stats *stats, ds_error *err) {
   ds_load_options defaults;
   if (g == NULL || edges == NULL)
     return ds_error_set(err, DS_ERR_ARG, "ds_csr_build_gpu: edges and g must not be NULL");
@@ -312,7 +329,9 @@ extern "C" ds_status ds_csr_build_gpu_stats(int device, const ds_edge_list *edge
                         (unsigned long long)edges->count);
   memset(g, 0, sizeof *g);
   int bad_edge = 0;
-  ds_status st = build(device, edges, symmetric, opt, g, &bad_edge, stats, err);
+  if ((unsigned)transfer > DS_CSR_GPU_PAGEABLE)
+    return ds_error_set(err, DS_ERR_ARG, "ds_csr_build_gpu: unknown transfer %d", (int)transfer);
+  ds_status st = build(device, edges, symmetric, opt, transfer, g, &bad_edge, stats, err);
   if (st != DS_OK || bad_edge) {
     ds_graph_free(g);
     if (st == DS_OK) return ds_csr_build(edges, symmetric, opt, g, err);
