@@ -203,6 +203,24 @@ ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, c
   return DS_EXIT_OK;
 }
 
+static const char *const INTERSECT_NAMES[DS_INTERSECT_MODES] = {"auto", "bitmap", "hash",
+                                                                 "search"};
+
+const char *ds_cli_intersect_name(ds_intersect_mode m) {
+  return (unsigned)m < DS_INTERSECT_MODES ? INTERSECT_NAMES[m] : "?";
+}
+
+ds_exit_code ds_cli_set_intersect(ds_cli *c, const char *text, const char *what, char *msg,
+                                  size_t msg_len) {
+  for (int m = 0; m < DS_INTERSECT_MODES; m++)
+    if (strcmp(text, INTERSECT_NAMES[m]) == 0) {
+      c->intersect = (ds_intersect_mode)m;
+      return DS_EXIT_OK;
+    }
+  return usage_error(msg, msg_len, "%s: unknown method '%s' (known: auto, bitmap, hash, search)",
+                     what, text);
+}
+
 /* A file or folder name option: an empty one is a mistake, not "none". */
 static ds_exit_code set_path(char **dst, const char *value, const char *what, char *msg,
                              size_t msg_len) {
@@ -315,6 +333,8 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
     } else if (strcmp(name, "--threads") == 0) {
       rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_THREADS, &x, name, msg, msg_len);
       c->threads = (int)x;
+    } else if (strcmp(name, "--intersect") == 0) {
+      rc = ds_cli_set_intersect(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--validate") == 0) {
       c->validate = 1;
     } else if (strcmp(name, "--undirected") == 0) {

@@ -27,6 +27,19 @@ typedef enum {
 
 typedef enum { DS_SOURCE_DEFAULT = 0, DS_SOURCE_VERTEX = 1, DS_SOURCE_RANDOM = 2 } ds_source_mode;
 
+/* --intersect (tc): how long rows are intersected on the GPU; auto: the
+ * backend's defaults. The names are ds_cli_intersect_name's. */
+typedef enum {
+  DS_INTERSECT_AUTO = 0,
+  DS_INTERSECT_BITMAP = 1,
+  DS_INTERSECT_HASH = 2,
+  DS_INTERSECT_SEARCH = 3,
+  DS_INTERSECT_MODES = 4
+} ds_intersect_mode;
+
+/* "auto", "bitmap", "hash", "search". */
+const char *ds_cli_intersect_name(ds_intersect_mode m);
+
 #define DS_CLI_MAX_GRAPHS 64
 #define DS_CLI_MIN_BUCKETS DS_SSSP_MIN_BUCKETS
 #define DS_CLI_MAX_BUCKETS DS_SSSP_MAX_BUCKETS
@@ -85,6 +98,7 @@ typedef struct ds_cli {
   int quiet;
   int threads;          /* 0: OpenMP's default */
   int no_cache;
+  ds_intersect_mode intersect;
   int help, version;
   int argc;             /* the command, for reports */
   char **argv;
@@ -123,6 +137,8 @@ ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, cha
 ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,
                                 size_t msg_len);
 ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len);
+ds_exit_code ds_cli_set_intersect(ds_cli *c, const char *text, const char *what, char *msg,
+                                  size_t msg_len);
 
 /* Formats msg and returns code: the messages of the checks. */
 ds_exit_code ds_cli_fail(ds_exit_code code, char *msg, size_t len, const char *fmt, ...)

@@ -201,6 +201,10 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   } else if (strcmp(key, "trials") == 0) {
     rc = get_uint(item, 1, DS_CLI_MAX_TRIALS, &x, path, msg, len);
     c->trials = (uint32_t)x;
+  } else if (strcmp(key, "intersect") == 0) {
+    if (!cJSON_IsString(item))
+      return wrong_type(msg, len, path, item, "a method name (auto, bitmap, hash, search)");
+    rc = ds_cli_set_intersect(c, item->valuestring, what, msg, len);
   } else if (strcmp(key, "validate") == 0) {
     rc = get_bool(item, &c->validate, path, msg, len);
   } else if (strcmp(key, "undirected") == 0) {

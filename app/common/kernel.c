@@ -26,9 +26,7 @@
  * failure reach the exit code. */
 #define CORRUPT_ENV "DS_KERNEL_TEST_CORRUPT"
 
-const char *const DS_KERNEL_VALUE_OPTIONS[] = {"--graph",  "--algo",   "--trials",    "--json",
-                                               "--config", "--output", "--device",    "--cache-dir",
-                                               "--threads", NULL};
+const char *const DS_KERNEL_VALUE_OPTIONS[] = {DS_KERNEL_VALUE_OPTION_NAMES, NULL};
 const char *const DS_KERNEL_FLAG_OPTIONS[] = {"--validate", "--quiet", "--help", "--version",
                                               "--no-cache", "-h",      NULL};
 
@@ -351,7 +349,7 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
   // 3. the graph on the device, for gpu (a graph that does not fit is refused here)
   for (int i = 0; i < p->n_algos; i++) {
     if (p->algos[i] != DS_KERNEL_GPU) continue;
-    ds_status st = k->gpu_open(cli->device, &g, &gpu, &err);
+    ds_status st = k->gpu_open(cli, &g, &gpu, &err);
     if (st != DS_OK) {
       fprintf(stderr, "%s: gpu on %s: %s\n", name, path, err.msg);
       rc = ds_app_exit_of(st);

@@ -50,10 +50,11 @@ typedef struct {
   /* what the program reports of a result besides its total, as text (f, a
    * line or more) and into the run's JSON "result" object; 0 when out of memory */
   int (*summary)(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_result *r);
-  /* the GPU backend: open uploads g to `device` (refusing a graph that does not
-   * fit before allocating), run computes into r with *ms the GPU time, close
-   * frees; details: the names of r->details a run fills (NULL-terminated) */
-  ds_status (*gpu_open)(int device, const ds_graph *g, void **ctx, ds_error *err);
+  /* the GPU backend: open uploads g to cli->device with the program's options
+   * from cli (refusing a graph that does not fit before allocating), run
+   * computes into r with *ms the GPU time, close frees; details: the names of
+   * r->details a run fills (NULL-terminated) */
+  ds_status (*gpu_open)(const ds_cli *cli, const ds_graph *g, void **ctx, ds_error *err);
   ds_status (*gpu_run)(void *ctx, const ds_graph *g, ds_kernel_result *r, double *ms,
                        ds_error *err);
   void (*gpu_close)(void *ctx);
@@ -63,7 +64,11 @@ typedef struct {
 /* The program's work on every graph of cli; returns the exit code. */
 ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k);
 
-/* The option list the whole-graph programs take (kcore, tc). */
+/* The option list the whole-graph programs take (kcore, tc); a program with
+ * options of its own lists DS_KERNEL_VALUE_OPTION_NAMES and then its own. */
+#define DS_KERNEL_VALUE_OPTION_NAMES                                                             \
+  "--graph", "--algo", "--trials", "--json", "--config", "--output", "--device", "--cache-dir",  \
+      "--threads"
 extern const char *const DS_KERNEL_VALUE_OPTIONS[];
 extern const char *const DS_KERNEL_FLAG_OPTIONS[];
 #define DS_KERNEL_CONFIG_KEYS \

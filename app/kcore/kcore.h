@@ -51,14 +51,14 @@ ds_status ds_kcore_cpu(const ds_graph *g, int threads, uint32_t *core, ds_error 
 void ds_kcore_summary(const uint32_t *core, uint32_t n, uint32_t *degeneracy, uint64_t *sizes);
 
 /* The GPU backend (kcore_gpu.cu; kcore_gpu_stub.c in builds without CUDA,
- * where every call but _bytes returns DS_ERR_DEVICE): bucketed peeling whose
+ * where every call but _bytes and _options_default returns DS_ERR_DEVICE): bucketed peeling whose
  * degree buckets are kept by msplit's multisplit. The graph is uploaded once
  * by _open; each _run computes every core number again.
  *
  * Example:
  *   ds_kcore_gpu *gpu = NULL;
  *   double ms;
- *   if (ds_kcore_gpu_open(0, &g, &gpu, &err) == DS_OK &&
+ *   if (ds_kcore_gpu_open(0, &g, NULL, &gpu, &err) == DS_OK &&
  *       ds_kcore_gpu_run(gpu, core, &ms, NULL, &err) == DS_OK) ...
  *   ds_kcore_gpu_close(gpu);
  */
@@ -68,17 +68,41 @@ typedef struct {
   uint32_t windows;  /* multisplits of the vertices left into degree buckets */
   uint32_t levels;   /* core numbers that some vertex has */
   uint64_t rounds;   /* peeling sub-rounds (a vertex's degree falls to the level: next one) */
+  uint64_t solo_rounds; /* of rounds, those one block ran alone (small ones) */
+  /* where the peeling kernel's time went (its global timer, thread 0 of block
+   * 0): runs of solo sub-rounds, sub-rounds of the whole grid, the levels'
+   * filters and barriers; the rest of the run is the windows' host loop and
+   * multisplits */
+  double solo_ms, grid_ms, level_ms;
+  double arc_pass_ms; /* one pass over the arcs (every arc's neighbour's degree), apart */
 } ds_kcore_gpu_stats;
+
+/* Block 0 alone runs a sub-round of at most solo_items work items (pieces of
+ * up to 128 arcs of a queued vertex) and solo_arcs arcs; larger ones, the
+ * whole grid. 0 and 0: always the grid. */
+#define DS_KCORE_GPU_SOLO_ITEMS 1024u
+#define DS_KCORE_GPU_SOLO_ARCS 2048u
+
+typedef struct {
+  uint32_t solo_items;    /* at most 2^20 */
+  uint64_t solo_arcs;     /* at most 2^24 */
+  uint32_t blocks_per_sm; /* blocks of the peeling kernel an SM; 0: as many as fit */
+} ds_kcore_gpu_options;
+
+void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt);
 
 /* Device bytes the GPU backend needs for a graph of n vertices and m arcs
  * (the graph included): what _open checks against the device's free memory. */
 uint64_t ds_kcore_gpu_bytes(uint32_t n, uint64_t m);
 
 /* Uploads g (undirected) to CUDA device `device` and allocates the working set.
- * Errors: DS_ERR_ARG (NULL g or ctx, a graph that is not symmetric),
+ * opt: NULL for the defaults.
+ * Errors: DS_ERR_ARG (NULL g or ctx, a graph that is not symmetric, options
+ * out of range),
  * DS_ERR_DEVICE (no device, or the graph does not fit: refused before any
  * device allocation, with the bytes needed and available), DS_ERR_NOMEM. */
-ds_status ds_kcore_gpu_open(int device, const ds_graph *g, ds_kcore_gpu **ctx, ds_error *err);
+ds_status ds_kcore_gpu_open(int device, const ds_graph *g, const ds_kcore_gpu_options *opt,
+                            ds_kcore_gpu **ctx, ds_error *err);
 
 /* The core number of every vertex into core (n entries, host); *ms (may be
  * NULL): the GPU time of the whole computation, by CUDA events, the copy of

@@ -355,3 +355,10 @@ void ds_kcore_summary(const uint32_t *core, uint32_t n, uint32_t *degeneracy, ui
   memset(sizes, 0, ((size_t)top + 1) * sizeof *sizes);
   for (uint32_t v = 0; v < n; v++) sizes[core[v]]++;
 }
+
+/* The GPU backend's defaults, here so that builds without CUDA have them too. */
+void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt) {
+  opt->solo_items = DS_KCORE_GPU_SOLO_ITEMS;
+  opt->solo_arcs = DS_KCORE_GPU_SOLO_ARCS;
+  opt->blocks_per_sm = 0;
+}

@@ -21,9 +21,23 @@
  * hub does not serialise a round; a warp takes 32 items and spreads their arcs
  * over its lanes. A window's levels run in one cooperative launch, levels and
  * sub-rounds separated by grid-wide barriers (no host round trip): a sub-round
- * of at most SOLO_MAX items and SOLO_ARCS arcs is run by block 0 alone, as
- * many in a row as stay that small, with block barriers (the road networks'
- * long chains of tiny sub-rounds), the others wait at the next grid barrier.
+ * of at most solo_items items and solo_arcs arcs (ds_kcore_gpu_options) is run
+ * by block 0 alone, as many in a row as stay that small, with block barriers
+ * (the road networks' long chains of tiny sub-rounds), the others wait at the
+ * next grid barrier.
+ *
+ * Why the solo bound is low: an arc's work is a chain of dependent accesses
+ * (its column, the neighbour's core, an atomic on its degree whose old value
+ * decides what follows), so a thread's arcs run one after another at memory
+ * latency. Block 0 alone takes solo_arcs / PEEL_BLOCK such steps, the grid one
+ * step and a grid barrier; the solo path pays only while its steps cost less
+ * than that barrier, a few arcs a thread (DEFAULT_SOLO_ARCS).
+ *
+ * Measurement: thread 0 of block 0 reads the global timer around each level's
+ * filter and each sub-round, so a run reports the time of solo and grid
+ * sub-rounds and of the levels' filters apart (ds_kcore_gpu_stats), and the
+ * time of one pass over the arcs (a gather of every arc's neighbour degree) to
+ * compare a round with.
  *
  * Limits: n < 2^32 and fewer than 2^32 items in one level (n + m / PIECE).
  */
@@ -46,8 +60,8 @@ constexpr uint32_t SPLIT_BUCKETS = WINDOW + 2; /* + overflow + peeled (dropped) 
 constexpr uint32_t PIECE = 128;             /* arcs of one work item */
 constexpr int WARP = 32;
 constexpr int PEEL_BLOCK = 512;             /* threads of a block of the window kernel */
-constexpr uint32_t SOLO_MAX = 4096;         /* items block 0 takes a sub-round of alone, */
-constexpr uint64_t SOLO_ARCS = 32768;       /* and arcs: 64 per thread */
+constexpr uint32_t MAX_SOLO_ITEMS = 1u << 20; /* option bounds: beyond, the grid always pays */
+constexpr uint64_t MAX_SOLO_ARCS = 1ull << 24;
 constexpr int FILTER_BLOCK = 256;
 constexpr int COUNTERS = 3;                 /* sub-round r reads r % 3, fills r + 1, clears r + 2 */
 
@@ -62,6 +76,9 @@ struct peel_state {
   uint32_t entered;                  /* vertices that entered the window since it opened */
   uint32_t round;                    /* where block 0's sub-rounds left off */
   uint32_t levels, rounds;           /* statistics */
+  uint32_t solo_rounds;              /* of rounds, those block 0 ran alone */
+  unsigned long long solo_ns, grid_ns, level_ns; /* global timer, by thread 0 of block 0 */
+  unsigned long long sink;           /* the arc pass's result, so that it is not optimised away */
 };
 
 struct peel_args {
@@ -75,7 +92,15 @@ struct peel_args {
   const uint32_t *win;   /* the window's vertices, by bucket */
   const size_t *offsets; /* the window's bucket offsets (multisplit's) */
   uint32_t base, top;    /* the window: degrees [base, top); from top on, the overflow */
+  uint32_t solo_items;   /* block 0 alone takes sub-rounds of at most these items */
+  uint64_t solo_arcs;    /* and arcs */
 };
+
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 
 /* The bucket of a vertex when a window opens: its degree's bucket, the
  * overflow, or a bucket of its own for the peeled (dropped). */
@@ -172,12 +197,13 @@ __device__ uint32_t solo_rounds(const peel_args &a, uint32_t k, uint32_t r) {
   for (;;) {
     const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
     const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
-    if (count == 0 || count > SOLO_MAX || arcs > SOLO_ARCS) return r;
+    if (count == 0 || count > a.solo_items || arcs > a.solo_arcs) return r;
     sub_round(a, k, r, count, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0) {
       a.st->count[(r + 2) % COUNTERS] = 0;
       a.st->arcs[(r + 2) % COUNTERS] = 0;
       a.st->rounds++;
+      a.st->solo_rounds++;
     }
     __syncthreads();
     r++;
@@ -194,6 +220,7 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
   const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
   const uint32_t to = (uint32_t)a.offsets[WINDOW];
   for (uint32_t k = a.base, filter = 0; k < a.top; filter++) {
+    unsigned long long t0 = rank == 0 ? now_ns() : 0;
     // 1. the level's queue into sub-round 0 (the least slots rotate as the counters do)
     if (rank == 0) a.st->least[(filter + 1) % COUNTERS] = UINT32_MAX; /* the next filter's */
     const uint32_t from = (uint32_t)a.offsets[k - a.base];
@@ -208,24 +235,33 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
     grid.sync();
     const uint32_t least = load_volatile(&a.st->least[filter % COUNTERS]);
     if (load_volatile(&a.st->count[0]) == 0) {
-      if (least >= a.top) break; /* nothing left in the window */
+      if (least >= a.top) {
+        if (rank == 0) a.st->level_ns += now_ns() - t0;
+        break; /* nothing left in the window */
+      }
       k = least;
       grid.sync(); /* every thread has read count[0] before the next filter fills it */
+      if (rank == 0) a.st->level_ns += now_ns() - t0;
       continue;
     }
-    if (rank == 0) a.st->levels++;
+    if (rank == 0) {
+      a.st->levels++;
+      a.st->level_ns += now_ns() - t0;
+    }
     // 2. sub-rounds: block 0 alone while they are small, else the grid
     for (uint32_t r = 0;;) {
       const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
       const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
       if (count == 0) break;
-      if (count <= SOLO_MAX && arcs <= SOLO_ARCS) {
+      const unsigned long long t1 = rank == 0 ? now_ns() : 0;
+      if (count <= a.solo_items && arcs <= a.solo_arcs) {
         if (blockIdx.x == 0) {
           const uint32_t stop = solo_rounds(a, k, r);
           if (threadIdx.x == 0) a.st->round = stop;
         }
         grid.sync();
         r = load_volatile(&a.st->round);
+        if (rank == 0) a.st->solo_ns += now_ns() - t1;
         continue;
       }
       sub_round(a, k, r, count, rank, threads);
@@ -235,18 +271,33 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
         a.st->rounds++;
       }
       grid.sync();
+      if (rank == 0) a.st->grid_ns += now_ns() - t1;
       r++;
     }
     // 3. the counters cleared for the next level
+    t0 = rank == 0 ? now_ns() : 0;
     if (rank == 0)
       for (int c = 0; c < COUNTERS; c++) a.st->count[c] = 0, a.st->arcs[c] = 0;
     grid.sync();
+    if (rank == 0) a.st->level_ns += now_ns() - t0;
     k++;
   }
 }
 
+/* One pass over the arcs, as a peeling round touches them: every arc's
+ * column and its neighbour's degree (the measure a round is compared with). */
+__global__ void arc_pass(const uint32_t *col, uint64_t m, const uint32_t *deg, peel_state *st) {
+  uint32_t sum = 0;
+  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m;
+       e += (uint64_t)gridDim.x * blockDim.x)
+    sum += deg[col[e]];
+  if (sum == UINT32_MAX) atomicAdd(&st->sink, 1ull); /* rare; only a data dependence */
+}
+
 struct kcore_dev {
   ds_device_graph g;
+  ds_kcore_gpu_options opt;
+  cudaEvent_t pass[2]; /* the arc pass's events */
   uint32_t *deg, *core, *list[2], *entered;
   uint64_t *items[2];
   size_t *offsets; /* SPLIT_BUCKETS + 1 */
@@ -314,7 +365,11 @@ static ds_status open_impl(int device, const ds_graph *g, kcore_dev *d, ds_error
   if (per_sm < 1)
     return ds_error_set(err, DS_ERR_DEVICE,
                         "ds_kcore_gpu_open: the peeling kernel does not fit an SM");
+  if (d->opt.blocks_per_sm > 0 && d->opt.blocks_per_sm < (uint32_t)per_sm)
+    per_sm = (int)d->opt.blocks_per_sm; /* fewer blocks: a cheaper grid barrier */
   d->peel_blocks = per_sm * sms;
+  DS_CUDA_TRY(cudaEventCreate(&d->pass[0]));
+  DS_CUDA_TRY(cudaEventCreate(&d->pass[1]));
   return DS_OK;
 }
 
@@ -330,18 +385,30 @@ static void close_dev(kcore_dev *d) {
   cudaFree(d->offsets);
   cudaFree(d->st);
   cudaFree(d->temp);
+  for (int i = 0; i < 2; i++)
+    if (d->pass[i]) cudaEventDestroy(d->pass[i]);
   ds_device_graph_close(&d->g);
 }
 
-extern "C" ds_status ds_kcore_gpu_open(int device, const ds_graph *g, ds_kcore_gpu **ctx,
+extern "C" ds_status ds_kcore_gpu_open(int device, const ds_graph *g,
+                                       const ds_kcore_gpu_options *opt, ds_kcore_gpu **ctx,
                                        ds_error *err) {
   if (ctx == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_kcore_gpu_open: ctx is NULL");
   *ctx = NULL;
   if (g == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_kcore_gpu_open: g is NULL");
   if (!g->symmetric)
     return ds_error_set(err, DS_ERR_ARG, "ds_kcore_gpu_open: the graph is not symmetric");
+  ds_kcore_gpu_options o;
+  ds_kcore_gpu_options_default(&o);
+  if (opt != NULL) o = *opt;
+  if (o.solo_items > MAX_SOLO_ITEMS || o.solo_arcs > MAX_SOLO_ARCS)
+    return ds_error_set(err, DS_ERR_ARG,
+                        "ds_kcore_gpu_open: solo_items %u or solo_arcs %llu above %u and %llu",
+                        o.solo_items, (unsigned long long)o.solo_arcs, MAX_SOLO_ITEMS,
+                        (unsigned long long)MAX_SOLO_ARCS);
   ds_kcore_gpu *c = (ds_kcore_gpu *)calloc(1, sizeof *c);
   if (c == NULL) return ds_error_set(err, DS_ERR_NOMEM, "ds_kcore_gpu_open: out of memory");
+  c->d.opt = o;
   const ds_status st = open_impl(device, g, &c->d, err);
   if (st != DS_OK) {
     close_dev(&c->d);
@@ -395,6 +462,8 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
   a.entered = d->entered;
   a.st = d->st;
   a.offsets = d->offsets;
+  a.solo_items = d->opt.solo_items;
+  a.solo_arcs = d->opt.solo_arcs;
   // the overflow bucket: list `src` of `over` vertices; each window's multisplit
   // writes the other list, and the overflow it leaves there opens the next
   const uint32_t *src = d->list[0];
@@ -432,9 +501,21 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
     out ^= 1;
   }
   DS_CUDA_TRY(cudaEventRecord(d->g.stop, s));
+  // 3. the pass over the arcs that a round is measured against (outside the run's time)
+  DS_CUDA_TRY(cudaEventRecord(d->pass[0], s));
+  arc_pass<<<d->grid_blocks, FILTER_BLOCK, 0, s>>>(d->g.col, d->g.m, d->deg, d->st);
+  DS_LAUNCH_CHECK("arc_pass");
+  DS_CUDA_TRY(cudaEventRecord(d->pass[1], s));
   DS_TRY(read_state(d, &h, err));
+  float pass_ms = 0.0f;
+  DS_CUDA_TRY(cudaEventElapsedTime(&pass_ms, d->pass[0], d->pass[1]));
   stats->levels = h.levels;
   stats->rounds = h.rounds;
+  stats->solo_rounds = h.solo_rounds;
+  stats->solo_ms = h.solo_ns * 1e-6;
+  stats->grid_ms = h.grid_ns * 1e-6;
+  stats->level_ms = h.level_ns * 1e-6;
+  stats->arc_pass_ms = pass_ms;
   if (n > 0) DS_CUDA_TRY(cudaMemcpyAsync(core, d->core, 4ull * n, cudaMemcpyDeviceToHost, s));
   DS_CUDA_TRY(cudaStreamSynchronize(s));
   return DS_OK;

@@ -10,8 +10,10 @@ uint64_t ds_kcore_gpu_bytes(uint32_t n, uint64_t m) {
   return 0;
 }
 
-ds_status ds_kcore_gpu_open(int device, const ds_graph *g, ds_kcore_gpu **ctx, ds_error *err) {
+ds_status ds_kcore_gpu_open(int device, const ds_graph *g, const ds_kcore_gpu_options *opt,
+                            ds_kcore_gpu **ctx, ds_error *err) {
   (void)g;
+  (void)opt;
   if (ctx != NULL) *ctx = NULL;
   return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: this build has no CUDA", device);
 }

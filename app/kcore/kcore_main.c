@@ -59,8 +59,8 @@ static int summary(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_resu
   return ok;
 }
 
-static ds_status gpu_open(int device, const ds_graph *g, void **ctx, ds_error *err) {
-  return ds_kcore_gpu_open(device, g, (ds_kcore_gpu **)ctx, err);
+static ds_status gpu_open(const ds_cli *cli, const ds_graph *g, void **ctx, ds_error *err) {
+  return ds_kcore_gpu_open(cli->device, g, NULL, (ds_kcore_gpu **)ctx, err);
 }
 
 static const char *const GPU_DETAILS[] = {"windows", "levels", "rounds", "ms_per_round", NULL};

@@ -50,7 +50,8 @@ ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *p
  * every call but _bytes and _options_default returns DS_ERR_DEVICE): edges
  * oriented by rank of (degree, id) on the GPU, the oriented rows renumbered by
  * rank and sorted with msplit's segmented sort, binned by length with msplit's
- * multisplit, and intersected by a warp (short rows) or a block (long rows).
+ * multisplit, and intersected by a warp (short rows) or a block (long rows),
+ * probing by binary search, a shared-memory bitmap or msplit's slab hash.
  * The graph is uploaded once by _open; each _run counts again, everything
  * from the ranking on inside its time.
  *
@@ -65,27 +66,56 @@ typedef struct ds_tc_gpu ds_tc_gpu;
 
 /* How a long row's out-neighbours are probed: binary search of a sorted copy in
  * shared memory (or of the row in global memory when it is longer than the
- * copy's 8,192 entries), or a bitmap in shared memory of the ranks above the
- * row's vertex where they are at most 262,144 (the search elsewhere). */
-typedef enum { DS_TC_PROBE_SEARCH = 0, DS_TC_PROBE_BITMAP = 1 } ds_tc_probe;
+ * copy's 8,192 entries); a bitmap in shared memory of the ranks above the
+ * row's vertex where they are at most 262,144 (the search elsewhere); or a set
+ * in msplit's slab hash in global memory of every out-neighbour of the class's
+ * rows, built before the class is counted (keys: the row's place in the
+ * class, times n, plus the neighbour). */
+typedef enum { DS_TC_PROBE_SEARCH = 0, DS_TC_PROBE_BITMAP = 1, DS_TC_PROBE_HASH = 2 } ds_tc_probe;
+#define DS_TC_PROBES 3
 
 #define DS_TC_GPU_SHORT_MAX 16u /* default: out-rows up to this are a warp's */
 
+/* Rows are counted in classes by out-row length, one launch each: class 0,
+ * the short rows (2..short_max arcs, a warp each), and the long rows (a block
+ * each) in bins of up to 256, up to 4,096 and more arcs (a bin whose range
+ * lies below short_max is empty). Each class is timed on its own. */
+#define DS_TC_GPU_CLASSES 4
+#define DS_TC_GPU_LONG_BINS (DS_TC_GPU_CLASSES - 1)
+#define DS_TC_GPU_BIN1_MAX 256u
+#define DS_TC_GPU_BIN2_MAX 4096u
+
 typedef struct {
-  uint32_t short_max;     /* out-rows of 2..short_max arcs: a warp each (2..512) */
-  ds_tc_probe long_probe; /* the probe of the longer rows, a block each */
+  uint32_t short_max;                          /* out-rows of 2..short_max arcs: a warp each (2..512) */
+  ds_tc_probe long_probe[DS_TC_GPU_LONG_BINS]; /* the probe of each bin of longer rows */
 } ds_tc_gpu_options;
 
 typedef struct {
   double prep_ms;              /* ranking, orientation, sorting, binning */
-  double short_ms, long_ms;    /* the intersections of each class */
+  double short_ms, long_ms;    /* the intersections of class 0, and of the long bins together */
   uint64_t short_rows, long_rows;
+  /* per class (0: short rows, 1..3: the long bins): the time (a hash set's build
+   * included), the part of it that built the hash set (0 unless probed by hash),
+   * the rows, the pairs (v, w) probed, and the triangles found */
+  double class_ms[DS_TC_GPU_CLASSES], class_build_ms[DS_TC_GPU_CLASSES];
+  uint64_t class_rows[DS_TC_GPU_CLASSES], class_pairs[DS_TC_GPU_CLASSES];
+  uint64_t class_triangles[DS_TC_GPU_CLASSES];
 } ds_tc_gpu_stats;
+
+/* The probe names: "search", "bitmap", "hash". */
+const char *ds_tc_probe_name(ds_tc_probe p);
+
+/* Sets every long bin's probe from a name: "search", "bitmap", "hash", or
+ * "auto" (the defaults of ds_tc_gpu_options_default). Returns 1, or 0 for an
+ * unknown name (opt unchanged). */
+int ds_tc_gpu_options_intersect(ds_tc_gpu_options *opt, const char *name);
 
 void ds_tc_gpu_options_default(ds_tc_gpu_options *opt);
 
 /* Device bytes the GPU backend needs for a graph of n vertices and m arcs
- * (the graph included): what _open checks against the device's free memory. */
+ * (the graph included) with the default options: what _open checks against
+ * the device's free memory. A hash probe needs more: room for a set of every
+ * oriented arc (about 15 bytes each). */
 uint64_t ds_tc_gpu_bytes(uint32_t n, uint64_t m);
 
 /* Uploads g (undirected) to CUDA device `device` and allocates the working
@@ -101,7 +131,8 @@ ds_status ds_tc_gpu_open(int device, const ds_graph *g, const ds_tc_gpu_options 
  * triangles through each vertex; *ms (may be NULL): the GPU time by CUDA
  * events, preprocessing included, the copies to the host excluded; *stats (may
  * be NULL). Synchronous.
- * Errors: DS_ERR_ARG (NULL ctx or total), DS_ERR_DEVICE. */
+ * Errors: DS_ERR_ARG (NULL ctx or total), DS_ERR_DEVICE (also a hash set
+ * whose pool of slabs ran out, which its sizing rules out). */
 ds_status ds_tc_gpu_run(ds_tc_gpu *ctx, uint64_t *total, uint64_t *per_vertex, double *ms,
                         ds_tc_gpu_stats *stats, ds_error *err);
 

@@ -241,8 +241,30 @@ done:
   return st;
 }
 
-/* The GPU backend's defaults, here so that builds without CUDA have them too. */
+/* The GPU backend's defaults, here so that builds without CUDA have them too:
+ * the bitmap for every long bin (the search where the bitmap does not fit). */
 void ds_tc_gpu_options_default(ds_tc_gpu_options *opt) {
   opt->short_max = DS_TC_GPU_SHORT_MAX;
-  opt->long_probe = DS_TC_PROBE_BITMAP;
+  for (int b = 0; b < DS_TC_GPU_LONG_BINS; b++) opt->long_probe[b] = DS_TC_PROBE_BITMAP;
+}
+
+static const char *const PROBE_NAMES[DS_TC_PROBES] = {"search", "bitmap", "hash"};
+
+const char *ds_tc_probe_name(ds_tc_probe p) {
+  return (unsigned)p < DS_TC_PROBES ? PROBE_NAMES[p] : "?";
+}
+
+int ds_tc_gpu_options_intersect(ds_tc_gpu_options *opt, const char *name) {
+  if (strcmp(name, "auto") == 0) {
+    ds_tc_gpu_options d;
+    ds_tc_gpu_options_default(&d);
+    for (int b = 0; b < DS_TC_GPU_LONG_BINS; b++) opt->long_probe[b] = d.long_probe[b];
+    return 1;
+  }
+  for (int p = 0; p < DS_TC_PROBES; p++)
+    if (strcmp(name, PROBE_NAMES[p]) == 0) {
+      for (int b = 0; b < DS_TC_GPU_LONG_BINS; b++) opt->long_probe[b] = (ds_tc_probe)p;
+      return 1;
+    }
+  return 0;
 }

@@ -1,6 +1,7 @@
 /* Triangles on the GPU: orientation by rank, rows sorted by msplit's
  * segmented sort, rows binned by length with msplit's multisplit, and
- * intersections by a warp (short rows) or a block (long rows).
+ * intersections by a warp (short rows) or a block (long rows): tc_count.cu,
+ * with the slab-hash sets of tc_hash.cu.
  *
  * 1. Rank: the vertices sorted by (degree, id) with msplit's radix sort (the
  *    degree as key, stable, so ties keep id order). Every edge is oriented
@@ -13,13 +14,11 @@
  *    (u, n) is short, and a bitmap of it fits in shared memory. Renumbering
  *    unsorts the rows; msplit's segmented sort sorts them again.
  * 3. Rows with fewer than two out-neighbours close no triangle; the others
- *    are split by length (multisplit) into short rows, a warp each, and long
- *    rows, a block each. A group walks the pairs (v in N+(u), w in N+(v)) of
- *    its row spread evenly over its threads (a scan of the out-row lengths of
- *    a chunk of v, then a search for each thread's pair), and probes each w
- *    in N+(u): by binary search in a copy of N+(u) in shared memory, or, for
- *    long rows, in a bitmap of (u, n) in shared memory where it is that short
- *    (the probe chosen per class: ds_tc_gpu_options).
+ *    are split by length (multisplit) into classes (tc.h): short rows, a warp
+ *    each, and three bins of long rows, a block each, each bin probed as
+ *    ds_tc_gpu_options says (search, bitmap or hash: tc_count.cu). Each class
+ *    is one launch (a hash class: a set built, then probed, per batch), timed
+ *    by events of its own, with its own counters of triangles and pairs.
  *
  * The whole of it is timed (preprocessing included). Counts are 64-bit.
  * Limits: m < 2^33 arcs (the oriented positions are 32-bit).
@@ -27,10 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/warp/warp_scan.cuh>
 #include <msplit/multisplit.cuh>
 #include <msplit/radix_sort.cuh>
 #include <msplit/segmented_sort.cuh>
@@ -38,35 +34,23 @@
 #include "device_graph.cuh"
 #include "ds/device_layout.h"
 #include "tc.h"
+#include "tc_gpu_internal.cuh"
+
+using namespace tc;
 
 namespace {
 
-constexpr int WARP = 32;
-constexpr int BLOCK = 256;
 constexpr uint32_t ARCS_PER_THREAD = 8;   /* orientation: arcs a thread classifies */
-constexpr uint32_t SHORT_CAP = 512;       /* the longest short row (warp cache) */
-constexpr uint32_t LONG_CACHE = 8192;     /* long rows cached in shared memory up to this */
-constexpr uint32_t BITMAP_WORDS = LONG_CACHE; /* the same shared words as a bitmap */
-constexpr uint32_t BITMAP_BITS = BITMAP_WORDS * 32;
-constexpr uint32_t CLASSES = 3;            /* short, long, none (fewer than two out-arcs) */
-constexpr uint32_t SHORT_ROWS = 0, LONG_ROWS = 1, NO_TRIANGLE = 2;
-constexpr int EVENTS = 3;                  /* after preprocessing, short rows, long rows */
-
-struct tc_args {
-  const uint32_t *off; /* n + 1: the oriented rows in rank space */
-  const uint32_t *col; /* m / 2 ranks, each row sorted */
-  uint32_t n;
-  unsigned long long *total;
-  unsigned long long *per; /* NULL, or n per-rank counts */
-};
+constexpr uint32_t CLASSES = DS_TC_GPU_CLASSES;
+constexpr int EVENTS = 1 + CLASSES;        /* after preprocessing, after each class */
+constexpr int COUNTERS = 3 * SPLIT_CLASSES; /* triangles, pairs, arcs of each class */
 
 /* The class of row r: by its out-row length. */
 struct row_class {
   const uint32_t *off;
   uint32_t short_max;
   __device__ __forceinline__ uint32_t operator()(uint32_t r) const {
-    const uint32_t len = off[r + 1] - off[r];
-    return len < 2 ? NO_TRIANGLE : len <= short_max ? SHORT_ROWS : LONG_ROWS;
+    return class_of(off[r + 1] - off[r], short_max);
   }
 };
 
@@ -134,154 +118,20 @@ __global__ void iota(uint32_t *a, uint32_t n) {
     a[i] = i;
 }
 
-/* Whether w is in the sorted list a[0, len). */
-__device__ __forceinline__ bool in_sorted(const uint32_t *a, uint32_t len, uint32_t w) {
-  uint32_t lo = 0, hi = len;
-  while (lo < hi) {
-    const uint32_t mid = (lo + hi) / 2;
-    if (a[mid] < w) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < len && a[lo] == w;
-}
-
-template <int G> struct group;
-template <> struct group<WARP> {
-  using scan = cub::WarpScan<uint32_t>;
-  static __device__ __forceinline__ void sync() { __syncwarp(); }
-  static __device__ __forceinline__ int rank() { return threadIdx.x & (WARP - 1); }
-};
-template <> struct group<BLOCK> {
-  using scan = cub::BlockScan<uint32_t, BLOCK>;
-  static __device__ __forceinline__ void sync() { __syncthreads(); }
-  static __device__ __forceinline__ int rank() { return threadIdx.x; }
-};
-
-/* Shared memory of one group: the scanned lengths of a chunk of N+(u), and
- * N+(u) itself as a list (cap entries) or a bitmap. */
-template <int G> struct group_smem {
-  typename group<G>::scan::TempStorage scan;
-  uint32_t incl[G];
-  uint32_t v[G];
-  uint32_t start[G];
-};
-
-/* The triangles closed by row u (rank), counted by a group of G threads:
- * every pair (v in N+(u), w in N+(v)) probed against N+(u). set: N+(u) in
- * shared memory (sorted copy, or bitmap of (u, u + 1 + BITMAP_BITS)). */
-template <int G, bool BITMAP, bool PER>
-__device__ void count_row(const tc_args &a, uint32_t u, group_smem<G> &sm, uint32_t *set,
-                          uint32_t cache_cap, uint64_t &found) {
-  const int t = group<G>::rank();
-  const uint32_t begin = a.off[u], len = a.off[u + 1] - begin;
-  const uint32_t *row_u = a.col + begin;
-  // 1. N+(u) into shared memory where it fits (else probed in global memory)
-  const bool cached = BITMAP || len <= cache_cap;
-  for (uint32_t i = t; cached && i < len; i += G) {
-    const uint32_t w = row_u[i];
-    if (BITMAP) atomicOr(&set[(w - u - 1) / 32], 1u << ((w - u - 1) % 32));
-    else set[i] = w;
-  }
-  group<G>::sync();
-  const uint32_t *list = cached ? set : row_u;
-  uint64_t here = 0;
-  // 2. chunks of G out-neighbours v: their rows' pairs spread over the group
-  for (uint32_t c = 0; c < len; c += G) {
-    const uint32_t j = c + t;
-    uint32_t v = 0, vlen = 0, vstart = 0;
-    if (j < len) {
-      v = row_u[j];
-      vstart = a.off[v];
-      vlen = a.off[v + 1] - vstart;
-    }
-    uint32_t incl, pairs;
-    typename group<G>::scan(sm.scan).InclusiveSum(vlen, incl, pairs);
-    sm.incl[t] = incl;
-    sm.v[t] = v;
-    sm.start[t] = vstart;
-    group<G>::sync();
-    for (uint32_t p = t; p < pairs; p += G) {
-      uint32_t lo = 0, hi = G - 1; /* the first k with incl[k] > p */
-      while (lo < hi) {
-        const uint32_t mid = (lo + hi) / 2;
-        if (sm.incl[mid] > p) hi = mid;
-        else lo = mid + 1;
-      }
-      const uint32_t before = lo ? sm.incl[lo - 1] : 0;
-      const uint32_t w = a.col[sm.start[lo] + p - before];
-      bool hit;
-      if (BITMAP) hit = (set[(w - u - 1) / 32] >> ((w - u - 1) % 32)) & 1u;
-      else hit = in_sorted(list, len, w);
-      if (hit) {
-        here++;
-        if (PER) {
-          atomicAdd(&a.per[sm.v[lo]], 1ull);
-          atomicAdd(&a.per[w], 1ull);
-        }
-      }
-    }
-    group<G>::sync();
-  }
-  // 3. the bitmap cleared for the next row
-  for (uint32_t i = t; BITMAP && i < len; i += G) {
-    const uint32_t w = row_u[i];
-    set[(w - u - 1) / 32] = 0;
-  }
-  group<G>::sync();
-  if (PER && here) atomicAdd(&a.per[u], (unsigned long long)here);
-  found += here;
-}
-
-/* Adds the block's count to the total. */
-__device__ __forceinline__ void add_total(const tc_args &a, uint64_t found) {
-  using reduce = cub::BlockReduce<unsigned long long, BLOCK>;
-  __shared__ typename reduce::TempStorage tmp;
-  const unsigned long long sum = reduce(tmp).Sum((unsigned long long)found);
-  if (threadIdx.x == 0 && sum) atomicAdd(a.total, sum);
-}
-
-/* Short rows: a warp each, N+(u) copied into the warp's shared slice. */
-template <bool PER>
-__global__ void __launch_bounds__(BLOCK) count_short(tc_args a, const uint32_t *rows,
-                                                     const size_t *offsets) {
-  constexpr int WARPS = BLOCK / WARP;
-  __shared__ group_smem<WARP> sm[WARPS];
-  __shared__ uint32_t cache[WARPS][SHORT_CAP];
-  const int w = threadIdx.x / WARP;
-  const size_t first = offsets[SHORT_ROWS], count = offsets[SHORT_ROWS + 1] - first;
-  uint64_t found = 0;
-  for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; i < count;
-       i += (size_t)gridDim.x * WARPS)
-    count_row<WARP, false, PER>(a, rows[first + i], sm[w], cache[w], SHORT_CAP, found);
-  add_total(a, found);
-}
-
-/* Long rows: a block each, N+(u) as a sorted copy or, where (u, n) is short
- * enough and bitmap is set, as a bitmap. */
-template <bool PER>
-__global__ void __launch_bounds__(BLOCK) count_long(tc_args a, const uint32_t *rows,
-                                                    const size_t *offsets, bool bitmap) {
-  __shared__ group_smem<BLOCK> sm;
-  __shared__ uint32_t set[LONG_CACHE];
-  const size_t first = offsets[LONG_ROWS], count = offsets[LONG_ROWS + 1] - first;
-  if (bitmap)
-    for (uint32_t i = threadIdx.x; i < BITMAP_WORDS; i += BLOCK) set[i] = 0;
+/* The out-arcs of each class (the hash sets' sizes): per block in shared
+ * memory, then one atomic a class. */
+__global__ void class_arcs(const uint32_t *off, uint32_t n, uint32_t short_max,
+                           unsigned long long *arcs) {
+  __shared__ unsigned long long sum[SPLIT_CLASSES];
+  for (uint32_t c = threadIdx.x; c < SPLIT_CLASSES; c += blockDim.x) sum[c] = 0;
   __syncthreads();
-  uint64_t found = 0;
-  for (size_t i = blockIdx.x; i < count; i += gridDim.x) {
-    const uint32_t u = rows[first + i];
-    if (bitmap && a.n - u - 1 <= BITMAP_BITS)
-      count_row<BLOCK, true, PER>(a, u, sm, set, LONG_CACHE, found);
-    else {
-      count_row<BLOCK, false, PER>(a, u, sm, set, LONG_CACHE, found);
-      if (bitmap) { /* the copy of N+(u) off the bitmap's words */
-        const uint32_t len = a.off[u + 1] - a.off[u];
-        for (uint32_t j = threadIdx.x; j < len && j < LONG_CACHE; j += BLOCK) set[j] = 0;
-        __syncthreads();
-      }
-    }
+  for (uint32_t r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x) {
+    const uint32_t len = off[r + 1] - off[r];
+    atomicAdd(&sum[class_of(len, short_max)], (unsigned long long)len);
   }
-  add_total(a, found);
+  __syncthreads();
+  for (uint32_t c = threadIdx.x; c < SPLIT_CLASSES; c += blockDim.x)
+    if (sum[c]) atomicAdd(&arcs[c], sum[c]);
 }
 
 /* The per-vertex counts back in the input's numbering. */
@@ -298,8 +148,8 @@ struct tc_buffers {
   uint32_t *len, *off;                             /* n + 1 each */
   uint32_t *col_unsorted, *col;                    /* m / 2 each */
   uint32_t *classes_in, *classes_out;              /* n each */
-  size_t *class_offsets;                           /* CLASSES + 1 */
-  unsigned long long *total;                       /* 1 */
+  size_t *class_offsets;                           /* SPLIT_CLASSES + 1 */
+  unsigned long long *counts;                      /* COUNTERS: triangles, pairs, arcs */
   unsigned long long *per_rank, *per;              /* n each */
   void *temp;
   size_t temp_bytes;
@@ -313,7 +163,15 @@ struct tc_dev {
   uint64_t block_bytes;
   cudaEvent_t ev[EVENTS];
   int sms;
+  hash_sets hash;                   /* storage only where a bin is probed by hash */
+  uint32_t hash_events[CLASSES][2]; /* each class's batches' events: [first, end) */
 };
+
+bool uses_hash(const ds_tc_gpu_options &o) {
+  for (int b = 0; b < DS_TC_GPU_LONG_BINS; b++)
+    if (o.long_probe[b] == DS_TC_PROBE_HASH) return true;
+  return false;
+}
 
 /* Temporary storage of every library call of a run: the largest. */
 msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
@@ -333,7 +191,7 @@ msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
     return st;
   most = t > most ? t : most;
   if ((st = msplit::multisplit_keys((void *)nullptr, &t, ds_size_query_ptr<const uint32_t>(0),
-                                    ds_size_query_ptr<uint32_t>(1), n, CLASSES, op,
+                                    ds_size_query_ptr<uint32_t>(1), n, SPLIT_CLASSES, op,
                                     ds_size_query_ptr<size_t>(2))) != MSPLIT_SUCCESS)
     return st;
   most = t > most ? t : most;
@@ -346,8 +204,10 @@ msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
   return MSPLIT_SUCCESS;
 }
 
-/* Lays the buffers out in one block (base NULL: only the size). */
-uint64_t layout(uint32_t n, uint64_t m, size_t temp_bytes, char *base, tc_buffers *b) {
+/* Lays the buffers out in one block (base NULL: only the size); hash: the
+ * bytes of the hash sets' storage and flag (0: no bin probed by hash). */
+uint64_t layout(uint32_t n, uint64_t m, size_t temp_bytes, uint64_t hash, char *base,
+                tc_buffers *b, hash_sets *h) {
   const uint64_t nn = (uint64_t)n + 1, half = m / 2 + 1;
   ds_layout l(base);
   b->deg = l.take<uint32_t>(nn);
@@ -362,12 +222,15 @@ uint64_t layout(uint32_t n, uint64_t m, size_t temp_bytes, char *base, tc_buffer
   b->col = l.take<uint32_t>(half);
   b->classes_in = l.take<uint32_t>(nn);
   b->classes_out = l.take<uint32_t>(nn);
-  b->class_offsets = l.take<size_t>(CLASSES + 1);
-  b->total = l.take<unsigned long long>(1);
+  b->class_offsets = l.take<size_t>(SPLIT_CLASSES + 1);
+  b->counts = l.take<unsigned long long>(COUNTERS);
   b->per_rank = l.take<unsigned long long>(nn);
   b->per = l.take<unsigned long long>(nn);
   b->temp = l.take<char>(temp_bytes);
   b->temp_bytes = temp_bytes;
+  h->failed = hash ? l.take<uint32_t>(1) : nullptr;
+  h->bytes = hash ? hash - ds_layout::ALIGN : 0;
+  h->storage = hash ? l.take<char>(h->bytes) : nullptr;
   return l.bytes();
 }
 
@@ -386,17 +249,23 @@ extern "C" uint64_t ds_tc_gpu_bytes(uint32_t n, uint64_t m) {
   size_t temp = 0;
   if (temp_needed(n, m, &temp) != MSPLIT_SUCCESS) return UINT64_MAX;
   tc_buffers b;
-  return ds_device_graph_bytes(n, m) + layout(n, m, temp, nullptr, &b);
+  hash_sets h;
+  return ds_device_graph_bytes(n, m) + layout(n, m, temp, 0, nullptr, &b, &h);
 }
 
 static ds_status open_impl(int device, const ds_graph *g, tc_dev *d, ds_error *err) {
   size_t temp = 0;
   if (temp_needed(g->n, g->m, &temp) != MSPLIT_SUCCESS)
     return ds_error_set(err, DS_ERR_DEVICE, "ds_tc_gpu_open: %s", msplit_last_error_message());
-  d->block_bytes = layout(g->n, g->m, temp, nullptr, &d->b);
+  /* a hash set may hold every oriented arc (one class, one batch) */
+  const uint64_t hash = uses_hash(d->opt) ? hash_bytes(g->m / 2) : 0;
+  if (hash == UINT64_MAX)
+    return ds_error_set(err, DS_ERR_UNSUPPORTED, "ds_tc_gpu_open: %llu arcs are too many for "
+                        "the hash probe", (unsigned long long)g->m);
+  d->block_bytes = layout(g->n, g->m, temp, hash, nullptr, &d->b, &d->hash);
   DS_TRY(ds_device_graph_open(device, g, d->block_bytes, "triangle counting", &d->g, err));
   DS_CUDA_TRY(cudaMalloc(&d->block, d->block_bytes));
-  layout(g->n, g->m, temp, (char *)d->block, &d->b);
+  layout(g->n, g->m, temp, hash, (char *)d->block, &d->b, &d->hash);
   for (int i = 0; i < EVENTS; i++) DS_CUDA_TRY(cudaEventCreate(&d->ev[i]));
   DS_CUDA_TRY(cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, device));
   return DS_OK;
@@ -407,6 +276,7 @@ static void close_dev(tc_dev *d) {
   cudaFree(d->block);
   for (int i = 0; i < EVENTS; i++)
     if (d->ev[i]) cudaEventDestroy(d->ev[i]);
+  hash_sets_free(&d->hash);
   ds_device_graph_close(&d->g);
 }
 
@@ -427,9 +297,10 @@ extern "C" ds_status ds_tc_gpu_open(int device, const ds_graph *g, const ds_tc_g
   if (o.short_max < 2 || o.short_max > SHORT_CAP)
     return ds_error_set(err, DS_ERR_ARG, "ds_tc_gpu_open: short_max %u is outside 2..%u",
                         o.short_max, SHORT_CAP);
-  if (o.long_probe != DS_TC_PROBE_SEARCH && o.long_probe != DS_TC_PROBE_BITMAP)
-    return ds_error_set(err, DS_ERR_ARG, "ds_tc_gpu_open: unknown long_probe %d",
-                        (int)o.long_probe);
+  for (int b = 0; b < DS_TC_GPU_LONG_BINS; b++)
+    if ((unsigned)o.long_probe[b] >= DS_TC_PROBES)
+      return ds_error_set(err, DS_ERR_ARG, "ds_tc_gpu_open: unknown long_probe[%d] %d", b,
+                          (int)o.long_probe[b]);
   ds_tc_gpu *c = (ds_tc_gpu *)calloc(1, sizeof *c);
   if (c == NULL) return ds_error_set(err, DS_ERR_NOMEM, "ds_tc_gpu_open: out of memory");
   c->d.opt = o;
@@ -449,6 +320,43 @@ extern "C" void ds_tc_gpu_close(ds_tc_gpu *ctx) {
   free(ctx);
 }
 
+/* Step 4 of the header: every class counted, each between events of its own.
+ * A class probed by hash needs its rows and arcs on the host (one read-back). */
+static ds_status count_classes(tc_dev *d, const graph_args &g, ds_error *err) {
+  const tc_buffers &b = d->b;
+  cudaStream_t s = d->g.stream;
+  const unsigned grid = (unsigned)d->sms * 8;
+  size_t rows[SPLIT_CLASSES + 1] = {0};
+  unsigned long long *arcs = b.counts + 2 * SPLIT_CLASSES, arcs_h[SPLIT_CLASSES] = {0};
+  if (uses_hash(d->opt)) {
+    class_arcs<<<blocks_for(g.n, d->sms), BLOCK, 0, s>>>(g.off, g.n, d->opt.short_max, arcs);
+    DS_LAUNCH_CHECK("class_arcs");
+    char *pinned = (char *)d->g.pinned;
+    DS_CUDA_TRY(cudaMemcpyAsync(pinned, b.class_offsets, sizeof rows, cudaMemcpyDeviceToHost, s));
+    DS_CUDA_TRY(cudaMemcpyAsync(pinned + sizeof rows, arcs, sizeof arcs_h,
+                                cudaMemcpyDeviceToHost, s));
+    DS_CUDA_TRY(cudaStreamSynchronize(s));
+    memcpy(rows, pinned, sizeof rows);
+    memcpy(arcs_h, pinned + sizeof rows, sizeof arcs_h);
+  }
+  d->hash.events_used = 0;
+  for (uint32_t c = 0; c < CLASSES; c++) {
+    const class_rows r{b.classes_out, b.class_offsets, c, 0, UINT32_MAX, b.counts + c,
+                       b.counts + SPLIT_CLASSES + c};
+    const ds_tc_probe p = c == SHORT_ROWS ? DS_TC_PROBE_SEARCH : d->opt.long_probe[c - 1];
+    d->hash_events[c][0] = d->hash_events[c][1] = d->hash.events_used;
+    if (p == DS_TC_PROBE_HASH) {
+      DS_TRY(count_hash_class(&d->hash, g, r, rows[c + 1] - rows[c], arcs_h[c], grid, s,
+                              &d->hash_events[c][0], err));
+      d->hash_events[c][1] = d->hash.events_used;
+    } else {
+      DS_TRY(count_class(g, r, p, nullptr, grid, s, err));
+    }
+    DS_CUDA_TRY(cudaEventRecord(d->ev[1 + c], s));
+  }
+  return DS_OK;
+}
+
 static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   const uint32_t n = d->g.n;
   const uint64_t m = d->g.m;
@@ -459,7 +367,8 @@ static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   const uint64_t arc_threads = (m + ARCS_PER_THREAD - 1) / ARCS_PER_THREAD + 1;
   const unsigned ab = (unsigned)((arc_threads + BLOCK - 1) / BLOCK);
   // 1. rank by (degree, id)
-  DS_CUDA_TRY(cudaMemsetAsync(b.total, 0, 8, s));
+  DS_CUDA_TRY(cudaMemsetAsync(b.counts, 0, sizeof(unsigned long long) * COUNTERS, s));
+  if (d->hash.failed) DS_CUDA_TRY(cudaMemsetAsync(d->hash.failed, 0, sizeof(uint32_t), s));
   degree_keys<<<vb, BLOCK, 0, s>>>(d->g.row, n, b.deg, b.ids);
   DS_LAUNCH_CHECK("degree_keys");
   DS_MSPLIT_TRY(msplit::radix_sort_pairs(b.temp, &tb, b.deg, b.deg_sorted, b.ids, b.order, n, 0,
@@ -486,29 +395,27 @@ static ds_status run_impl(tc_dev *d, bool per_vertex, ds_error *err) {
   DS_LAUNCH_CHECK("iota");
   tb = b.temp_bytes;
   const row_class op{b.off, d->opt.short_max};
-  DS_MSPLIT_TRY(msplit::multisplit_keys(b.temp, &tb, b.classes_in, b.classes_out, n, CLASSES, op,
-                                        b.class_offsets, s));
+  DS_MSPLIT_TRY(msplit::multisplit_keys(b.temp, &tb, b.classes_in, b.classes_out, n,
+                                        SPLIT_CLASSES, op, b.class_offsets, s));
   DS_CUDA_TRY(cudaEventRecord(d->ev[0], s));
-  // 4. the intersections: short rows, then long rows
-  tc_args a{b.off, b.col, n, b.total, per_vertex ? b.per_rank : nullptr};
+  // 4. the intersections, class by class
+  const graph_args g{b.off, b.col, n, per_vertex ? b.per_rank : nullptr};
   if (per_vertex) DS_CUDA_TRY(cudaMemsetAsync(b.per_rank, 0, 8ull * n, s));
-  const unsigned grid = (unsigned)d->sms * 8;
-  if (per_vertex) count_short<true><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets);
-  else count_short<false><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets);
-  DS_LAUNCH_CHECK("count_short");
-  DS_CUDA_TRY(cudaEventRecord(d->ev[1], s));
-  const bool bitmap = d->opt.long_probe == DS_TC_PROBE_BITMAP;
-  if (per_vertex)
-    count_long<true><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets, bitmap);
-  else count_long<false><<<grid, BLOCK, 0, s>>>(a, b.classes_out, b.class_offsets, bitmap);
-  DS_LAUNCH_CHECK("count_long");
-  DS_CUDA_TRY(cudaEventRecord(d->ev[2], s));
+  DS_TRY(count_classes(d, g, err));
   if (per_vertex) {
     unrank_counts<<<vb, BLOCK, 0, s>>>(b.rank, n, b.per_rank, b.per);
     DS_LAUNCH_CHECK("unrank_counts");
   }
   return DS_OK;
 }
+
+/* The read-back of a run: the class offsets, the counters, the hash flag. */
+struct run_readback {
+  size_t offsets[SPLIT_CLASSES + 1];
+  unsigned long long counts[COUNTERS];
+  uint32_t failed;
+};
+static_assert(sizeof(run_readback) <= DS_DEVICE_GRAPH_PINNED_BYTES, "the pinned read-back slot");
 
 extern "C" ds_status ds_tc_gpu_run(ds_tc_gpu *ctx, uint64_t *total, uint64_t *per_vertex,
                                    double *ms, ds_tc_gpu_stats *stats, ds_error *err) {
@@ -520,28 +427,42 @@ extern "C" ds_status ds_tc_gpu_run(ds_tc_gpu *ctx, uint64_t *total, uint64_t *pe
   DS_CUDA_TRY(cudaEventRecord(d->g.start, s));
   DS_TRY(run_impl(d, per_vertex != NULL, err));
   DS_CUDA_TRY(cudaEventRecord(d->g.stop, s));
-  unsigned long long *h = (unsigned long long *)d->g.pinned;
-  size_t *classes = (size_t *)(h + 1);
-  DS_CUDA_TRY(cudaMemcpyAsync(h, d->b.total, 8, cudaMemcpyDeviceToHost, s));
-  DS_CUDA_TRY(cudaMemcpyAsync(classes, d->b.class_offsets, sizeof(size_t) * (CLASSES + 1),
+  run_readback *h = (run_readback *)d->g.pinned;
+  DS_CUDA_TRY(cudaMemcpyAsync(h->offsets, d->b.class_offsets, sizeof h->offsets,
                               cudaMemcpyDeviceToHost, s));
+  DS_CUDA_TRY(cudaMemcpyAsync(h->counts, d->b.counts, sizeof h->counts, cudaMemcpyDeviceToHost, s));
+  h->failed = 0;
+  if (d->hash.failed)
+    DS_CUDA_TRY(cudaMemcpyAsync(&h->failed, d->hash.failed, 4, cudaMemcpyDeviceToHost, s));
   if (per_vertex != NULL && d->g.n > 0)
     DS_CUDA_TRY(cudaMemcpyAsync(per_vertex, d->b.per, 8ull * d->g.n, cudaMemcpyDeviceToHost, s));
   DS_CUDA_TRY(cudaStreamSynchronize(s));
-  *total = h[0];
+  if (h->failed)
+    return ds_error_set(err, DS_ERR_DEVICE, "ds_tc_gpu_run: a hash set ran out of slabs");
+  *total = 0;
+  for (uint32_t c = 0; c < CLASSES; c++) *total += h->counts[c];
   double run_ms = 0.0;
   DS_TRY(ds_device_graph_elapsed(&d->g, &run_ms, err));
   if (ms != NULL) *ms = run_ms;
   if (stats != NULL) {
-    float t[EVENTS] = {0, 0, 0};
-    DS_CUDA_TRY(cudaEventElapsedTime(&t[0], d->g.start, d->ev[0]));
-    DS_CUDA_TRY(cudaEventElapsedTime(&t[1], d->ev[0], d->ev[1]));
-    DS_CUDA_TRY(cudaEventElapsedTime(&t[2], d->ev[1], d->ev[2]));
-    stats->prep_ms = t[0];
-    stats->short_ms = t[1];
-    stats->long_ms = t[2];
-    stats->short_rows = classes[SHORT_ROWS + 1] - classes[SHORT_ROWS];
-    stats->long_rows = classes[LONG_ROWS + 1] - classes[LONG_ROWS];
+    memset(stats, 0, sizeof *stats);
+    float t = 0.0f;
+    DS_CUDA_TRY(cudaEventElapsedTime(&t, d->g.start, d->ev[0]));
+    stats->prep_ms = t;
+    for (uint32_t c = 0; c < CLASSES; c++) {
+      DS_CUDA_TRY(cudaEventElapsedTime(&t, d->ev[c], d->ev[c + 1]));
+      stats->class_ms[c] = t;
+      DS_TRY(hash_build_ms(&d->hash, d->hash_events[c][0], d->hash_events[c][1],
+                           &stats->class_build_ms[c], err));
+      stats->class_rows[c] = h->offsets[c + 1] - h->offsets[c];
+      stats->class_triangles[c] = h->counts[c];
+      stats->class_pairs[c] = h->counts[SPLIT_CLASSES + c];
+      if (c == SHORT_ROWS) continue;
+      stats->long_ms += t;
+      stats->long_rows += stats->class_rows[c];
+    }
+    stats->short_ms = stats->class_ms[SHORT_ROWS];
+    stats->short_rows = stats->class_rows[SHORT_ROWS];
   }
   return DS_OK;
 }

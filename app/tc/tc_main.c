@@ -17,8 +17,10 @@ static void usage(FILE *f);
 
 static const char *algo_name(int a) { return ds_kernel_algo_name(a); }
 
+static const char *const TC_VALUE_OPTIONS[] = {DS_KERNEL_VALUE_OPTION_NAMES, "--intersect", NULL};
+
 static const ds_program TC_PROGRAM = {
-    "tc", DS_KERNEL_VALUE_OPTIONS, DS_KERNEL_FLAG_OPTIONS, DS_KERNEL_CONFIG_KEYS,
+    "tc", TC_VALUE_OPTIONS, DS_KERNEL_FLAG_OPTIONS, DS_KERNEL_CONFIG_KEYS ", intersect",
     DS_KERNEL_ALGOS, algo_name, usage};
 
 static ds_status run(const ds_graph *g, int algo, int threads, ds_kernel_result *r,
@@ -28,8 +30,14 @@ static ds_status run(const ds_graph *g, int algo, int threads, ds_kernel_result 
   return ds_tc_cpu(g, threads, &r->total, per_vertex, err);
 }
 
-static ds_status gpu_open(int device, const ds_graph *g, void **ctx, ds_error *err) {
-  return ds_tc_gpu_open(device, g, NULL, (ds_tc_gpu **)ctx, err);
+static ds_status gpu_open(const ds_cli *cli, const ds_graph *g, void **ctx, ds_error *err) {
+  ds_tc_gpu_options opt;
+  ds_tc_gpu_options_default(&opt);
+  /* the names are the same: ds_cli's checked list, tc's probes and "auto" */
+  if (!ds_tc_gpu_options_intersect(&opt, ds_cli_intersect_name(cli->intersect)))
+    return ds_error_set(err, DS_ERR_ARG, "--intersect %s: not a probe of this backend",
+                        ds_cli_intersect_name(cli->intersect));
+  return ds_tc_gpu_open(cli->device, g, &opt, (ds_tc_gpu **)ctx, err);
 }
 
 static const char *const GPU_DETAILS[] = {"prep_ms", "short_ms", "long_ms", "short_rows",
@@ -65,6 +73,13 @@ static void usage(FILE *f) {
 "rows sorted by segmented sort, intersections by warps and blocks), the\n"
 "OpenMP backend and the serial oracle, timed and compared in one run;\n"
 "--validate compares the totals, and with --output the per-vertex counts too.\n"
+"\n"
+"GPU backend\n"
+"  --intersect METHOD  how rows longer than 16 out-arcs are intersected: bitmap\n"
+"                      (of the higher ranks, in shared memory, where they fit;\n"
+"                      search elsewhere), hash (msplit's slab hash in global\n"
+"                      memory), search (binary search of a sorted copy), or\n"
+"                      auto (default: bitmap)\n"
 "\n");
   ds_kernel_usage(f, &TC);
 }

@@ -3,8 +3,12 @@
  * edges), tiny random graphs, the generated graphs of the CPU tests and, but
  * with --quick, the bundled datasets (made undirected) and a Kronecker graph
  * of scale 16. Core numbers and per-vertex triangle counts are compared
- * vertex by vertex, with the outputs poisoned before every run; tc also with
- * both probes of long rows and the smallest and largest short-row classes.
+ * vertex by vertex, with the outputs poisoned before every run; kcore with
+ * the default small-round bounds and with every sub-round on the grid (and,
+ * with --quick, every small one on block 0 alone); tc also with
+ * each probe of long rows (search, bitmap, slab hash), mixed across the long
+ * bins, and the smallest and largest short-row classes (the first three
+ * option sets on every graph, all of them with --quick).
  * --sanitize: the shapes and tiny graphs alone (for racecheck's pace).
  * Exits 77 where no CUDA device is present.
  *
@@ -21,42 +25,64 @@
 static const char *const DATASETS[] = {"rome99.gr", "NY.mtx.gz", "delaunay_n16.mtx.gz",
                                        "luxembourg_osm.mtx.gz", "BAY.mtx.gz", "COL.mtx.gz"};
 
-/* tc options: the default, then each probe with extreme class bounds */
+#define ALL3(p) {p, p, p}
+/* tc options: the default, the hash everywhere, then each probe with extreme
+ * class bounds and the probes mixed across the long bins */
 static const ds_tc_gpu_options TC_OPTIONS[] = {
-    {DS_TC_GPU_SHORT_MAX, DS_TC_PROBE_BITMAP},
-    {2, DS_TC_PROBE_SEARCH},
-    {2, DS_TC_PROBE_BITMAP},
-    {512, DS_TC_PROBE_SEARCH},
+    {DS_TC_GPU_SHORT_MAX, ALL3(DS_TC_PROBE_BITMAP)},
+    {2, ALL3(DS_TC_PROBE_HASH)},
+    {2, ALL3(DS_TC_PROBE_SEARCH)},
+    {2, ALL3(DS_TC_PROBE_BITMAP)},
+    {512, ALL3(DS_TC_PROBE_SEARCH)},
+    {512, ALL3(DS_TC_PROBE_HASH)},
+    {DS_TC_GPU_SHORT_MAX, {DS_TC_PROBE_HASH, DS_TC_PROBE_SEARCH, DS_TC_PROBE_BITMAP}},
+    {3, {DS_TC_PROBE_BITMAP, DS_TC_PROBE_HASH, DS_TC_PROBE_HASH}},
 };
 #define N_TC_OPTIONS (sizeof TC_OPTIONS / sizeof TC_OPTIONS[0])
 
 static int g_quick = 0, g_sanitize = 0;
 
+/* kcore options: the default, every sub-round by the whole grid, and every
+ * sub-round that the bounds allow by block 0 alone on one block an SM */
+static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
+    {DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS, 0},
+    {0, 0, 0},
+    {1u << 20, 1ull << 24, 1},
+};
+#define N_KCORE_OPTIONS (sizeof KCORE_OPTIONS / sizeof KCORE_OPTIONS[0])
+
 static void check_kcore(const ds_graph *g, const char *what) {
   const size_t n1 = (size_t)g->n + 1;
   uint32_t *want = malloc(n1 * sizeof *want), *got = malloc(n1 * sizeof *got);
-  ds_kcore_gpu *gpu = NULL;
   ds_error err;
   if (!CHECK(want && got, "%s: no memory", what) ||
-      !CHECK(ds_kcore_oracle(g, want, &err) == DS_OK, "%s: oracle: %s", what, err.msg) ||
-      !CHECK(ds_kcore_gpu_open(0, g, &gpu, &err) == DS_OK, "%s: kcore open: %s", what, err.msg))
+      !CHECK(ds_kcore_oracle(g, want, &err) == DS_OK, "%s: oracle: %s", what, err.msg))
     goto done;
-  for (int run = 0; run < 2; run++) { /* a second run on the same context starts afresh */
-    memset(got, POISON_BYTE, n1 * sizeof *got);
-    double ms = -1.0;
-    ds_kcore_gpu_stats st;
-    if (!CHECK(ds_kcore_gpu_run(gpu, got, &ms, &st, &err) == DS_OK, "%s: kcore run: %s", what,
-               err.msg))
+  for (size_t o = 0; o < (g_quick ? N_KCORE_OPTIONS : 2u); o++) {
+    ds_kcore_gpu *gpu = NULL;
+    if (!CHECK(ds_kcore_gpu_open(0, g, &KCORE_OPTIONS[o], &gpu, &err) == DS_OK,
+               "%s: kcore open: %s", what, err.msg))
       break;
-    CHECK(ms >= 0.0, "%s: kcore time %f", what, ms);
-    for (uint32_t v = 0; v < g->n; v++)
-      if (!CHECK(got[v] == want[v], "%s run %d: vertex %u core %u, the oracle's %u", what, run, v,
-                 got[v], want[v]))
+    for (int run = 0; run < 2; run++) { /* a second run on the same context starts afresh */
+      memset(got, POISON_BYTE, n1 * sizeof *got);
+      double ms = -1.0;
+      ds_kcore_gpu_stats st;
+      if (!CHECK(ds_kcore_gpu_run(gpu, got, &ms, &st, &err) == DS_OK, "%s: kcore run: %s", what,
+                 err.msg))
         break;
-    CHECK(got[g->n] == 0xA5A5A5A5u, "%s: kcore wrote past n", what);
+      CHECK(ms >= 0.0, "%s: kcore time %f", what, ms);
+      CHECK(st.solo_rounds <= st.rounds && (o != 1 || st.solo_rounds == 0),
+            "%s, options %zu: %llu solo rounds of %llu", what, o,
+            (unsigned long long)st.solo_rounds, (unsigned long long)st.rounds);
+      for (uint32_t v = 0; v < g->n; v++)
+        if (!CHECK(got[v] == want[v], "%s, options %zu, run %d: vertex %u core %u, the "
+                   "oracle's %u", what, o, run, v, got[v], want[v]))
+          break;
+      CHECK(got[g->n] == 0xA5A5A5A5u, "%s: kcore wrote past n", what);
+    }
+    ds_kcore_gpu_close(gpu);
   }
 done:
-  ds_kcore_gpu_close(gpu);
   free(want);
   free(got);
 }
@@ -68,7 +94,7 @@ static void check_tc(const ds_graph *g, const char *what) {
   if (!CHECK(want && got, "%s: no memory", what) ||
       !CHECK(ds_tc_oracle(g, &total_want, want, &err) == DS_OK, "%s: oracle: %s", what, err.msg))
     goto done;
-  for (size_t o = 0; o < (g_quick ? N_TC_OPTIONS : 2u); o++) {
+  for (size_t o = 0; o < (g_quick ? N_TC_OPTIONS : 3u); o++) {
     ds_tc_gpu *gpu = NULL;
     if (!CHECK(ds_tc_gpu_open(0, g, &TC_OPTIONS[o], &gpu, &err) == DS_OK, "%s: tc open: %s", what,
                err.msg))
@@ -76,9 +102,17 @@ static void check_tc(const ds_graph *g, const char *what) {
     for (int per = 0; per < 2; per++) {
       uint64_t total = 0xA5A5A5A5A5A5A5A5ull;
       memset(got, POISON_BYTE, n1 * sizeof *got);
-      if (!CHECK(ds_tc_gpu_run(gpu, &total, per ? got : NULL, NULL, NULL, &err) == DS_OK,
+      ds_tc_gpu_stats st;
+      if (!CHECK(ds_tc_gpu_run(gpu, &total, per ? got : NULL, NULL, &st, &err) == DS_OK,
                  "%s: tc run: %s", what, err.msg))
         break;
+      uint64_t by_class = 0, rows = 0;
+      for (int c = 0; c < DS_TC_GPU_CLASSES; c++) by_class += st.class_triangles[c];
+      for (int c = 0; c < DS_TC_GPU_CLASSES; c++) rows += st.class_rows[c];
+      CHECK(by_class == total, "%s, options %zu: the classes' triangles sum to %llu, not %llu",
+            what, o, (unsigned long long)by_class, (unsigned long long)total);
+      CHECK(rows <= g->n, "%s, options %zu: %llu rows in classes", what, o,
+            (unsigned long long)rows);
       CHECK(total == total_want, "%s, options %zu: %llu triangles, the oracle's %llu", what, o,
             (unsigned long long)total, (unsigned long long)total_want);
       for (uint32_t v = 0; per && v < g->n; v++)
