@@ -5,18 +5,21 @@
 // loads 32 random lines, one coalesced 128-byte load each, all in flight) from a buffer of the
 // table's size; every rate below is also given as a fraction of it ("bound_fraction": operations
 // per second / lines per second).
-// Then, for each n (2^24, 2^26 unique random keys, 32-bit keys and values) and each target memory
+// Then, for each key width (--key-bits, a list: 32-bit keys and values, 64-bit keys and values), each n
+// (2^24, 2^26 unique random keys) and each target memory
 // utilization (buckets from msplit_slab_hash_plan; the utilization reached is measured and
 // reported): bulk insert into an empty table, find of present keys (hit) and of absent keys
 // (miss), erase of every key, and mixed batches of n operations (insert/erase/find-hit/find-miss
 // = 50/50/0/0, 20/20/30/30, 10/10/40/40, distinct keys per batch) on a table that holds the n
 // keys; the incremental build (batches of 2^16 into a table planned for n); the allocator alone
 // (10^6 slab allocations by whole warps); and the probe group's effect (4, 8 and 32 slab loads in
-// flight per warp) on find. Tables are rebuilt, untimed, before every timed run that changes them.
+// flight per warp) on find (32-bit keys). Tables are rebuilt, untimed, before every timed run that
+// changes them.
 // Protocol: one warm-up, then --trials timed runs (CUDA events), median, min and max.
 // The peers' figures (H100, 2^26 keys) are recorded in the JSON as reference constants.
 //
-//   hash_bench [--n 24,26] [--util 0.5,0.65,0.75,0.85] [--trials 10] [--json FILE] [--commit SHA]
+//   hash_bench [--n 24,26] [--util 0.5,0.65,0.75,0.85] [--key-bits 32] [--trials 10]
+//              [--json FILE] [--commit SHA]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,7 +43,7 @@ using bench::hash32;
 
 struct result {
   std::string op;
-  int log_n;
+  int key_bits, log_n;
   double target_util, util, median_ms, min_ms, max_ms, mops, bound_fraction;
   size_t ops;
 };
@@ -57,18 +60,32 @@ __host__ __device__ uint32_t key_of(uint32_t i) {
   return h;
 }
 
-__global__ void gen_keys(uint32_t *keys, uint32_t *values, size_t first, size_t n) {
+// 64-bit keys: a bijective 64-bit mix (MurmurHash3's 64-bit finaliser) of the index, so that
+// every key uses the high word; one of the reserved keys may come out of [0, 2n) only with
+// probability about 2n / 2^63 (the build's size check would show it).
+__host__ __device__ uint64_t key_of(uint64_t i) {
+  uint64_t h = i * 0x9E3779B97F4A7C15ull + 0x7F4A7C159E3779B9ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+template <typename K>
+__global__ void gen_keys(K *keys, K *values, size_t first, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
-    keys[i] = key_of(uint32_t(first + i));
-    if (values) values[i] = uint32_t(first + i);
+    keys[i] = key_of(K(first + i));
+    if (values) values[i] = K(first + i);
   }
 }
 
 // A mixed batch of n operations: operation i is an insert of absent key n + i, an erase or a find
 // of present key i, or a find of absent key n + i, by the percentages (distinct keys throughout).
-__global__ void gen_mixed(uint8_t *ops, uint32_t *keys, uint32_t *values, size_t n, int ins,
-                          int era, int hit) {
+template <typename K>
+__global__ void gen_mixed(uint8_t *ops, K *keys, K *values, size_t n, int ins, int era, int hit) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
     const int r = int(hash32(i * 0x9E3779B97F4A7C15ull + 12345) % 100);
@@ -83,8 +100,8 @@ __global__ void gen_mixed(uint8_t *ops, uint32_t *keys, uint32_t *values, size_t
     else
       op = MSPLIT_HASH_OP_FIND, absent = true;
     ops[i] = op;
-    keys[i] = key_of(uint32_t(absent ? n + i : i));
-    values[i] = uint32_t(i);
+    keys[i] = key_of(K(absent ? n + i : i));
+    values[i] = K(i);
   }
 }
 
@@ -124,37 +141,41 @@ struct state {
   std::vector<result> results;
   double line_rate = 0;  // random 128-byte lines per second
   int trials = 10;
-  void add(const char *op, int log_n, double target, double util, size_t ops,
+  void add(const char *op, int key_bits, int log_n, double target, double util, size_t ops,
            const bench::timing &t) {
     const double mops = double(ops) / (t.median_ms * 1e-3) / 1e6;
-    results.push_back({op, log_n, target, util, t.median_ms, t.min_ms, t.max_ms, mops,
+    results.push_back({op, key_bits, log_n, target, util, t.median_ms, t.min_ms, t.max_ms, mops,
                        mops * 1e6 / line_rate, ops});
     std::printf(
-        "%-14s 2^%d util %.2f (target %.2f): %9.1f M/s  %.3f of the read bound  (%.3f ms)\n", op,
-        log_n, util, target, mops, mops * 1e6 / line_rate, t.median_ms);
+        "%-14s k%d 2^%d util %.2f (target %.2f): %9.1f M/s  %.3f of the read bound  (%.3f ms)\n",
+        op, key_bits, log_n, util, target, mops, mops * 1e6 / line_rate, t.median_ms);
   }
 };
 
-template <int PROBE_GROUP>
+// A map of K keys to K values (32 or 64 bits).
+template <typename K, int PROBE_GROUP>
 void run_size(state &st, int log_n, double target) {
+  using table_t = msplit::slab_map<K, K, PROBE_GROUP>;
+  const int key_bits = int(sizeof(K) * 8);
   const size_t n = size_t(1) << log_n;
   uint32_t buckets = 0, pool = 0;
-  MS(msplit_slab_hash_plan(n, target, 1, &buckets, &pool));
+  MS(table_t::plan(n, target, &buckets, &pool));
   // room for the mixed batches' inserts too (erased slots are not reused before a flush)
-  const uint32_t capacity = uint32_t(pool * 1.3 + double(n) / 15 * 0.6) + 4096;
+  constexpr double ENTRIES = table_t::format::ENTRIES;
+  const uint32_t capacity = uint32_t(pool * 1.3 + double(n) / ENTRIES * 0.6) + 4096;
   size_t bytes = 0;
-  MS(msplit::slab_hash<true>::storage_bytes(buckets, capacity, &bytes));
+  MS(table_t::storage_bytes(buckets, capacity, &bytes));
   void *storage = nullptr;
-  uint32_t *keys = nullptr, *values = nullptr, *out = nullptr;
+  K *keys = nullptr, *values = nullptr, *out = nullptr;
   uint8_t *ops = nullptr;
   CHECK_CUDA(cudaMalloc(&storage, bytes));
-  CHECK_CUDA(cudaMalloc(&keys, 2 * n * 4));
-  CHECK_CUDA(cudaMalloc(&values, 2 * n * 4));
-  CHECK_CUDA(cudaMalloc(&out, n * 4));
+  CHECK_CUDA(cudaMalloc(&keys, 2 * n * sizeof(K)));
+  CHECK_CUDA(cudaMalloc(&values, 2 * n * sizeof(K)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(K)));
   CHECK_CUDA(cudaMalloc(&ops, n));
   gen_keys<<<4096, 256>>>(keys, values, 0, 2 * n);
   CHECK_CUDA(cudaGetLastError());
-  msplit::slab_hash<true, PROBE_GROUP> t;
+  table_t t;
   const auto init = [&] { MS(t.init(storage, bytes, buckets, capacity)); };
   const auto build = [&] {
     init();
@@ -168,7 +189,7 @@ void run_size(state &st, int log_n, double target) {
   if (s.size != n) std::printf("# note: size %llu of %zu keys\n", (unsigned long long)s.size, n);
   const double util = s.utilization;
   const auto add = [&](const char *op, const bench::timing &tm) {
-    st.add(op, log_n, target, util, n, tm);
+    st.add(op, key_bits, log_n, target, util, n, tm);
   };
   const std::string group = main_group ? "" : "_g" + std::to_string(PROBE_GROUP);
   add(("find_hit" + group).c_str(), st.tm.run([&] { MS(t.find(keys, n, out)); }, st.trials));
@@ -181,7 +202,7 @@ void run_size(state &st, int log_n, double target) {
                      build, [&] { MS(t.erase(keys, n)); }, st.trials));
     const int mixes[3][3] = {{50, 50, 0}, {20, 20, 30}, {10, 10, 40}};
     const char *mix_names[3] = {"mixed_50_50_0_0", "mixed_20_20_30_30", "mixed_10_10_40_40"};
-    uint32_t *mkeys = out;  // the mixed batch's keys reuse `out`; its values go to values + n
+    K *mkeys = out;  // the mixed batch's keys reuse `out`; its values go to values + n
     for (int m = 0; m < 3; ++m) {
       gen_mixed<<<4096, 256>>>(ops, mkeys, values + n, n, mixes[m][0], mixes[m][1], mixes[m][2]);
       CHECK_CUDA(cudaGetLastError());
@@ -211,7 +232,8 @@ void run_size(state &st, int log_n, double target) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string n_s = "24,26", util_s = "0.5,0.65,0.75,0.85", json, commit = MSPLIT_BENCH_COMMIT;
+  std::string n_s = "24,26", util_s = "0.5,0.65,0.75,0.85", bits_s = "32", json,
+              commit = MSPLIT_BENCH_COMMIT;
   int trials = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -220,6 +242,8 @@ int main(int argc, char **argv) {
       n_s = argv[++i];
     else if (a == "--util" && more)
       util_s = argv[++i];
+    else if (a == "--key-bits" && more)
+      bits_s = argv[++i];
     else if (a == "--trials" && more)
       trials = std::atoi(argv[++i]);
     else if (a == "--json" && more)
@@ -229,8 +253,8 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(
           stderr,
-          "usage: hash_bench [--n 24,26] [--util 0.5,0.65,0.75,0.85] [--trials 10] [--json FILE] "
-          "[--commit SHA]\n");
+          "usage: hash_bench [--n 24,26] [--util 0.5,0.65,0.75,0.85] [--key-bits 32] "
+          "[--trials 10] [--json FILE] [--commit SHA]\n");
       return 2;
     }
   }
@@ -292,15 +316,28 @@ int main(int argc, char **argv) {
     CHECK_CUDA(cudaFree(storage));
   }
 
-  // 3. the table
-  for (const std::string &ns : bench::split_list(n_s))
-    for (const std::string &us : bench::split_list(util_s)) {
-      run_size<msplit::tuning::HASH_PROBE_GROUP>(st, std::atoi(ns.c_str()), std::atof(us.c_str()));
-      if (us == "0.65") {  // the probe group's effect on find
-        run_size<4>(st, std::atoi(ns.c_str()), 0.65);
-        run_size<32>(st, std::atoi(ns.c_str()), 0.65);
-      }
+  // 3. the table, for each key width
+  for (const std::string &bs : bench::split_list(bits_s)) {
+    const int bits = std::atoi(bs.c_str());
+    if (bits != 32 && bits != 64) {
+      std::fprintf(stderr, "hash_bench: --key-bits %s: each width is 32 or 64\n", bs.c_str());
+      return 2;
     }
+    for (const std::string &ns : bench::split_list(n_s))
+      for (const std::string &us : bench::split_list(util_s)) {
+        const int log_n = std::atoi(ns.c_str());
+        constexpr int G = msplit::tuning::HASH_PROBE_GROUP;
+        if (bits == 64) {
+          run_size<uint64_t, G>(st, log_n, std::atof(us.c_str()));
+          continue;
+        }
+        run_size<uint32_t, G>(st, log_n, std::atof(us.c_str()));
+        if (us == "0.65") {  // the probe group's effect on find
+          run_size<uint32_t, 4>(st, log_n, 0.65);
+          run_size<uint32_t, 32>(st, log_n, 0.65);
+        }
+      }
+  }
 
   if (!json.empty()) {
     FILE *f =
@@ -322,10 +359,11 @@ int main(int argc, char **argv) {
       const result &r = st.results[i];
       std::fprintf(
           f,
-          "    {\"op\": \"%s\", \"log2_n\": %d, \"ops\": %zu, \"target_utilization\": %.2f, "
+          "    {\"op\": \"%s\", \"key_bits\": %d, \"value_bits\": %d, \"log2_n\": %d, "
+          "\"ops\": %zu, \"target_utilization\": %.2f, "
           "\"utilization\": %.4f, \"median_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, "
           "\"mops\": %.1f, \"bound_fraction\": %.3f}%s\n",
-          r.op.c_str(), r.log_n, r.ops, r.target_util, r.util, r.median_ms, r.min_ms, r.max_ms,
+          r.op.c_str(), r.key_bits, r.key_bits, r.log_n, r.ops, r.target_util, r.util, r.median_ms, r.min_ms, r.max_ms,
           r.mops, r.bound_fraction, i + 1 < st.results.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");

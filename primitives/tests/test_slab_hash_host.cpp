@@ -1,6 +1,6 @@
 // The slab hash's host side, without a GPU (runs in CI): the bucket plan against an independent
 // Poisson model of the chains, the storage size, and every argument error that is found before
-// anything reaches the device (each must name the argument).
+// anything reaches the device (each must name the argument), for 32- and 64-bit keys.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -112,7 +112,7 @@ void test_bulk_arguments() {
                MSPLIT_ERROR_INVALID_ARGUMENT, "uninitialised", "not initialised");
   expect_error(msplit_slab_hash_find(nullptr, keys, 4, nullptr, nullptr, nullptr),
                MSPLIT_ERROR_INVALID_ARGUMENT, "table NULL", "table");
-  const msplit_slab_hash map{fake, 4, 4, 1};
+  const msplit_slab_hash map{fake, 4, 4, 1, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32};
   expect_error(
       msplit_slab_hash_insert(&map, nullptr, keys, 4, MSPLIT_HASH_OP_INSERT, nullptr, nullptr),
       MSPLIT_ERROR_INVALID_ARGUMENT, "keys NULL", "d_keys");
@@ -130,12 +130,91 @@ void test_bulk_arguments() {
   expect_error(msplit_slab_hash_contains(&map, keys, 4, nullptr, nullptr),
                MSPLIT_ERROR_INVALID_ARGUMENT, "found NULL", "d_found");
   // a set's insert needs no values; zero operations launch nothing
-  const msplit_slab_hash set{fake, 4, 4, 0};
+  const msplit_slab_hash set{fake, 4, 4, 0, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE};
   EXPECT(msplit_slab_hash_insert(&set, keys, nullptr, 0, MSPLIT_HASH_OP_INSERT, nullptr, nullptr) ==
              MSPLIT_SUCCESS,
          "n = 0: %s", msplit_last_error_message());
   EXPECT(std::strcmp(msplit_status_string(MSPLIT_ERROR_OUT_OF_CAPACITY), "out of capacity") == 0,
          "status string");
+}
+
+// The 64-bit keys: the plan of each format against the model, init's type checks, and the _u64
+// functions' argument errors, including tables of the other width or of 32-bit values.
+void test_64_bit() {
+  const size_t n = size_t(1) << 26;
+  const struct {
+    msplit_type key, value;
+    int E;
+    double entry_fraction;
+  } formats[] = {{MSPLIT_TYPE_U64, MSPLIT_TYPE_U64, 7, 16.0 / 128},
+                 {MSPLIT_TYPE_U64, MSPLIT_TYPE_NONE, 15, 8.0 / 128},
+                 {MSPLIT_TYPE_U64, MSPLIT_TYPE_U32, 7, 12.0 / 128},
+                 {MSPLIT_TYPE_U32, MSPLIT_TYPE_U64, 7, 12.0 / 128}};
+  for (const auto &f : formats) {
+    uint32_t buckets = 0, pool = 0;
+    const double target = 0.6;
+    const msplit_status st = msplit_slab_hash_plan_typed(n, target, f.key, f.value, &buckets, &pool);
+    EXPECT(st == MSPLIT_SUCCESS, "plan %d/%d: %s", f.key, f.value, msplit_last_error_message());
+    if (st != MSPLIT_SUCCESS) continue;
+    double slabs = 0;
+    const double u = model_utilization(double(n) / buckets, f.E, f.entry_fraction, &slabs);
+    EXPECT(u >= target - 0.002 && u < target + 0.03, "plan %d/%d: model utilization %.4f", f.key,
+           f.value, u);
+  }
+  uint32_t b = 0, p = 0;
+  expect_error(msplit_slab_hash_plan_typed(100, 0.5, MSPLIT_TYPE_I64, MSPLIT_TYPE_U64, &b, &p),
+               MSPLIT_ERROR_UNSUPPORTED, "plan I64", "key_type");
+  expect_error(msplit_slab_hash_plan_typed(100, 0.5, MSPLIT_TYPE_U64, MSPLIT_TYPE_F32, &b, &p),
+               MSPLIT_ERROR_UNSUPPORTED, "plan F32 values", "value_type");
+  msplit_slab_hash t{};
+  alignas(128) static char fake[1];
+  expect_error(msplit_slab_hash_init_typed(&t, fake, 1 << 20, 4, 4, MSPLIT_TYPE_U16,
+                                           MSPLIT_TYPE_NONE, nullptr),
+               MSPLIT_ERROR_UNSUPPORTED, "init U16", "key_type");
+  expect_error(msplit_slab_hash_init_typed(&t, fake, 64, 4, 4, MSPLIT_TYPE_U64, MSPLIT_TYPE_U64,
+                                           nullptr),
+               MSPLIT_ERROR_TEMP_STORAGE, "init 64 small", "bytes");
+  expect_error(msplit_slab_hash_init_typed(&t, nullptr, 1 << 20, 4, 4, MSPLIT_TYPE_U64,
+                                           MSPLIT_TYPE_NONE, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "init 64 storage NULL", "d_storage");
+  EXPECT(t.d_storage == nullptr, "a failed init wrote the table");
+
+  const uint64_t *keys = reinterpret_cast<const uint64_t *>(fake);
+  uint64_t *out = reinterpret_cast<uint64_t *>(fake);
+  const msplit_slab_hash map{fake, 4, 4, 1, MSPLIT_TYPE_U64, MSPLIT_TYPE_U64};
+  const msplit_slab_hash set{fake, 4, 4, 0, MSPLIT_TYPE_U64, MSPLIT_TYPE_NONE};
+  const msplit_slab_hash narrow{fake, 4, 4, 1, MSPLIT_TYPE_U64, MSPLIT_TYPE_U32};
+  const msplit_slab_hash map32{fake, 4, 4, 1, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32};
+  const msplit_slab_hash none{};
+  const msplit_hash_op ins = MSPLIT_HASH_OP_INSERT;
+  expect_error(msplit_slab_hash_find_u64(&none, keys, 4, out, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 uninitialised", "not initialised");
+  expect_error(msplit_slab_hash_insert_u64(&map, nullptr, keys, 4, ins, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 keys NULL", "d_keys");
+  expect_error(msplit_slab_hash_insert_u64(&map, keys, nullptr, 4, ins, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 values NULL", "d_values");
+  expect_error(
+      msplit_slab_hash_insert_u64(&map, keys, keys, 4, MSPLIT_HASH_OP_COUNT, nullptr, nullptr),
+      MSPLIT_ERROR_INVALID_ARGUMENT, "u64 mode", "mode");
+  expect_error(msplit_slab_hash_apply_u64(&map, nullptr, keys, keys, 4, out, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 ops NULL", "d_ops");
+  expect_error(msplit_slab_hash_count_u64(&map, keys, 4, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 counts NULL", "d_counts");
+  expect_error(msplit_slab_hash_find_all_u64(&map, keys, 4, nullptr, out, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 offsets NULL", "d_offsets");
+  expect_error(msplit_slab_hash_contains_u64(&set, keys, 4, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 found NULL", "d_found");
+  // each width's functions refuse the other's tables, and the C API has no 64 -> 32 map
+  expect_error(msplit_slab_hash_erase_u64(&map32, keys, 4, 0, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 on a 32-bit table", "uint32 keys");
+  expect_error(msplit_slab_hash_erase(&map, reinterpret_cast<const uint32_t *>(fake), 4, 0, nullptr,
+                                      nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "32 on a 64-bit table", "uint64 keys");
+  expect_error(msplit_slab_hash_find_u64(&narrow, keys, 4, out, nullptr, nullptr),
+               MSPLIT_ERROR_INVALID_ARGUMENT, "u64 on 32-bit values", "uint32 values");
+  EXPECT(msplit_slab_hash_insert_u64(&set, keys, nullptr, 0, ins, nullptr, nullptr) ==
+             MSPLIT_SUCCESS,
+         "u64 n = 0: %s", msplit_last_error_message());
 }
 
 }  // namespace
@@ -144,6 +223,7 @@ int main() {
   test_plan();
   test_storage_and_init();
   test_bulk_arguments();
+  test_64_bit();
   std::printf("%s: %d failures\n", g_failures ? "FAIL" : "PASS", g_failures);
   return g_failures ? 1 : 0;
 }

@@ -1,10 +1,11 @@
-// msplit: the slab hash, a dynamic GPU hash table (set, map, multimap of 32-bit keys and 32-bit
-// values), CUDA C++ API: a host object for bulk operations and a device reference for a user's
+// msplit: the slab hash, a dynamic GPU hash table (set, map, multimap of 32- or 64-bit keys and
+// 32- or 64-bit values), CUDA C++ API: a host object for bulk operations and a device reference for a user's
 // own kernels. The C API of the same table is msplit/slab_hash.h (its types are used here).
 //
 // Design (Ashkiani, Farach-Colton and Owens, "A Dynamic Hash Table for the GPU", IPDPS 2018, and
 // Ashkiani's thesis): num_buckets head slabs, each the start of a linked list of 128-byte slabs
-// (15 key-value pairs or 30 keys per slab, and the next slab's index); further slabs come from a
+// (entries of 4, 8 or 16 bytes: 30 keys or 15 pairs of 32 bits, 15 keys or 7 pairs of 64 bits,
+// and the next slab's index; detail/slab_hash/slab.cuh has the layout); further slabs come from a
 // pool of capacity_slabs slabs with a bitmap per 1,024-slab block, allocated by whole warps that
 // keep a resident block (detail/slab_hash/allocator.cuh). Operations are served by whole warps:
 // each lane brings one; the warp walks the chains of all its lanes' operations together, one
@@ -13,9 +14,13 @@
 // (detail/slab_hash/warp_ops.cuh, which also argues why keys stay unique).
 //
 // Invariants and limits:
-//   - keys are 32-bit, values 32-bit; 0xFFFFFFFF and 0xFFFFFFFE are reserved (empty and erased
-//     markers) and are refused per operation with MSPLIT_HASH_RESERVED_KEY. (64-bit keys would
-//     need a 128-bit pair CAS for maps and a second slab layout; not offered.)
+//   - keys are uint32_t or uint64_t, values uint32_t, uint64_t or none (a set); one template
+//     serves every width (the entry format, detail/slab_hash/slab.cuh). The all-ones key and the
+//     all-ones key less one (0xFFFFFFFF and 0xFFFFFFFE, or their 64-bit forms) are reserved
+//     (empty and erased markers) and are refused per operation with MSPLIT_HASH_RESERVED_KEY.
+//   - an entry is claimed by one CAS of its whole width: 32 or 64 bits, or 128 bits for a 64-bit
+//     key or value with a value, which needs sm_90 (bulk calls on older code return
+//     MSPLIT_ERROR_UNSUPPORTED, and init refuses an older device).
 //   - erase marks the slot erased; inserts never reuse an erased slot (reusing one would let two
 //     concurrent inserts of one key land in two slots), so a table with many erases grows its
 //     chains until flush() compacts them and returns the emptied slabs to the pool.
@@ -25,9 +30,9 @@
 //   - when the pool is used up, inserts that need a new slab report MSPLIT_HASH_OUT_OF_SLABS and
 //     do nothing; the table stays valid and every other operation still works.
 //   - size() counts live entries (each copy of a multimap key once), kept by every operation.
-//   - a found value is read in the same 128-byte load as its key, and a pair is written by one
-//     64-bit CAS; a reader is assumed to see both words of an aligned pair from one write (one
-//     32-byte sector is read whole), as SlabHash assumes.
+//   - a found value is read in the same 128-byte load as its key, and an entry is written by one
+//     CAS; a reader is assumed to see all words of an aligned entry from one write (one 32-byte
+//     sector is read whole), as SlabHash assumes for its pairs.
 //
 // Example (examples/slab_hash_map.cu, built and run by CTest, which checks what it prints):
 //
@@ -49,6 +54,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "msplit/core.h"
 #include "msplit/detail/slab_hash/bulk.cuh"
 #include "msplit/slab_hash.h"
@@ -56,117 +63,153 @@
 
 namespace msplit {
 
-// A device reference: what a user's kernel holds to use a table. Pass it by value to the kernel;
-// each warp works on its own copy (it carries the warp's allocator state). Every member function
-// must be called by all 32 lanes of a warp together, converged; `active` says whether this lane
-// has an operation. Each returns this lane's msplit_hash_result (MSPLIT_HASH_DONE for an inactive
-// lane) and updates the table's counters before it returns.
-template <bool HasValues, int ProbeGroup = tuning::HASH_PROBE_GROUP>
-class slab_hash_ref {
+// A device reference: what a user's kernel holds to use a table of Key (uint32_t, uint64_t) and
+// Value (uint32_t, uint64_t, or void for a set). Pass it by value to the kernel; each warp works
+// on its own copy (it carries the warp's allocator state). Every member function must be called
+// by all 32 lanes of a warp together, converged; `active` says whether this lane has an
+// operation. Each returns this lane's msplit_hash_result (MSPLIT_HASH_DONE for an inactive lane)
+// and updates the table's counters before it returns.
+template <typename Key, typename Value, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+class basic_slab_hash_ref {
  public:
-  explicit slab_hash_ref(const msplit_slab_hash &t) { ops_.v = detail::slab::make_view(t); }
+  using format = detail::slab::format<Key, Value>;
+  using key_type = Key;
+  // What insert takes and find gives: the value, or the key itself for a set.
+  using value_type = typename format::value_t;
+
+  explicit basic_slab_hash_ref(const msplit_slab_hash &t) { ops_.v = detail::slab::make_view(t); }
 
   // Insert with mode MSPLIT_HASH_OP_INSERT (a present key keeps its value), _INSERT_OR_ASSIGN
   // (it gets `value`) or _INSERT_DUP (one more copy). `value` is ignored for a set.
-  __device__ uint32_t insert(bool active, uint32_t key, uint32_t value = 0,
+  __device__ uint32_t insert(bool active, Key key, value_type value = 0,
                              msplit_hash_op mode = MSPLIT_HASH_OP_INSERT) {
-    uint32_t out = 0;
+    value_type out = 0;
     return run(active, mode, key, value, out);
   }
-  // value: the value of one copy (the key itself for a set), or MSPLIT_HASH_ABSENT_VALUE.
-  __device__ uint32_t find(bool active, uint32_t key, uint32_t &value) {
+  // value: the value of one copy (the key itself for a set), or all ones (format::ABSENT).
+  __device__ uint32_t find(bool active, Key key, value_type &value) {
     return run(active, MSPLIT_HASH_OP_FIND, key, 0, value);
   }
-  __device__ bool contains(bool active, uint32_t key) {
-    uint32_t value = 0;
+  __device__ bool contains(bool active, Key key) {
+    value_type value = 0;
     return run(active, MSPLIT_HASH_OP_FIND, key, 0, value) == MSPLIT_HASH_DONE && active;
   }
-  // Erases one copy, or every copy with all (then `erased` gets how many).
-  __device__ uint32_t erase(bool active, uint32_t key, bool all = false) {
-    uint32_t erased = 0;
+  // Erases one copy, or every copy with all.
+  __device__ uint32_t erase(bool active, Key key, bool all = false) {
+    value_type erased = 0;
     return run(active, all ? MSPLIT_HASH_OP_ERASE_ALL : MSPLIT_HASH_OP_ERASE, key, 0, erased);
   }
-  __device__ uint32_t count(bool active, uint32_t key, uint32_t &copies) {
-    return run(active, MSPLIT_HASH_OP_COUNT, key, 0, copies);
+  __device__ uint32_t count(bool active, Key key, uint32_t &copies) {
+    value_type c = 0;
+    const uint32_t r = run(active, MSPLIT_HASH_OP_COUNT, key, 0, c);
+    copies = uint32_t(c);
+    return r;
   }
   // Any operation by its tag; `out` as in msplit_slab_hash_apply.
-  __device__ uint32_t apply(bool active, msplit_hash_op op, uint32_t key, uint32_t value,
-                            uint32_t &out) {
+  __device__ uint32_t apply(bool active, msplit_hash_op op, Key key, value_type value,
+                            value_type &out) {
     return run(active, op, key, value, out);
   }
 
  private:
-  __device__ uint32_t run(bool active, uint32_t op, uint32_t key, uint32_t value, uint32_t &out) {
+  __device__ uint32_t run(bool active, uint32_t op, Key key, value_type value, value_type &out) {
     const uint32_t r = ops_.apply(active, op, key, value, out);
     ops_.commit();
     return r;
   }
-  detail::slab::warp_ops<HasValues, ProbeGroup> ops_{};
+  detail::slab::warp_ops<format, ProbeGroup> ops_{};
 };
 
 // The host object: a table in storage that the caller provides. Copyable (it only describes the
-// storage). HasValues: a map (keys with values) or a set. The bulk members are the C API's, with
-// the same arguments, statuses and synchronisation (none unless the name ends in _sync); see
-// msplit/slab_hash.h for each one's contract.
-template <bool HasValues, int ProbeGroup = tuning::HASH_PROBE_GROUP>
-class slab_hash {
+// storage). Key and Value as for the device reference. The bulk members are the C API's, with
+// the same arguments, statuses and synchronisation (none unless the name ends in _sync), on
+// arrays of Key and value_type; see msplit/slab_hash.h for each one's contract.
+template <typename Key, typename Value, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+class basic_slab_hash {
  public:
+  using format = detail::slab::format<Key, Value>;
+  using key_type = Key;
+  using value_type = typename format::value_t;
+  static constexpr bool has_values = format::HAS_VALUES;
+
   static msplit_status storage_bytes(uint32_t num_buckets, uint32_t capacity_slabs, size_t *bytes) {
-    return msplit_slab_hash_storage_bytes(num_buckets, capacity_slabs, HasValues, bytes);
+    return msplit_slab_hash_storage_bytes(num_buckets, capacity_slabs, has_values, bytes);
+  }
+  static msplit_status plan(size_t expected_keys, double utilization, uint32_t *num_buckets,
+                            uint32_t *expected_pool_slabs) {
+    return msplit_slab_hash_plan_typed(expected_keys, utilization, format::KEY_TYPE,
+                                       format::VALUE_TYPE, num_buckets, expected_pool_slabs);
   }
   msplit_status init(void *d_storage, size_t bytes, uint32_t num_buckets, uint32_t capacity_slabs,
                      cudaStream_t stream = 0) {
-    return msplit_slab_hash_init(&t_, d_storage, bytes, num_buckets, capacity_slabs, HasValues,
-                                 stream);
+    return msplit_slab_hash_init_typed(&t_, d_storage, bytes, num_buckets, capacity_slabs,
+                                       format::KEY_TYPE, format::VALUE_TYPE, stream);
   }
-  msplit_status insert(const uint32_t *d_keys, const uint32_t *d_values, size_t n,
+  msplit_status insert(const Key *d_keys, const value_type *d_values, size_t n,
                        msplit_hash_op mode = MSPLIT_HASH_OP_INSERT, uint8_t *d_results = nullptr,
                        cudaStream_t stream = 0) const {
     if (!detail::slab::is_insert_host(mode))
       return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
                                "slab_hash::insert: mode %d is not an insert", int(mode));
-    return run("slab_hash::insert", mode, d_keys, HasValues ? d_values : nullptr, n, nullptr,
-               d_results, stream);
+    args a = make(mode, d_keys, n);
+    a.values = has_values ? d_values : nullptr;
+    a.results = d_results;
+    return launch("slab_hash::insert", a, stream);
   }
-  msplit_status find(const uint32_t *d_keys, size_t n, uint32_t *d_values_out,
+  msplit_status find(const Key *d_keys, size_t n, value_type *d_values_out,
                      uint8_t *d_results = nullptr, cudaStream_t stream = 0) const {
-    return run("slab_hash::find", MSPLIT_HASH_OP_FIND, d_keys, nullptr, n, d_values_out, d_results,
-               stream);
+    args a = make(MSPLIT_HASH_OP_FIND, d_keys, n);
+    a.values_out = d_values_out;
+    a.results = d_results;
+    return launch("slab_hash::find", a, stream);
   }
-  msplit_status erase(const uint32_t *d_keys, size_t n, bool all = false,
-                      uint8_t *d_results = nullptr, cudaStream_t stream = 0) const {
-    return run("slab_hash::erase", all ? MSPLIT_HASH_OP_ERASE_ALL : MSPLIT_HASH_OP_ERASE, d_keys,
-               nullptr, n, nullptr, d_results, stream);
-  }
-  msplit_status count(const uint32_t *d_keys, size_t n, uint32_t *d_counts,
+  msplit_status erase(const Key *d_keys, size_t n, bool all = false, uint8_t *d_results = nullptr,
                       cudaStream_t stream = 0) const {
-    return run("slab_hash::count", MSPLIT_HASH_OP_COUNT, d_keys, nullptr, n, d_counts, nullptr,
-               stream);
+    args a = make(all ? MSPLIT_HASH_OP_ERASE_ALL : MSPLIT_HASH_OP_ERASE, d_keys, n);
+    a.results = d_results;
+    return launch("slab_hash::erase", a, stream);
+  }
+  msplit_status count(const Key *d_keys, size_t n, uint32_t *d_counts,
+                      cudaStream_t stream = 0) const {
+    if (!d_counts && n)
+      return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                               "slab_hash::count: d_counts is NULL with n = %zu", n);
+    args a = make(MSPLIT_HASH_OP_COUNT, d_keys, n);
+    a.counts = d_counts;
+    return launch("slab_hash::count", a, stream);
   }
   // A mixed batch (msplit_slab_hash_apply).
-  msplit_status apply(const uint8_t *d_ops, const uint32_t *d_keys, const uint32_t *d_values,
-                      size_t n, uint32_t *d_values_out, uint8_t *d_results = nullptr,
+  msplit_status apply(const uint8_t *d_ops, const Key *d_keys, const value_type *d_values,
+                      size_t n, value_type *d_values_out, uint8_t *d_results = nullptr,
                       cudaStream_t stream = 0) const {
     if (!d_ops && n)
       return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
                                "slab_hash::apply: d_ops is NULL with n = %zu", n);
-    detail::slab::bulk_args a{};
+    args a = make(MSPLIT_HASH_OP_NOP, d_keys, n);
     a.ops = d_ops;
-    a.op = MSPLIT_HASH_OP_NOP;
-    a.keys = d_keys;
-    a.values = HasValues ? d_values : nullptr;
-    a.n = n;
+    a.values = has_values ? d_values : nullptr;
     a.values_out = d_values_out;
     a.results = d_results;
     return launch("slab_hash::apply", a, stream);
   }
-  msplit_status find_all(const uint32_t *d_keys, size_t n, const uint32_t *d_offsets,
-                         uint32_t *d_values_out, cudaStream_t stream = 0) const {
-    return msplit_slab_hash_find_all(&t_, d_keys, n, d_offsets, d_values_out, stream);
+  msplit_status find_all(const Key *d_keys, size_t n, const uint32_t *d_offsets,
+                         value_type *d_values_out, cudaStream_t stream = 0) const {
+    if (!d_offsets && n)
+      return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                               "slab_hash::find_all: d_offsets is NULL with n = %zu", n);
+    args a = make(MSPLIT_HASH_OP_FIND, d_keys, n);
+    a.offsets = d_offsets;
+    a.values_out = d_values_out;
+    return launch("slab_hash::find_all", a, stream);
   }
-  msplit_status contains(const uint32_t *d_keys, size_t n, uint8_t *d_found,
+  msplit_status contains(const Key *d_keys, size_t n, uint8_t *d_found,
                          cudaStream_t stream = 0) const {
-    return msplit_slab_hash_contains(&t_, d_keys, n, d_found, stream);
+    if (!d_found && n)
+      return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                               "slab_hash::contains: d_found is NULL with n = %zu", n);
+    args a = make(MSPLIT_HASH_OP_FIND, d_keys, n);
+    a.found = d_found;
+    return launch("slab_hash::contains", a, stream);
   }
   msplit_status flush(cudaStream_t stream = 0) const { return msplit_slab_hash_flush(&t_, stream); }
   msplit_status stats_sync(msplit_slab_hash_stats *stats, cudaStream_t stream = 0) const {
@@ -182,33 +225,38 @@ class slab_hash {
     return msplit_slab_hash_check_sync(&t_, stream);
   }
 
-  slab_hash_ref<HasValues, ProbeGroup> ref() const {
-    return slab_hash_ref<HasValues, ProbeGroup>(t_);
+  basic_slab_hash_ref<Key, Value, ProbeGroup> ref() const {
+    return basic_slab_hash_ref<Key, Value, ProbeGroup>(t_);
   }
   const msplit_slab_hash &c_table() const { return t_; }
 
  private:
-  msplit_status run(const char *fn, uint32_t op, const uint32_t *keys, const uint32_t *values,
-                    size_t n, uint32_t *values_out, uint8_t *results, cudaStream_t stream) const {
-    detail::slab::bulk_args a{};
+  using args = detail::slab::bulk_args<format>;
+  static args make(uint32_t op, const Key *keys, size_t n) {
+    args a{};
     a.op = op;
     a.keys = keys;
-    a.values = values;
     a.n = n;
-    a.values_out = values_out;
-    a.results = results;
-    return launch(fn, a, stream);
+    return a;
   }
-  msplit_status launch(const char *fn, const detail::slab::bulk_args &a,
-                       cudaStream_t stream) const {
+  msplit_status launch(const char *fn, const args &a, cudaStream_t stream) const {
     MSPLIT_TRY(detail::slab::check_bulk(fn, &t_, a));
-    if (bool(t_.has_values) != HasValues)
-      return detail::set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
-                               "%s: the table was initialised as a %s", fn,
-                               t_.has_values ? "map" : "set");
-    return detail::slab::bulk_run<HasValues, ProbeGroup>(t_, a, stream);
+    return detail::slab::bulk_run<format, ProbeGroup>(t_, a, stream);
   }
   msplit_slab_hash t_{};
 };
+
+// The 32-bit table as it was first offered: a map (HasValues) or a set of 32-bit keys.
+template <bool HasValues, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+using slab_hash =
+    basic_slab_hash<uint32_t, std::conditional_t<HasValues, uint32_t, void>, ProbeGroup>;
+template <bool HasValues, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+using slab_hash_ref =
+    basic_slab_hash_ref<uint32_t, std::conditional_t<HasValues, uint32_t, void>, ProbeGroup>;
+// Any widths: slab_map<uint64_t, uint64_t>, slab_set<uint64_t>, ...
+template <typename Key, typename Value, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+using slab_map = basic_slab_hash<Key, Value, ProbeGroup>;
+template <typename Key, int ProbeGroup = tuning::HASH_PROBE_GROUP>
+using slab_set = basic_slab_hash<Key, void, ProbeGroup>;
 
 }  // namespace msplit

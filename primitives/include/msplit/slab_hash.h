@@ -1,8 +1,11 @@
-/* msplit C API: the slab hash, a dynamic GPU hash table of 32-bit keys (a set) or of 32-bit keys
- * with 32-bit values (a map or multimap).
+/* msplit C API: the slab hash, a dynamic GPU hash table of 32-bit or 64-bit keys (a set) or of
+ * keys with values (a map or multimap): 32-bit keys with 32-bit values (the functions without a
+ * suffix), 64-bit keys with 64-bit values (the _u64 functions, which also serve sets of 64-bit
+ * keys). The C++ API (msplit/slab_hash.cuh) offers every mix of 32- and 64-bit keys and values.
  *
  * Design (Ashkiani, Farach-Colton and Owens, "A Dynamic Hash Table for the GPU", IPDPS 2018): a
- * bucket is a linked list of 128-byte slabs (15 key-value pairs or 30 keys, and a next index),
+ * bucket is a linked list of 128-byte slabs (15 pairs or 30 keys of 32 bits, 7 pairs or 15 keys
+ * of 64 bits, and a next index),
  * served by whole warps; slabs past the first of each bucket come from a pool of fixed capacity
  * with 1,024-slab blocks and a bitmap each. Beyond that design: a warp walks the chains of all
  * its 32 operations together, a round of coalesced slab loads per step, each lane settling its
@@ -15,9 +18,10 @@
  *
  * The table lives in device memory the caller provides (msplit_slab_hash_storage_bytes, then
  * msplit_slab_hash_init): nothing here allocates. Bulk operations are asynchronous on `stream` and
- * take optional per-operation result codes (msplit_hash_result). Two key values are reserved,
- * MSPLIT_HASH_EMPTY_KEY and MSPLIT_HASH_ERASED_KEY: an operation on one of them does nothing and
- * reports MSPLIT_HASH_RESERVED_KEY. When the pool has no slab left, the inserts that needed one
+ * take optional per-operation result codes (msplit_hash_result). Two key values of each width are
+ * reserved, MSPLIT_HASH_EMPTY_KEY and MSPLIT_HASH_ERASED_KEY (MSPLIT_HASH_EMPTY_KEY64 and
+ * MSPLIT_HASH_ERASED_KEY64 for 64-bit keys): an operation on one of them does nothing and reports
+ * MSPLIT_HASH_RESERVED_KEY. When the pool has no slab left, the inserts that needed one
  * report MSPLIT_HASH_OUT_OF_SLABS and the table stays valid. msplit_slab_hash_check_sync turns
  * those per-operation reports into a status.
  *
@@ -38,6 +42,9 @@
  *     after erasing 2 keys: size 3, find 0: (absent)
  *     a reserved key: invalid argument
  *     msplit_slab_hash: 1 operation(s) had a reserved key (0xffffffff or 0xfffffffe)
+ *
+ * A map of 64-bit keys and values: msplit_slab_hash_plan_typed and msplit_slab_hash_init_typed
+ * with MSPLIT_TYPE_U64 keys and values, then the _u64 functions (the others refuse the table).
  */
 #ifndef MSPLIT_SLAB_HASH_H
 #define MSPLIT_SLAB_HASH_H
@@ -54,6 +61,10 @@ extern "C" {
 /* The value written by find for a key that is absent (a stored value may equal it too: the
  * result codes tell them apart). */
 #define MSPLIT_HASH_ABSENT_VALUE 0xFFFFFFFFu
+/* The same for 64-bit keys and values. */
+#define MSPLIT_HASH_EMPTY_KEY64 0xFFFFFFFFFFFFFFFFull
+#define MSPLIT_HASH_ERASED_KEY64 0xFFFFFFFFFFFFFFFEull
+#define MSPLIT_HASH_ABSENT_VALUE64 0xFFFFFFFFFFFFFFFFull
 
 /* Operations, the tags of a mixed batch (msplit_slab_hash_apply) and the modes of insert. */
 typedef enum {
@@ -73,7 +84,7 @@ typedef enum {
   MSPLIT_HASH_NOT_FOUND = 1, /* find, erase or count of an absent key */
   MSPLIT_HASH_EXISTED = 2,   /* insert of a key that was present (kept or assigned) */
   MSPLIT_HASH_OUT_OF_SLABS = 3, /* an insert that needed a slab when the pool had none */
-  MSPLIT_HASH_RESERVED_KEY = 4, /* the key is MSPLIT_HASH_EMPTY_KEY or MSPLIT_HASH_ERASED_KEY */
+  MSPLIT_HASH_RESERVED_KEY = 4, /* the key is an empty or erased marker of its width */
   MSPLIT_HASH_BAD_OP = 5        /* a tag that is not an msplit_hash_op (mixed batches) */
 } msplit_hash_result;
 
@@ -83,14 +94,17 @@ typedef struct {
   void *d_storage;
   uint32_t num_buckets;    /* head slabs, one per bucket */
   uint32_t capacity_slabs; /* slabs of the pool that chains grow into */
-  int has_values;          /* 1: keys with 32-bit values; 0: keys only */
+  int has_values;          /* 1: keys with values; 0: keys only (value_type MSPLIT_TYPE_NONE) */
+  msplit_type key_type;    /* MSPLIT_TYPE_U32 or MSPLIT_TYPE_U64 */
+  msplit_type value_type;  /* MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32 or MSPLIT_TYPE_U64 */
 } msplit_slab_hash;
 
 /* What msplit_slab_hash_stats_sync reports. */
 typedef struct {
   uint64_t size;            /* live entries (copies count once each) */
   uint64_t pool_slabs_used; /* pool slabs allocated to chains */
-  double utilization;       /* entry bytes (8 or 4 each) / bytes of head and pool slabs in use */
+  double utilization;       /* entry bytes (key and value, 4 to 16 each) / bytes of head and pool
+                               slabs in use */
   uint64_t out_of_slabs;    /* operations that reported MSPLIT_HASH_OUT_OF_SLABS since init or the
                                last msplit_slab_hash_check_sync */
   uint64_t reserved_keys;   /* operations on a reserved key, since the same */
@@ -102,8 +116,16 @@ typedef struct {
  * keys are Poisson distributed, so high utilization needs several slabs per bucket. */
 msplit_status msplit_slab_hash_plan(size_t expected_keys, double utilization, int has_values,
                                     uint32_t *num_buckets, uint32_t *expected_pool_slabs);
+/* The same for a table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type (MSPLIT_TYPE_NONE
+ * for a set, _U32 or _U64): entries take 4, 8 or 16 bytes of a slab (slab.cuh has the layout),
+ * so the reachable utilization differs (a 64-bit key with a 32-bit value pads to 16 bytes).
+ * Errors: MSPLIT_ERROR_UNSUPPORTED for other types. */
+msplit_status msplit_slab_hash_plan_typed(size_t expected_keys, double utilization,
+                                          msplit_type key_type, msplit_type value_type,
+                                          uint32_t *num_buckets, uint32_t *expected_pool_slabs);
 
-/* Bytes of device storage for a table (128-byte slabs, the pool's bitmaps and counters).
+/* Bytes of device storage for a table (128-byte slabs, the pool's bitmaps and counters; the same
+ * for every key and value type). 
  * Errors: MSPLIT_ERROR_INVALID_ARGUMENT (bytes NULL, num_buckets 0, more than 2^31 slabs). */
 msplit_status msplit_slab_hash_storage_bytes(uint32_t num_buckets, uint32_t capacity_slabs,
                                              int has_values, size_t *bytes);
@@ -113,12 +135,22 @@ msplit_status msplit_slab_hash_storage_bytes(uint32_t num_buckets, uint32_t capa
 msplit_status msplit_slab_hash_init(msplit_slab_hash *table, void *d_storage, size_t bytes,
                                     uint32_t num_buckets, uint32_t capacity_slabs, int has_values,
                                     void *stream /* cudaStream_t */);
+/* The same for a table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type (MSPLIT_TYPE_NONE,
+ * _U32 or _U64). Entries of 16 bytes (a 64-bit key or value with a value) are claimed by a 128-bit
+ * CAS and need a GPU of compute capability 9.0 or later. Errors: MSPLIT_ERROR_UNSUPPORTED (other
+ * types, or 16-byte entries on an older GPU), and those of msplit_slab_hash_init. */
+msplit_status msplit_slab_hash_init_typed(msplit_slab_hash *table, void *d_storage, size_t bytes,
+                                          uint32_t num_buckets, uint32_t capacity_slabs,
+                                          msplit_type key_type, msplit_type value_type,
+                                          void *stream);
 
 /* Bulk operations. Each one is a kernel launch on `stream` (none for n == 0) and serves its n
  * operations concurrently: each is atomic, and the outcome is that of some serial order of them
  * (for distinct keys, any order gives the same). d_results (n bytes, msplit_hash_result) may be
- * NULL. Errors: MSPLIT_ERROR_INVALID_ARGUMENT (table NULL or not initialised, a NULL array with
- * n > 0, values missing for a map's insert, a mode that is not an insert), MSPLIT_ERROR_CUDA. */
+ * NULL. Errors: MSPLIT_ERROR_INVALID_ARGUMENT (table NULL or not initialised, a table of other
+ * key or value types than the function's, a NULL array with n > 0, values missing for a map's
+ * insert, a mode that is not an insert), MSPLIT_ERROR_CUDA. These take 32-bit keys and values;
+ * the _u64 forms after them take 64-bit ones. */
 
 /* Inserts n keys (and values, for a map; ignored for a set) with mode MSPLIT_HASH_OP_INSERT,
  * MSPLIT_HASH_OP_INSERT_OR_ASSIGN or MSPLIT_HASH_OP_INSERT_DUP. */
@@ -152,6 +184,28 @@ msplit_status msplit_slab_hash_find_all(const msplit_slab_hash *table, const uin
 msplit_status msplit_slab_hash_apply(const msplit_slab_hash *table, const uint8_t *d_ops,
                                      const uint32_t *d_keys, const uint32_t *d_values, size_t n,
                                      uint32_t *d_values_out, uint8_t *d_results, void *stream);
+
+/* The bulk operations on a table of 64-bit keys, with 64-bit values (a map or multimap) or none
+ * (a set): the same contracts as above, with MSPLIT_HASH_ABSENT_VALUE64 for the value of an absent
+ * key. A table of 64-bit keys with 32-bit values is served by the C++ API only. */
+msplit_status msplit_slab_hash_insert_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                          const uint64_t *d_values, size_t n, msplit_hash_op mode,
+                                          uint8_t *d_results, void *stream);
+msplit_status msplit_slab_hash_find_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                        size_t n, uint64_t *d_values_out, uint8_t *d_results,
+                                        void *stream);
+msplit_status msplit_slab_hash_contains_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                            size_t n, uint8_t *d_found, void *stream);
+msplit_status msplit_slab_hash_erase_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                         size_t n, int all, uint8_t *d_results, void *stream);
+msplit_status msplit_slab_hash_count_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                         size_t n, uint32_t *d_counts, void *stream);
+msplit_status msplit_slab_hash_find_all_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
+                                            size_t n, const uint32_t *d_offsets,
+                                            uint64_t *d_values_out, void *stream);
+msplit_status msplit_slab_hash_apply_u64(const msplit_slab_hash *table, const uint8_t *d_ops,
+                                         const uint64_t *d_keys, const uint64_t *d_values, size_t n,
+                                         uint64_t *d_values_out, uint8_t *d_results, void *stream);
 
 /* Compaction: removes erased entries, packs each chain into as few slabs as it needs and returns
  * the others to the pool. Must not run concurrently with any other operation on the table (the

@@ -7,6 +7,7 @@
 
 #include "msplit/detail/error.cuh"
 #include "msplit/detail/slab_hash/allocator.cuh"
+#include "msplit/detail/slab_hash/bulk.cuh"
 #include "msplit/slab_hash.h"
 #include "msplit/slab_hash_tuning.h"
 
@@ -29,19 +30,17 @@ __global__ void init_bitmap_kernel(view v) {
   }
 }
 
-// Writes slab s's data lanes from a warp's buffer of `count` entries (the rest empty); its next
-// index becomes `next` unless keep_next.
-template <bool HAS_VALUES>
-__device__ void write_slab(const view &v, uint32_t s, const uint32_t *buf_k, const uint32_t *buf_v,
-                           int count, bool keep_next, uint32_t next) {
+// Writes slab s's data lanes from a warp's buffer of `count` entries (whole entries, STRIDE
+// words each; the rest empty, all ones); its next index becomes `next` unless keep_next.
+template <class F>
+__device__ void write_slab(const view &v, uint32_t s, const uint32_t *buf, int count,
+                           bool keep_next, uint32_t next) {
   const int lane = lane_id();
-  uint32_t x = EMPTY_KEY;
-  if (lane < DATA_LANES) {
-    const int e = HAS_VALUES ? lane / 2 : lane;
-    if (e < count) x = HAS_VALUES && (lane & 1) ? buf_v[e] : buf_k[e];
-  } else if (lane == NEXT_LANE) {
+  uint32_t x = ~0u;
+  if (lane < count * F::STRIDE)
+    x = buf[lane];
+  else if (lane == NEXT_LANE)
     x = next;
-  }
   if (lane != NEXT_LANE || !keep_next) store_word(word_ptr(v, s, lane), x);
 }
 
@@ -50,16 +49,12 @@ __device__ void write_slab(const view &v, uint32_t s, const uint32_t *buf_k, con
 // on. The slab written is never ahead of the slab read (each slab read gives at most one slab of
 // entries), so nothing is overwritten before it is read. The slabs left over are cleared to 0xFF
 // and returned to the pool, and the last slab kept ends the chain.
-template <bool HAS_VALUES, int THREADS>
+template <class F, int THREADS>
 __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
-  constexpr int E = entries_per_slab<HAS_VALUES>();
-  constexpr uint32_t KEY_LANES = key_lanes<HAS_VALUES>();
-  __shared__ uint32_t keys_sh[THREADS / WARP][2 * E];
-  __shared__ uint32_t vals_sh[THREADS / WARP][HAS_VALUES ? 2 * E : 1];
+  constexpr int E = F::ENTRIES, S = F::STRIDE;
+  __shared__ uint32_t buf_sh[THREADS / WARP][2 * E * S];
   const int lane = lane_id();
-  uint32_t *buf_k = keys_sh[threadIdx.x / WARP];
-  uint32_t *buf_v = vals_sh[threadIdx.x / WARP];
-  const bool key_lane = (KEY_LANES >> lane) & 1u;
+  uint32_t *buf = buf_sh[threadIdx.x / WARP];
   const uint32_t warps = gridDim.x * (THREADS / WARP);
   for (uint32_t b = (blockIdx.x * THREADS + threadIdx.x) / WARP; b < v.num_buckets; b += warps) {
     uint32_t rd = b, wr = b, prev_wr = NULL_SLAB;
@@ -67,30 +62,23 @@ __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
     while (true) {
       // 1. append the live entries of slab rd to the buffer
       const uint32_t w = load_word(word_ptr(v, rd, lane));
-      const uint32_t val = __shfl_down_sync(FULL_MASK, w, 1);
       const uint32_t next = __shfl_sync(FULL_MASK, w, NEXT_LANE);
-      const uint32_t live = __ballot_sync(FULL_MASK, key_lane && w != EMPTY_KEY && w != ERASED_KEY);
-      if ((live >> lane) & 1u) {
-        const int at = count + __popc(live & ((1u << lane) - 1u));
-        buf_k[at] = w;
-        if constexpr (HAS_VALUES) buf_v[at] = val;
-      }
+      const uint32_t live =
+          F::KEY_LANES & ~lanes_holding<F>(w, F::EMPTY, lane) & ~lanes_holding<F>(w, F::ERASED, lane);
+      // each word of a live entry goes to its place in the buffer
+      const int entry = lane - lane % S;
+      if (lane < E * S && ((live >> entry) & 1u))
+        buf[(count + __popc(live & ((1u << entry) - 1u))) * S + lane - entry] = w;
       count += __popc(live);
       __syncwarp();
       // 2. a full slab's worth goes to slab wr, which moves on along the chain
       if (count >= E) {
-        write_slab<HAS_VALUES>(v, wr, buf_k, buf_v, E, true, 0);
-        const int rest = count - E;
-        uint32_t k = 0, x = 0;
-        if (lane < rest) {
-          k = buf_k[E + lane];
-          if constexpr (HAS_VALUES) x = buf_v[E + lane];
-        }
+        write_slab<F>(v, wr, buf, E, true, 0);
+        const int rest = (count - E) * S;  // words, fewer than a slab's data lanes
+        uint32_t x = 0;
+        if (lane < rest) x = buf[E * S + lane];
         __syncwarp();
-        if (lane < rest) {
-          buf_k[lane] = k;
-          if constexpr (HAS_VALUES) buf_v[lane] = x;
-        }
+        if (lane < rest) buf[lane] = x;
         __syncwarp();
         count = rest;
         prev_wr = wr;
@@ -103,7 +91,7 @@ __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
     uint32_t tail;
     if (count > 0 || wr == b) {
       tail = __shfl_sync(FULL_MASK, load_word(word_ptr(v, wr, lane)), NEXT_LANE);
-      write_slab<HAS_VALUES>(v, wr, buf_k, buf_v, count, false, NULL_SLAB);
+      write_slab<F>(v, wr, buf, count, false, NULL_SLAB);
     } else {
       tail = wr;
       if (lane == 0) store_word(word_ptr(v, prev_wr, NEXT_LANE), NULL_SLAB);
@@ -139,6 +127,29 @@ using msplit::detail::set_error;
 namespace sl = msplit::detail::slab;
 
 namespace {
+
+// Calls f(format<Key, Value>{}) for a table's key and value types; MSPLIT_ERROR_UNSUPPORTED for
+// types that no format has.
+template <class Fn>
+msplit_status with_format(const char *fn, msplit_type key, msplit_type value, Fn f) {
+  const auto by_value = [&](auto key_tag) {
+    using K = decltype(key_tag);
+    switch (value) {
+      case MSPLIT_TYPE_NONE: return f(sl::format<K, void>{});
+      case MSPLIT_TYPE_U32: return f(sl::format<K, uint32_t>{});
+      case MSPLIT_TYPE_U64: return f(sl::format<K, uint64_t>{});
+      default:
+        return set_error(MSPLIT_ERROR_UNSUPPORTED,
+                         "%s: value_type %d is not MSPLIT_TYPE_NONE, _U32 or _U64", fn, int(value));
+    }
+  };
+  if (key == MSPLIT_TYPE_U32) return by_value(uint32_t{});
+  if (key == MSPLIT_TYPE_U64) return by_value(uint64_t{});
+  return set_error(MSPLIT_ERROR_UNSUPPORTED, "%s: key_type %d is not MSPLIT_TYPE_U32 or _U64", fn,
+                   int(key));
+}
+
+msplit_type value_type_of(int has_values) { return has_values ? MSPLIT_TYPE_U32 : MSPLIT_TYPE_NONE; }
 
 // Slabs of a table are indexed by 32 bits with all ones reserved (NULL_SLAB); 2^31 keeps every
 // index and the 64-bit word offsets well clear of it.
@@ -184,15 +195,29 @@ double expected_slabs(double lambda, int E) {
 extern "C" msplit_status msplit_slab_hash_plan(size_t expected_keys, double utilization,
                                                int has_values, uint32_t *num_buckets,
                                                uint32_t *expected_pool_slabs) {
+  return msplit_slab_hash_plan_typed(expected_keys, utilization, MSPLIT_TYPE_U32,
+                                     value_type_of(has_values), num_buckets, expected_pool_slabs);
+}
+
+extern "C" msplit_status msplit_slab_hash_plan_typed(size_t expected_keys, double utilization,
+                                                     msplit_type key_type, msplit_type value_type,
+                                                     uint32_t *num_buckets,
+                                                     uint32_t *expected_pool_slabs) {
   constexpr const char *FN = "msplit_slab_hash_plan";
+  int E = 0;
+  double entry_fraction = 0;  // of a slab's bytes
+  MSPLIT_TRY(with_format(FN, key_type, value_type, [&](auto f) {
+    using F = decltype(f);
+    E = F::ENTRIES;
+    entry_fraction = double(F::ENTRY_BYTES) / double(sl::SLAB_BYTES);
+    return MSPLIT_SUCCESS;
+  }));
   if (!num_buckets || !expected_pool_slabs)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
                      "%s: num_buckets or expected_pool_slabs is NULL", FN);
   if (!(utilization > 0 && utilization < 1))
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: utilization %g is not in (0, 1)", FN,
                      utilization);
-  const int E = has_values ? sl::entries_per_slab<true>() : sl::entries_per_slab<false>();
-  const double entry_fraction = 1.0 / (sl::WARP / (has_values ? 2 : 1));  // of a slab's bytes
   // utilization(lambda) = lambda x entry_fraction / expected_slabs(lambda) rises with the mean
   // load lambda per bucket (with ripples); take the smallest lambda that reaches the target.
   double lambda = 0.05, best = 0, best_lambda = lambda;
@@ -227,7 +252,20 @@ extern "C" msplit_status msplit_slab_hash_init(msplit_slab_hash *table, void *d_
                                                size_t bytes, uint32_t num_buckets,
                                                uint32_t capacity_slabs, int has_values,
                                                void *stream) {
+  return msplit_slab_hash_init_typed(table, d_storage, bytes, num_buckets, capacity_slabs,
+                                     MSPLIT_TYPE_U32, value_type_of(has_values), stream);
+}
+
+extern "C" msplit_status msplit_slab_hash_init_typed(msplit_slab_hash *table, void *d_storage,
+                                                     size_t bytes, uint32_t num_buckets,
+                                                     uint32_t capacity_slabs, msplit_type key_type,
+                                                     msplit_type value_type, void *stream) {
   constexpr const char *FN = "msplit_slab_hash_init";
+  int stride = 0;
+  MSPLIT_TRY(with_format(FN, key_type, value_type, [&](auto f) {
+    stride = decltype(f)::STRIDE;
+    return MSPLIT_SUCCESS;
+  }));
   if (!table) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: table is NULL", FN);
   if (!d_storage) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_storage is NULL", FN);
   MSPLIT_TRY(check_shape(FN, num_buckets, capacity_slabs));
@@ -237,7 +275,18 @@ extern "C" msplit_status msplit_slab_hash_init(msplit_slab_hash *table, void *d_
                      "%s: bytes %zu is less than the %zu the table needs", FN, bytes, l.total);
   if (reinterpret_cast<uintptr_t>(d_storage) % sl::SLAB_BYTES != 0)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_storage is not 128-byte aligned", FN);
-  const msplit_slab_hash t{d_storage, num_buckets, capacity_slabs, has_values ? 1 : 0};
+  if (stride == 4) {  // 16-byte entries: the 128-bit CAS of compute capability 9.0
+    int device = 0, major = 0;
+    MSPLIT_CUDA_TRY(cudaGetDevice(&device));
+    MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major < 9)
+      return set_error(MSPLIT_ERROR_UNSUPPORTED,
+                       "%s: 16-byte entries (%s keys, %s values) need the 128-bit CAS of compute "
+                       "capability 9.0; device %d has %d.x",
+                       FN, sl::type_name(key_type), sl::type_name(value_type), device, major);
+  }
+  const msplit_slab_hash t{d_storage,  num_buckets, capacity_slabs,
+                           value_type != MSPLIT_TYPE_NONE ? 1 : 0, key_type, value_type};
   const sl::view v = sl::make_view(t);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   char *base = static_cast<char *>(d_storage);
@@ -258,12 +307,11 @@ extern "C" msplit_status msplit_slab_hash_flush(const msplit_slab_hash *table, v
   constexpr int T = msplit::tuning::HASH_FLUSH_THREADS;
   const unsigned grid = grid_for(size_t(table->num_buckets) * sl::WARP, T);
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (table->has_values)
-    sl::flush_kernel<true, T><<<grid, T, 0, s>>>(sl::make_view(*table));
-  else
-    sl::flush_kernel<false, T><<<grid, T, 0, s>>>(sl::make_view(*table));
-  MSPLIT_LAUNCH_CHECK();
-  return MSPLIT_SUCCESS;
+  return with_format("msplit_slab_hash_flush", table->key_type, table->value_type, [&](auto f) {
+    sl::flush_kernel<decltype(f), T><<<grid, T, 0, s>>>(sl::make_view(*table));
+    MSPLIT_LAUNCH_CHECK();
+    return MSPLIT_SUCCESS;
+  });
 }
 
 namespace {
@@ -297,7 +345,11 @@ extern "C" msplit_status msplit_slab_hash_stats_sync(const msplit_slab_hash *tab
   MSPLIT_TRY(read_counters(FN, table, static_cast<cudaStream_t>(stream), c));
   stats->size = c[sl::SIZE];
   stats->pool_slabs_used = c[sl::POOL_USED];
-  const double entry_bytes = table->has_values ? 8.0 : 4.0;
+  double entry_bytes = 0;
+  MSPLIT_TRY(with_format(FN, table->key_type, table->value_type, [&](auto f) {
+    entry_bytes = double(decltype(f)::ENTRY_BYTES);
+    return MSPLIT_SUCCESS;
+  }));
   stats->utilization = double(c[sl::SIZE]) * entry_bytes /
                        (double(table->num_buckets + c[sl::POOL_USED]) * double(sl::SLAB_BYTES));
   stats->out_of_slabs = c[sl::OUT_OF_SLABS];
@@ -321,7 +373,8 @@ extern "C" msplit_status msplit_slab_hash_check_sync(const msplit_slab_hash *tab
                      "operation(s) had a "
                      "reserved key",
                      FN, c[sl::OUT_OF_SLABS], table->capacity_slabs, c[sl::RESERVED]);
-  return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
-                   "%s: %llu operation(s) had a reserved key (0xffffffff or 0xfffffffe)", FN,
-                   c[sl::RESERVED]);
+  const bool wide = table->key_type == MSPLIT_TYPE_U64;
+  return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: %llu operation(s) had a reserved key (%s)",
+                   FN, c[sl::RESERVED],
+                   wide ? "0xffffffffffffffff or 0xfffffffffffffffe" : "0xffffffff or 0xfffffffe");
 }

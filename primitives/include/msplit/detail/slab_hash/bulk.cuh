@@ -17,23 +17,27 @@ namespace slab {
 
 inline bool is_insert_host(uint32_t op) { return op <= MSPLIT_HASH_OP_INSERT_DUP; }
 
-// What one bulk launch does: a fixed operation (`op`) or one per element (`ops`), and where its
-// results go (every output may be NULL).
+// What one bulk launch does on a table of format F: a fixed operation (`op`) or one per element
+// (`ops`), and where its results go (every output may be NULL).
+template <class F>
 struct bulk_args {
   const uint8_t *ops;
   uint32_t op;
-  const uint32_t *keys;
-  const uint32_t *values;
+  const typename F::key_t *keys;
+  const typename F::value_t *values;
   size_t n;
-  uint32_t *values_out;
+  typename F::value_t *values_out;  // find's values; apply's counts too
+  uint32_t *counts;                 // count
   uint8_t *results;
   uint8_t *found;           // contains: 1 if found
   const uint32_t *offsets;  // find-all: n + 1 output offsets (values_out is then the output)
 };
 
-template <bool HAS_VALUES, int PROBE_GROUP, int THREADS>
-__global__ void __launch_bounds__(THREADS) bulk_kernel(view v, bulk_args a) {
-  warp_ops<HAS_VALUES, PROBE_GROUP> w{};
+template <class F, int PROBE_GROUP, int THREADS>
+__global__ void __launch_bounds__(THREADS) bulk_kernel(view v, bulk_args<F> a) {
+  using key_t = typename F::key_t;
+  using value_t = typename F::value_t;
+  warp_ops<F, PROBE_GROUP> w{};
   w.v = v;
   const int lane = lane_id();
   const size_t warp = (blockIdx.x * size_t(THREADS) + threadIdx.x) / WARP;
@@ -41,19 +45,20 @@ __global__ void __launch_bounds__(THREADS) bulk_kernel(view v, bulk_args a) {
   for (size_t base = warp * WARP; base < a.n; base += warps * WARP) {
     const size_t i = base + lane;
     const bool active = i < a.n;
-    const uint32_t key = active ? a.keys[i] : 0;
+    const key_t key = active ? a.keys[i] : 0;
     if (a.offsets) {
       w.find_all(active, key, a.values_out, active ? a.offsets[i] : 0,
                  active ? a.offsets[i + 1] : 0);
       continue;
     }
     const uint32_t op = a.ops ? (active ? a.ops[i] : uint32_t(MSPLIT_HASH_OP_NOP)) : a.op;
-    const uint32_t value = active && a.values && is_insert(op) ? a.values[i] : 0;
-    uint32_t out = 0;
+    const value_t value = active && a.values && is_insert(op) ? a.values[i] : 0;
+    value_t out = 0;
     const uint32_t r = w.apply(active, op, key, value, out);
     if (!active) continue;
     if (a.results) a.results[i] = uint8_t(r);
     if (a.found) a.found[i] = r == MSPLIT_HASH_DONE;
+    if (a.counts) a.counts[i] = uint32_t(out);
     if (a.values_out &&
         (op == MSPLIT_HASH_OP_FIND || op == MSPLIT_HASH_OP_COUNT || op == MSPLIT_HASH_OP_ERASE_ALL))
       a.values_out[i] = out;
@@ -61,12 +66,24 @@ __global__ void __launch_bounds__(THREADS) bulk_kernel(view v, bulk_args a) {
   w.commit();
 }
 
-// Checks that `t` is an initialised table and that the arrays an operation needs are there.
-inline msplit_status check_bulk(const char *fn, const msplit_slab_hash *t, const bulk_args &a) {
+inline const char *type_name(msplit_type t) {
+  return t == MSPLIT_TYPE_U32 ? "uint32" : t == MSPLIT_TYPE_U64 ? "uint64" : "none";
+}
+
+// Checks that `t` is an initialised table of format F and that the arrays an operation needs are
+// there.
+template <class F>
+msplit_status check_bulk(const char *fn, const msplit_slab_hash *t, const bulk_args<F> &a) {
   if (!t) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: table is NULL", fn);
   if (!t->d_storage || t->num_buckets == 0)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
                      "%s: the table is not initialised (msplit_slab_hash_init)", fn);
+  if (t->key_type != F::KEY_TYPE || t->value_type != F::VALUE_TYPE)
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
+                     "%s: the table holds %s keys and %s values, this call takes %s keys and %s "
+                     "values",
+                     fn, type_name(t->key_type), type_name(t->value_type), type_name(F::KEY_TYPE),
+                     type_name(F::VALUE_TYPE));
   if (a.n == 0) return MSPLIT_SUCCESS;
   if (!a.keys)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_keys is NULL with n = %zu", fn, a.n);
@@ -81,15 +98,25 @@ inline msplit_status check_bulk(const char *fn, const msplit_slab_hash *t, const
 
 // Launches the bulk kernel over a.n operations: one resident grid, at most one thread per
 // operation.
-template <bool HAS_VALUES, int PROBE_GROUP = tuning::HASH_PROBE_GROUP>
-msplit_status bulk_run(const msplit_slab_hash &t, const bulk_args &a, cudaStream_t stream) {
+template <class F, int PROBE_GROUP = tuning::HASH_PROBE_GROUP>
+msplit_status bulk_run(const msplit_slab_hash &t, const bulk_args<F> &a, cudaStream_t stream) {
   if (a.n == 0) return MSPLIT_SUCCESS;
   constexpr int THREADS = tuning::HASH_BLOCK_THREADS;
-  const auto kernel = bulk_kernel<HAS_VALUES, PROBE_GROUP, THREADS>;
-  // Blocks per SM depend only on the kernel: asked once (a benign race writes the same value).
-  static int per_sm = 0;
-  if (per_sm == 0)
+  const auto kernel = bulk_kernel<F, PROBE_GROUP, THREADS>;
+  // Blocks per SM and the code's architecture depend only on the kernel: asked once (a benign
+  // race writes the same values).
+  static int per_sm = 0, ptx = 0;
+  if (per_sm == 0) {
+    cudaFuncAttributes attr{};
+    MSPLIT_CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
+    ptx = attr.ptxVersion;
     MSPLIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+  }
+  if (F::STRIDE == 4 && ptx < 90)
+    return set_error(MSPLIT_ERROR_UNSUPPORTED,
+                     "slab hash: %zu-byte entries need the 128-bit CAS of sm_90, and this code was "
+                     "built for sm_%d",
+                     F::ENTRY_BYTES, ptx);
   int device = 0, sms = 0;
   MSPLIT_CUDA_TRY(cudaGetDevice(&device));
   MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -100,13 +127,12 @@ msplit_status bulk_run(const msplit_slab_hash &t, const bulk_args &a, cudaStream
   return MSPLIT_SUCCESS;
 }
 
-// check_bulk, then bulk_run for the table's kind.
-template <int PROBE_GROUP = tuning::HASH_PROBE_GROUP>
-msplit_status bulk(const char *fn, const msplit_slab_hash *t, const bulk_args &a,
+// check_bulk, then bulk_run.
+template <class F>
+msplit_status bulk(const char *fn, const msplit_slab_hash *t, const bulk_args<F> &a,
                    cudaStream_t stream) {
   MSPLIT_TRY(check_bulk(fn, t, a));
-  return t->has_values ? bulk_run<true, PROBE_GROUP>(*t, a, stream)
-                       : bulk_run<false, PROBE_GROUP>(*t, a, stream);
+  return bulk_run<F>(*t, a, stream);
 }
 }  // namespace slab
 }  // namespace detail

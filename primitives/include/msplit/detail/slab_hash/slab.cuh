@@ -2,14 +2,25 @@
 // loads and atomics every operation uses.
 //
 // A slab is 128 bytes, one 4-byte word per lane of a warp, so that one coalesced load gives the
-// warp a whole slab. With values, lanes 0-29 hold 15 pairs (key in the even lane, its value in
-// the next), keys only: lanes 0-29 hold 30 keys. Lane 30 is unused, lane 31 holds the index of
-// the next slab of the chain (NULL_SLAB at its end). Slab s of the storage is a bucket head for
-// s < num_buckets, and pool slab s - num_buckets otherwise. EMPTY_KEY and NULL_SLAB are all ones,
-// so that a slab is cleared by filling it with 0xFF bytes.
+// warp a whole slab, whatever the key and value widths. An entry takes STRIDE consecutive lanes:
+// its key words (low word first), then its value words, padded to a power of two so that one CAS
+// of the whole entry claims it (the format below). Entries fill lanes 0-29 from lane 0:
+//
+//   keys    values  STRIDE  entries  claim
+//   32-bit  none    1       30       32-bit CAS of the key
+//   32-bit  32-bit  2       15       64-bit CAS of key and value
+//   64-bit  none    2       15       64-bit CAS of the key
+//   64-bit  32/64   4       7        128-bit CAS of key, value and padding (sm_90 and later)
+//   32-bit  64-bit  4       7        the same
+//
+// Lanes past the entries are unused, lane 31 holds the index of the next slab of the chain
+// (NULL_SLAB at its end). Slab s of the storage is a bucket head for s < num_buckets, and pool
+// slab s - num_buckets otherwise. The empty key, the padding and NULL_SLAB are all ones, so that a
+// slab is cleared by filling it with 0xFF bytes. Reserved keys of each width: all ones (empty) and
+// all ones but the lowest bit (erased).
 //
 // Invariants that the operations keep (see warp_ops.cuh for why they make keys unique):
-//   - a key word goes EMPTY -> key (insert, by CAS) -> ERASED (erase, by CAS) and, outside flush,
+//   - a key goes EMPTY -> key (insert, by CAS) -> ERASED (erase, by CAS) and, outside flush,
 //     never back: a slot is filled once;
 //   - an insert fills the lowest empty slot of the first slab of the chain that has one; so a
 //     slab that follows one with an empty slot holds no entry, and a walk may stop at the first
@@ -18,6 +29,8 @@
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "msplit/slab_hash.h"
 
@@ -39,15 +52,62 @@ constexpr uint32_t BLOCK_SLABS = WARP * 32;
 // Counters at the start of the storage.
 enum counter { SIZE = 0, OUT_OF_SLABS = 1, RESERVED = 2, POOL_USED = 3, NUM_COUNTERS = 8 };
 
-// Lanes that hold keys: the even data lanes for pairs, all data lanes for keys only.
-template <bool HAS_VALUES>
-__host__ __device__ constexpr uint32_t key_lanes() {
-  return HAS_VALUES ? 0x15555555u : 0x3FFFFFFFu;
+namespace fmt_detail {
+template <typename T>
+constexpr int words() {
+  if constexpr (std::is_void<T>::value)
+    return 0;
+  else
+    return int(sizeof(T) / sizeof(uint32_t));
 }
-template <bool HAS_VALUES>
-__host__ __device__ constexpr int entries_per_slab() {
-  return HAS_VALUES ? DATA_LANES / 2 : DATA_LANES;
+constexpr int stride(int words) { return words <= 2 ? words : 4; }
+// Lanes that hold the first word of an entry.
+constexpr uint32_t entry_lanes(int stride) {
+  uint32_t m = 0;
+  for (int l = 0; l + stride <= DATA_LANES; l += stride) m |= 1u << l;
+  return m;
 }
+}  // namespace fmt_detail
+
+// The entry format of a table of Key (uint32_t or uint64_t) and Value (uint32_t, uint64_t, or
+// void for a set): every width-dependent constant of the slab layout, in one place.
+template <typename Key, typename Value>
+struct format {
+  static_assert(std::is_same<Key, uint32_t>::value || std::is_same<Key, uint64_t>::value,
+                "slab hash keys are uint32_t or uint64_t");
+  static_assert(std::is_void<Value>::value || std::is_same<Value, uint32_t>::value ||
+                    std::is_same<Value, uint64_t>::value,
+                "slab hash values are uint32_t, uint64_t, or void (a set)");
+  using key_t = Key;
+  static constexpr bool HAS_VALUES = !std::is_void<Value>::value;
+  // What an insert takes (ignored by a set) and a find gives (the key itself for a set).
+  using value_t = std::conditional_t<HAS_VALUES, Value, Key>;
+  static constexpr int KEY_WORDS = fmt_detail::words<Key>();
+  static constexpr int VALUE_WORDS = fmt_detail::words<Value>();
+  static constexpr int STRIDE = fmt_detail::stride(KEY_WORDS + VALUE_WORDS);
+  static constexpr int ENTRIES = DATA_LANES / STRIDE;
+  // The value's first word, from the key's lane: last in the entry, so that a 64-bit value is
+  // 8-byte aligned (one 64-bit store assigns it).
+  static constexpr int VALUE_OFFSET = STRIDE - VALUE_WORDS;
+  static constexpr uint32_t KEY_LANES = fmt_detail::entry_lanes(STRIDE);
+  // Lanes that hold a word of a key (the high word of a 64-bit key follows its low word).
+  static constexpr uint32_t KEY_WORD_LANES = KEY_WORDS == 2 ? KEY_LANES | KEY_LANES << 1 : KEY_LANES;
+  static constexpr size_t ENTRY_BYTES = size_t(KEY_WORDS + VALUE_WORDS) * sizeof(uint32_t);
+  static constexpr Key EMPTY = ~Key(0);
+  static constexpr Key ERASED = ~Key(1);
+  static constexpr value_t ABSENT = ~value_t(0);
+  static constexpr msplit_type KEY_TYPE = KEY_WORDS == 2 ? MSPLIT_TYPE_U64 : MSPLIT_TYPE_U32;
+  static constexpr msplit_type VALUE_TYPE =
+      VALUE_WORDS == 0 ? MSPLIT_TYPE_NONE : VALUE_WORDS == 2 ? MSPLIT_TYPE_U64 : MSPLIT_TYPE_U32;
+};
+static_assert(format<uint32_t, uint32_t>::KEY_LANES == 0x15555555u, "15 pairs in lanes 0-29");
+static_assert(format<uint32_t, void>::KEY_LANES == 0x3FFFFFFFu, "30 keys in lanes 0-29");
+static_assert(format<uint64_t, uint64_t>::ENTRIES == 7, "7 pairs of 16 bytes in lanes 0-27");
+static_assert(MSPLIT_HASH_EMPTY_KEY == format<uint32_t, void>::EMPTY &&
+                  MSPLIT_HASH_ERASED_KEY == format<uint32_t, void>::ERASED &&
+                  MSPLIT_HASH_EMPTY_KEY64 == format<uint64_t, void>::EMPTY &&
+                  MSPLIT_HASH_ERASED_KEY64 == format<uint64_t, void>::ERASED,
+              "the C API's reserved keys are the format's");
 
 // Where the parts of a table lie in its storage (all 128-byte aligned).
 struct layout {
@@ -94,6 +154,18 @@ __host__ __device__ __forceinline__ uint32_t bucket_of(uint32_t key, uint32_t nu
   return uint32_t((uint64_t(h) * num_buckets) >> 32);
 }
 
+// 64-bit keys: MurmurHash3's 64-bit finaliser, whose high half (every key bit mixed in) goes
+// through the same multiply-shift.
+__host__ __device__ __forceinline__ uint32_t bucket_of(uint64_t key, uint32_t num_buckets) {
+  uint64_t h = key;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return uint32_t(((h >> 32) * num_buckets) >> 32);
+}
+
 __device__ __forceinline__ uint32_t *word_ptr(const view &v, uint32_t s, int lane) {
   return v.slabs + size_t(s) * WARP + lane;
 }
@@ -108,19 +180,74 @@ __device__ __forceinline__ uint32_t load_word(const uint32_t *p) {
 __device__ __forceinline__ void store_word(uint32_t *p, uint32_t x) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(x) : "memory");
 }
+__device__ __forceinline__ void store_word(uint32_t *p, uint64_t x) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(x) : "memory");
+}
 
-// Claims an empty slot: the pair (key, value) in one 64-bit CAS for a map, so that a reader
-// never sees the key without its value; the key alone for a set. p points at the key word.
-template <bool HAS_VALUES>
-__device__ __forceinline__ bool claim_slot(uint32_t *p, uint32_t key, uint32_t value) {
-  if constexpr (HAS_VALUES) {
-    constexpr unsigned long long EMPTY_PAIR = ~0ull;
-    const unsigned long long pair = (static_cast<unsigned long long>(value) << 32) | key;
-    return atomicCAS(reinterpret_cast<unsigned long long *>(p), EMPTY_PAIR, pair) == EMPTY_PAIR;
-  } else {
+// The 16-byte CAS of sm_90; a build for an older architecture traps here, and the host side
+// refuses those formats before a launch (bulk_run checks the kernel's architecture).
+struct alignas(16) entry16 {
+  unsigned long long lo, hi;
+};
+__device__ __forceinline__ bool cas16(uint32_t *p, entry16 expected, entry16 desired) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  const entry16 old = atomicCAS(reinterpret_cast<entry16 *>(p), expected, desired);
+  return old.lo == expected.lo && old.hi == expected.hi;
+#else
+  (void)p, (void)expected, (void)desired;
+  __trap();
+  return false;
+#endif
+}
+
+// Claims an empty slot with one CAS of the whole entry (key, value, and all-ones padding), so
+// that a reader never sees the key without its value. p points at the key's first word.
+template <class F>
+__device__ __forceinline__ bool claim_slot(uint32_t *p, typename F::key_t key,
+                                           typename F::value_t value) {
+  using u64 = unsigned long long;
+  constexpr u64 ONES = ~0ull;
+  if constexpr (F::STRIDE == 1) {
     (void)value;
-    return atomicCAS(p, EMPTY_KEY, key) == EMPTY_KEY;
+    return atomicCAS(p, uint32_t(F::EMPTY), uint32_t(key)) == uint32_t(F::EMPTY);
+  } else if constexpr (F::STRIDE == 2) {
+    // (32-bit key, 32-bit value) or a 64-bit key alone; little-endian: the key word comes first
+    u64 entry = u64(key);
+    if constexpr (F::HAS_VALUES) entry |= u64(value) << 32;
+    return atomicCAS(reinterpret_cast<u64 *>(p), ONES, entry) == ONES;
+  } else {
+    static_assert(F::STRIDE == 4 && F::HAS_VALUES, "16-byte entries are keys with values");
+    entry16 e{ONES, ONES};
+    u64 *w = &e.lo;  // the entry as two 64-bit halves: words 0-1, 2-3
+    if constexpr (F::KEY_WORDS == 2) {
+      w[0] = u64(key);
+    } else {
+      w[0] = (ONES << 32) | uint32_t(key);
+    }
+    if constexpr (F::VALUE_WORDS == 2) {
+      w[1] = u64(value);
+    } else {  // word 3 (VALUE_OFFSET 3), padding in word 2
+      w[1] = (u64(value) << 32) | 0xFFFFFFFFull;
+    }
+    return cas16(p, entry16{ONES, ONES}, e);
   }
+}
+
+// Marks the entry whose key word(s) p points at erased, if it still holds `key`.
+template <class F>
+__device__ __forceinline__ bool erase_slot(uint32_t *p, typename F::key_t key) {
+  if constexpr (F::KEY_WORDS == 1) {
+    return atomicCAS(p, uint32_t(key), uint32_t(F::ERASED)) == uint32_t(key);
+  } else {
+    using u64 = unsigned long long;
+    return atomicCAS(reinterpret_cast<u64 *>(p), u64(key), u64(F::ERASED)) == u64(key);
+  }
+}
+
+// Assigns the value of the entry whose key starts at p (one store, of the value's width).
+template <class F>
+__device__ __forceinline__ void store_value(uint32_t *p, typename F::value_t value) {
+  store_word(p + F::VALUE_OFFSET, value);
 }
 
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x) & (WARP - 1); }

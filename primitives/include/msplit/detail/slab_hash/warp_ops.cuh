@@ -28,10 +28,41 @@ namespace slab {
 
 __device__ __forceinline__ bool is_insert(uint32_t op) { return op <= MSPLIT_HASH_OP_INSERT_DUP; }
 
-template <bool HAS_VALUES, int PROBE_GROUP>
+// The key lanes of a slab whose entry holds `key`, given this lane's word w of the slab (all
+// lanes call it together). A 64-bit key matches where both of its words do: the low word's lane
+// and the high word's lane (the next one) each compare their half.
+template <class F>
+__device__ __forceinline__ uint32_t lanes_holding(uint32_t w, typename F::key_t key, int lane) {
+  if constexpr (F::KEY_WORDS == 1) {
+    return __ballot_sync(FULL_MASK, ((F::KEY_LANES >> lane) & 1u) && w == key);
+  } else {
+    const uint32_t half = lane & 1 ? uint32_t(key >> 32) : uint32_t(key);
+    const uint32_t b = __ballot_sync(FULL_MASK, ((F::KEY_WORD_LANES >> lane) & 1u) && w == half);
+    return b & (b >> 1) & F::KEY_LANES;
+  }
+}
+
+// The value of the entry at lane `at` (the key itself for a set), from the lanes' words of one
+// slab (all lanes call it together).
+template <class F>
+__device__ __forceinline__ typename F::value_t entry_value(uint32_t w, int at) {
+  constexpr int FIRST = F::HAS_VALUES ? F::VALUE_OFFSET : 0;
+  using value_t = typename F::value_t;
+  const uint32_t lo = __shfl_sync(FULL_MASK, w, at + FIRST);
+  if constexpr (sizeof(value_t) == sizeof(uint32_t)) {
+    return lo;
+  } else {
+    const uint32_t hi = __shfl_sync(FULL_MASK, w, at + FIRST + 1);
+    return value_t(lo) | value_t(hi) << 32;
+  }
+}
+
+template <class F, int PROBE_GROUP>
 struct warp_ops {
   static_assert(WARP % PROBE_GROUP == 0, "PROBE_GROUP must divide 32");
-  static constexpr uint32_t KEY_LANES = key_lanes<HAS_VALUES>();
+  static constexpr bool HAS_VALUES = F::HAS_VALUES;
+  using key_t = typename F::key_t;
+  using value_t = typename F::value_t;
 
   view v;
   allocator alloc;
@@ -41,17 +72,17 @@ struct warp_ops {
   unsigned out_of_slabs = 0, reserved = 0;
 
   // Serves each active lane's operation; returns its msplit_hash_result. `out` gets a find's
-  // value (MSPLIT_HASH_ABSENT_VALUE if absent) and the count of a count or erase-all. Every lane
-  // of the warp calls it together.
-  __device__ uint32_t apply(bool active, uint32_t op, uint32_t key, uint32_t value, uint32_t &out) {
+  // value (F::ABSENT if absent) and the count of a count or erase-all. Every lane of the warp
+  // calls it together.
+  __device__ uint32_t apply(bool active, uint32_t op, key_t key, value_t value, value_t &out) {
     uint32_t result = MSPLIT_HASH_DONE;
-    if (active && (op >= MSPLIT_HASH_OP_NOP || key >= ERASED_KEY))
-      out = op == MSPLIT_HASH_OP_FIND ? MSPLIT_HASH_ABSENT_VALUE : 0u;
+    if (active && (op >= MSPLIT_HASH_OP_NOP || key >= F::ERASED))
+      out = op == MSPLIT_HASH_OP_FIND ? F::ABSENT : value_t(0);
     if (active && op >= MSPLIT_HASH_OP_NOP) {
       result = op == MSPLIT_HASH_OP_NOP ? uint32_t(MSPLIT_HASH_DONE) : uint32_t(MSPLIT_HASH_BAD_OP);
       active = false;
     }
-    if (active && key >= ERASED_KEY) {
+    if (active && key >= F::ERASED) {
       result = MSPLIT_HASH_RESERVED_KEY;
       ++reserved;
       active = false;
@@ -60,7 +91,8 @@ struct warp_ops {
     uint32_t cur = active ? bucket_of(key, v.num_buckets) : 0, count = 0;
     bool pending = active, needs_slab = false;
     for (uint32_t todo; (todo = __ballot_sync(FULL_MASK, pending)) != 0;) {
-      uint32_t match, empty, next, found_value;
+      uint32_t match, empty, next;
+      value_t found_value;
       probe(todo, cur, key, match, empty, next, found_value);
       if (pending)
         step(op, key, value, cur, match, empty, next, found_value, count, result, out, pending,
@@ -84,13 +116,12 @@ struct warp_ops {
   // Loads slab cur of every lane in todo, PROBE_GROUP loads in flight at once, and gives each of
   // those lanes the key lanes of its slab that hold its key (match) or are empty, the slab's next
   // index and, for a map, the value after the first match.
-  __device__ void probe(uint32_t todo, uint32_t cur, uint32_t key, uint32_t &match, uint32_t &empty,
-                        uint32_t &next, uint32_t &found_value) const {
+  __device__ void probe(uint32_t todo, uint32_t cur, key_t key, uint32_t &match, uint32_t &empty,
+                        uint32_t &next, value_t &found_value) const {
     const int lane = lane_id();
-    const bool key_lane = (KEY_LANES >> lane) & 1u;
     match = empty = 0;
     next = NULL_SLAB;
-    found_value = MSPLIT_HASH_ABSENT_VALUE;
+    found_value = F::ABSENT;
 #pragma unroll 1
     for (int g = 0; g < WARP; g += PROBE_GROUP) {
       const uint32_t group = PROBE_GROUP == WARP ? todo : (todo >> g) & ((1u << PROBE_GROUP) - 1u);
@@ -99,17 +130,17 @@ struct warp_ops {
 #pragma unroll
       for (int j = 0; j < PROBE_GROUP; ++j) {
         const uint32_t s = __shfl_sync(FULL_MASK, cur, g + j);
-        w[j] = (group >> j) & 1u ? load_word(word_ptr(v, s, lane)) : EMPTY_KEY;
+        w[j] = (group >> j) & 1u ? load_word(word_ptr(v, s, lane)) : NULL_SLAB;
       }
 #pragma unroll
       for (int j = 0; j < PROBE_GROUP; ++j) {
         if (((group >> j) & 1u) == 0) continue;
-        const uint32_t k = __shfl_sync(FULL_MASK, key, g + j);
-        const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w[j] == k);
-        const uint32_t e = __ballot_sync(FULL_MASK, key_lane && w[j] == EMPTY_KEY);
+        const key_t k = __shfl_sync(FULL_MASK, key, g + j);
+        const uint32_t m = lanes_holding<F>(w[j], k, lane);
+        const uint32_t e = lanes_holding<F>(w[j], F::EMPTY, lane);
         const uint32_t nx = __shfl_sync(FULL_MASK, w[j], NEXT_LANE);
-        uint32_t val = 0;
-        if constexpr (HAS_VALUES) val = __shfl_sync(FULL_MASK, w[j], m ? first_lane(m) + 1 : 0);
+        value_t val = 0;
+        if constexpr (HAS_VALUES) val = entry_value<F>(w[j], m ? first_lane(m) : 0);
         if (lane == g + j) {
           match = m;
           empty = e;
@@ -123,16 +154,16 @@ struct warp_ops {
   // One lane's step on its current slab: settle the operation, move on to the next slab
   // (pending stays set, cur changes), try the same slab again after a lost CAS (neither
   // changes), or hand an insert that found a full chain to insert_at_end (needs_slab).
-  __device__ void step(uint32_t op, uint32_t key, uint32_t value, uint32_t &cur, uint32_t match,
-                       uint32_t empty, uint32_t next, uint32_t found_value, uint32_t &count,
-                       uint32_t &result, uint32_t &out, bool &pending, bool &needs_slab) {
+  __device__ void step(uint32_t op, key_t key, value_t value, uint32_t &cur, uint32_t match,
+                       uint32_t empty, uint32_t next, value_t found_value, uint32_t &count,
+                       uint32_t &result, value_t &out, bool &pending, bool &needs_slab) {
     uint32_t *slab = word_ptr(v, cur, 0);
     const bool chain_ends = empty != 0 || next == NULL_SLAB;
     switch (op) {
       case MSPLIT_HASH_OP_FIND:
         if (match || chain_ends) {
           result = match ? MSPLIT_HASH_DONE : MSPLIT_HASH_NOT_FOUND;
-          out = match ? (HAS_VALUES ? found_value : key) : MSPLIT_HASH_ABSENT_VALUE;
+          out = match ? (HAS_VALUES ? found_value : value_t(key)) : F::ABSENT;
           pending = false;
         }
         break;
@@ -142,10 +173,10 @@ struct warp_ops {
         if (match && op != MSPLIT_HASH_OP_INSERT_DUP) {
           result = MSPLIT_HASH_EXISTED;
           if (HAS_VALUES && op == MSPLIT_HASH_OP_INSERT_OR_ASSIGN)
-            store_word(slab + first_lane(match) + 1, value);
+            store_value<F>(slab + first_lane(match), value);
           pending = false;
         } else if (empty) {
-          if (claim_slot<HAS_VALUES>(slab + first_lane(empty), key, value)) {
+          if (claim_slot<F>(slab + first_lane(empty), key, value)) {
             result = MSPLIT_HASH_DONE;
             ++size_delta;
             pending = false;
@@ -158,7 +189,7 @@ struct warp_ops {
         break;
       case MSPLIT_HASH_OP_ERASE:
         if (match) {
-          if (atomicCAS(slab + first_lane(match), key, ERASED_KEY) == key) {
+          if (erase_slot<F>(slab + first_lane(match), key)) {
             result = MSPLIT_HASH_DONE;
             --size_delta;
             pending = false;
@@ -174,7 +205,7 @@ struct warp_ops {
         for (uint32_t m = match; m; m &= m - 1) {
           if (op == MSPLIT_HASH_OP_COUNT) {
             ++count;
-          } else if (atomicCAS(slab + first_lane(m), key, ERASED_KEY) == key) {
+          } else if (erase_slot<F>(slab + first_lane(m), key)) {
             ++count;
             --size_delta;
           }
@@ -191,23 +222,22 @@ struct warp_ops {
   // An insert whose walk found every slab up to s full and s the last: the whole warp links a
   // new slab after s (or follows the one another warp linked) and inserts there, re-checking the
   // key on the way (another insert of it may have gone past s meanwhile).
-  __device__ uint32_t insert_at_end(uint32_t op, uint32_t k, uint32_t x, uint32_t s) {
+  __device__ uint32_t insert_at_end(uint32_t op, key_t k, value_t x, uint32_t s) {
     const int lane = lane_id();
-    const bool key_lane = (KEY_LANES >> lane) & 1u;
     uint32_t w = load_word(word_ptr(v, s, lane));
     while (true) {
-      const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w == k);
-      const uint32_t e = __ballot_sync(FULL_MASK, key_lane && w == EMPTY_KEY);
+      const uint32_t m = lanes_holding<F>(w, k, lane);
+      const uint32_t e = lanes_holding<F>(w, F::EMPTY, lane);
       uint32_t next = __shfl_sync(FULL_MASK, w, NEXT_LANE);
       if (m && op != MSPLIT_HASH_OP_INSERT_DUP) {
-        if (HAS_VALUES && op == MSPLIT_HASH_OP_INSERT_OR_ASSIGN && lane == first_lane(m) + 1)
-          store_word(word_ptr(v, s, lane), x);
+        if (HAS_VALUES && op == MSPLIT_HASH_OP_INSERT_OR_ASSIGN && lane == first_lane(m))
+          store_value<F>(word_ptr(v, s, lane), x);
         return MSPLIT_HASH_EXISTED;
       }
       if (e) {
         const int l = first_lane(e);
         bool ok = false;
-        if (lane == l) ok = claim_slot<HAS_VALUES>(word_ptr(v, s, lane), k, x);
+        if (lane == l) ok = claim_slot<F>(word_ptr(v, s, lane), k, x);
         if (__shfl_sync(FULL_MASK, ok, l)) return MSPLIT_HASH_DONE;
         w = load_word(word_ptr(v, s, lane));  // lost the slot: look again
         continue;
@@ -232,27 +262,32 @@ struct warp_ops {
 
   // The values of every copy of each active lane's key, written to out[begin, end) in chain
   // order (the first end - begin of them). Every lane calls it together.
-  __device__ void find_all(bool active, uint32_t key, uint32_t *out, uint32_t begin, uint32_t end) {
-    if (active && key >= ERASED_KEY) {
+  __device__ void find_all(bool active, key_t key, value_t *out, uint32_t begin, uint32_t end) {
+    if (active && key >= F::ERASED) {
       ++reserved;
       active = false;
     }
     const int lane = lane_id();
-    const bool key_lane = (KEY_LANES >> lane) & 1u;
+    // the lane of this lane's entry, whose value it reads (lanes past the entries read lane 0)
+    const int entry = lane < F::ENTRIES * F::STRIDE ? lane - lane % F::STRIDE : 0;
     for (uint32_t pend = __ballot_sync(FULL_MASK, active); pend; pend &= pend - 1) {
       const int src = first_lane(pend);
-      const uint32_t k = __shfl_sync(FULL_MASK, key, src);
+      const key_t k = __shfl_sync(FULL_MASK, key, src);
       uint32_t pos = __shfl_sync(FULL_MASK, begin, src);
       const uint32_t stop = __shfl_sync(FULL_MASK, end, src);
       uint32_t s = bucket_of(k, v.num_buckets);
       while (true) {
         const uint32_t w = load_word(word_ptr(v, s, lane));
-        const uint32_t val = HAS_VALUES ? __shfl_down_sync(FULL_MASK, w, 1) : w;
-        const uint32_t m = __ballot_sync(FULL_MASK, key_lane && w == k);
+        value_t val;
+        if constexpr (HAS_VALUES || F::KEY_WORDS == 2)
+          val = entry_value<F>(w, entry);
+        else
+          val = w;  // a set's key lane holds its whole key
+        const uint32_t m = lanes_holding<F>(w, k, lane);
         const uint32_t at = pos + __popc(m & ((1u << lane) - 1u));
         if (((m >> lane) & 1u) && at < stop) out[at] = val;
         pos += __popc(m);
-        const bool ends = __ballot_sync(FULL_MASK, key_lane && w == EMPTY_KEY) != 0;
+        const bool ends = lanes_holding<F>(w, F::EMPTY, lane) != 0;
         s = __shfl_sync(FULL_MASK, w, NEXT_LANE);
         if (ends || s == NULL_SLAB) break;
       }
