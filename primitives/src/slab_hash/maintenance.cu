@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
         __syncwarp();
         if (lane < rest) buf[lane] = x;
         __syncwarp();
-        count = rest;
+        count -= E;
         prev_wr = wr;
         wr = __shfl_sync(FULL_MASK, load_word(word_ptr(v, wr, lane)), NEXT_LANE);
       }
