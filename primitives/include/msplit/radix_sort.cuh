@@ -23,17 +23,17 @@
 // says what was wrong). Link msplit::msplit: the kernels are compiled into it, once per key width
 // and value width.
 //
-// Temporary storage, with P = ceil((end_bit - begin_bit) / 8) passes and T the tile (7,680
-// elements for 32-bit keys, 8,832 for 32-bit pairs, 6,144 for 64-bit keys or pairs with 32-bit
-// values, 4,608 for 64-bit pairs): 1 KB per tile of the largest look-back portion (a portion is
-// at most 2^28 - 1 elements, as CUB's) + 2 KB per pass and portion; the plain in/out forms with
-// P > 1 need n x (key bytes + value bytes) more for the ping-pong buffers. The double-buffer
-// forms need no copy of the data: they sort between the two buffers given. Ranges of at most 6
-// bits sort in one pass of the one-pass multisplit (m = 2^bits buckets): 4 x m bytes per tile of
-// 2,048 to 4,096 elements. That is no more than CUB's DeviceRadixSort needs for the same call
-// (sort_bench compares both for every key and value width), except for n within one CUB tile,
-// which CUB sorts in one block without temporary storage (msplit still needs 1 KB + 2 KB per
-// pass).
+// Temporary storage, with P = ceil((end_bit - begin_bit) / 8) passes and T the tile (12,288
+// elements for 32-bit keys, 8,832 for 32-bit pairs, 6,144 for 64-bit keys, 64-bit keys with
+// 32-bit values or 32-bit keys with 64-bit values, 4,608 for 64-bit pairs): n <= T sorts in one
+// block, every pass in shared memory, and asks for 1 byte (as CUB does for its one-block sorts).
+// Larger n: 1 KB per tile of the largest look-back portion (a portion is at most 2^28 - 1
+// elements, as CUB's) + 2 KB per pass and portion; the plain in/out forms with P > 1 need n x
+// (key bytes + value bytes) more for the ping-pong buffers. The double-buffer forms need no copy
+// of the data: they sort between the two buffers given. Ranges of at most 6 bits sort in one
+// pass of the one-pass multisplit (m = 2^bits buckets): 4 x m bytes per tile of 2,048 to 4,096
+// elements. That is no more than CUB's DeviceRadixSort needs for the same call (sort_bench
+// compares both for every key and value width).
 #pragma once
 
 #include <cuda_runtime.h>

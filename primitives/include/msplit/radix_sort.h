@@ -40,10 +40,11 @@ extern "C" {
  * [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
  *                           (nothing runs, only the types and the bit range are looked at);
  *                           otherwise *temp_bytes must be at least that size. The size depends on
- *                           n, the types and the bit range, not on the keys: with P =
- *                           ceil((end_bit - begin_bit) / 8) passes, n x (key + value bytes) for
- *                           the ping-pong buffers when P > 1, plus about 1 KB per tile of 4,608
- *                           to 8,832 elements (see msplit/radix_sort.cuh) and 2 KB per pass.
+ *                           n, the types and the bit range, not on the keys: 1 byte for n of
+ *                           at most one tile of 4,608 to 12,288 elements (sorted by one block);
+ *                           above, with P = ceil((end_bit - begin_bit) / 8) passes, n x (key +
+ *                           value bytes) for the ping-pong buffers when P > 1, plus about 1 KB
+ *                           per tile (see msplit/radix_sort.cuh) and 2 KB per pass.
  * [in]  d_keys_in           n keys of key_type (device); not modified
  * [out] d_keys_out          n keys (device); must not overlap d_keys_in
  * [in]  d_values_in         n values of value_type (device); ignored for MSPLIT_TYPE_NONE

@@ -16,6 +16,7 @@
 #include "msplit/detail/lookback.cuh"
 #include "msplit/detail/radix_sort/histogram.cuh"
 #include "msplit/detail/radix_sort/key_codec.cuh"
+#include "msplit/detail/radix_sort/one_tile.cuh"
 #include "msplit/detail/radix_sort/plan.cuh"
 #include "msplit/detail/radix_sort/short_range.cuh"
 #include "msplit/detail/radix_sort/sweep.cuh"
@@ -112,9 +113,10 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: end_bit %d is not in (begin_bit, %d] = (%d, %d]", fn,
                      end_bit, KEY_BITS, begin_bit, KEY_BITS);
   const bool short_range = radix_short_range(begin_bit, end_bit);
+  const bool one_tile = n <= S::TILE;  // one block sorts it in shared memory (one_tile.cuh)
   const radix_plan plan = make_radix_plan<U, V>(n, begin_bit, end_bit, plain);
   const radix_short_plan short_plan = make_radix_short_plan<U, V>(n, end_bit - begin_bit);
-  const size_t total = short_range ? short_plan.total : plan.total;
+  const size_t total = one_tile ? 1 : short_range ? short_plan.total : plan.total;
   if (!d_temp) {  // a size query: the data pointers are not looked at
     *temp_bytes = total;
     return MSPLIT_SUCCESS;
@@ -198,6 +200,20 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     kdb->selector ^= 1;
     if constexpr (HAS_VALUES) vdb->selector = kdb->selector;
   };
+  if (one_tile) {  // all passes by one block; the double-buffer form's result in the alternate
+    if (!plain) {
+      kfinal = kdb->alternate();
+      if constexpr (HAS_VALUES) vfinal = vdb->alternate();
+    }
+    using L = radix_sweep_smem<S::THREADS, S::ITEMS, U, V>;
+    auto kernel = radix_one_tile_kernel<S::THREADS, S::ITEMS, U, V>;
+    MSPLIT_TRY(prepare_kernel(kernel, L::TOTAL));
+    radix_one_tile_args<U, V> a{ksrc, kfinal, vsrc, vfinal, uint32_t(n), codec, begin_bit, end_bit};
+    kernel<<<1, S::THREADS, L::TOTAL, stream>>>(a);
+    MSPLIT_LAUNCH_CHECK();
+    flip_selectors();
+    return MSPLIT_SUCCESS;
+  }
   if (short_range) {  // one pass of the one-pass multisplit
     MSPLIT_TRY((radix_short_sort<U, V>(short_plan, temp, ksrc, kfinal, vsrc, vfinal, n, begin_bit,
                                        end_bit - begin_bit, codec, stream)));

@@ -61,6 +61,50 @@ struct radix_sweep_smem {
   static constexpr size_t TOTAL = align_up(TILE_SLOT + sizeof(uint32_t), 16);
 };
 
+// Step 1 of a pass over a tile held warp-striped in registers (the sweep and the one-block
+// sort): each valid key's digit and its rank among the warp's earlier keys of that digit, as
+// dr[k] = digit << 16 | rank, counted into the warp's digit counters my_hist. ENCODE: the keys
+// are turned into their order codes on the way (invalid items become 0).
+template <bool ENCODE, int ITEMS, typename U, typename Valid>
+__device__ __forceinline__ void radix_rank_items(U (&keys)[ITEMS], uint32_t (&dr)[ITEMS], bool full, Valid item_valid,
+                                                 key_codec<U> codec, uint32_t shift, uint32_t mask,
+                                                 uint32_t *my_hist) {
+  uint32_t run = 0;  // unused by 8-bit ranks (the counters are in shared memory)
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const bool valid = item_valid(k);
+    const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+    if constexpr (ENCODE) keys[k] = valid ? codec.encode(keys[k]) : U(0);
+    const uint32_t d = uint32_t(keys[k] >> shift) & mask;
+    dr[k] = (d << 16) | warp_rank_bits<tuning::RADIX_BITS>(d, valid_mask, run, my_hist);
+  }
+}
+
+// Step 2, by thread d < RADIX_DIGITS: the warps' counts of digit d become each warp's offset in
+// the digit's run; returns the tile's count of d (0 for the other threads).
+template <int WARPS>
+__device__ __forceinline__ uint32_t radix_warp_offsets(uint32_t *warp_hist, unsigned tid) {
+  uint32_t count = 0;
+  if (tid < RADIX_DIGITS) {
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) {
+      const uint32_t c = warp_hist[w * RADIX_DIGITS + tid];
+      warp_hist[w * RADIX_DIGITS + tid] = count;
+      count += c;
+    }
+  }
+  return count;
+}
+
+// ... then, with `start` the digit's first position in the tile, the warps' positions of it.
+template <int WARPS>
+__device__ __forceinline__ void radix_add_start(uint32_t *warp_hist, unsigned tid, uint32_t start) {
+  if (tid < RADIX_DIGITS) {
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) warp_hist[w * RADIX_DIGITS + tid] += start;
+  }
+}
+
 // One block per tile. Thread d < RADIX_DIGITS serves digit d (its scan and its look-back).
 //   1. load the tile warp-striped (item k of lane l of warp w is element w * 32 * ITEMS + k * 32
 //      + l: input order is (warp, item, lane)) and rank each key among the warp's keys of its
@@ -106,37 +150,20 @@ __global__ void __launch_bounds__(THREADS, tuning::RADIX_SWEEP_BLOCKS_PER_SM)
   load_items(keys, a.keys_in + tile_begin, first, tile_valid, full, false);
   uint32_t *my_hist = warp_hist + warp * RADIX_DIGITS;
   uint32_t dr[ITEMS];
-  uint32_t run = 0;  // unused by 8-bit ranks (the counters are in shared memory)
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const bool valid = item_valid(k);
-    const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
-    keys[k] = valid ? a.codec.encode(keys[k]) : U(0);
-    const uint32_t d = uint32_t(keys[k] >> a.shift) & a.mask;
-    dr[k] = (d << 16) | warp_rank_bits<tuning::RADIX_BITS>(d, valid_mask, run, my_hist);
-  }
+  radix_rank_items<true>(keys, dr, full, item_valid, a.codec, a.shift, a.mask, my_hist);
   using VReg = std::conditional_t<HAS_VALUES, V, char>;
   VReg vals[ITEMS];  // loaded after the ranking, which does not need them (fewer live registers)
   if constexpr (HAS_VALUES) load_items(vals, a.values_in + tile_begin, first, tile_valid, full, false);
   __syncthreads();
 
   // 2. per digit: the warps' offsets in its run, the tile's count (published), the run's start
-  uint32_t count = 0;
+  const uint32_t count = radix_warp_offsets<WARPS>(warp_hist, tid);
   if (tid < RADIX_DIGITS) {
-#pragma unroll
-    for (int w = 0; w < WARPS; ++w) {
-      const uint32_t c = warp_hist[w * RADIX_DIGITS + tid];
-      warp_hist[w * RADIX_DIGITS + tid] = count;
-      count += c;
-    }
     cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * RADIX_DIGITS + tid])
         .store((tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | count, cuda::memory_order_relaxed);
   }
   const uint32_t start = block_exclusive_scan<THREADS>(count, warp_sums);
-  if (tid < RADIX_DIGITS) {
-#pragma unroll
-    for (int w = 0; w < WARPS; ++w) warp_hist[w * RADIX_DIGITS + tid] += start;
-  }
+  radix_add_start<WARPS>(warp_hist, tid, start);
   __syncthreads();
 
   // 3. exchange through shared memory; the digit threads walk back meanwhile
