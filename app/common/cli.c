@@ -40,6 +40,7 @@ void ds_cli_defaults(ds_cli *c, const ds_program *prog) {
   c->source_mode = DS_SOURCE_DEFAULT;
   c->sources = 1;
   c->buckets = DS_CLI_DEFAULT_BUCKETS;
+  c->buckets_auto = 1;
   c->delta_auto = 1;
   c->trials = DS_CLI_DEFAULT_TRIALS;
   c->weight_min = DS_CLI_DEFAULT_WEIGHT_MIN;
@@ -304,8 +305,11 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_parse_u64(v, 1, UINT32_MAX, &x, name, msg, msg_len);
       c->sources = (uint32_t)x;
     } else if (strcmp(name, "--buckets") == 0) {
-      rc = ds_cli_parse_u64(v, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, name, msg, msg_len);
-      c->buckets = (uint32_t)x;
+      c->buckets_auto = strcmp(v, "auto") == 0;
+      if (!c->buckets_auto) {
+        rc = ds_cli_parse_u64(v, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, name, msg, msg_len);
+        c->buckets = (uint32_t)x;
+      }
     } else if (strcmp(name, "--delta") == 0) {
       rc = ds_cli_set_delta(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--algo") == 0) {

@@ -81,6 +81,7 @@ typedef struct ds_cli {
   uint64_t source;      /* DS_SOURCE_VERTEX: in the file's numbering */
   uint32_t sources;     /* how many sources (random ones when > 1) */
   uint32_t buckets;
+  int buckets_auto;     /* 1: ds_buckets_auto */
   int delta_auto;       /* 1: ds_delta_auto */
   double delta;
   int algos[DS_CLI_MAX_ALGOS]; /* prog's algorithm numbers, in the order given, no repeats */

@@ -3,7 +3,7 @@
  * A configuration is one JSON object whose keys mirror the long options; a
  * program takes the keys of its options (ds_program.config_keys). sssp's:
  *   graph (string or list of strings), source (integer or "random"), sources,
- *   algo (string "a,b" or list), buckets, delta (number or "auto"), trials,
+ *   algo (string "a,b" or list), buckets and delta (number or "auto"), trials,
  *   validate, undirected, predecessors, no_cache (booleans), weights
  *   ("MIN:MAX"), seed, device, threads (integers), json, output, cache_dir
  *   (strings). Relative paths (graph, json, output, cache_dir) are relative
@@ -180,8 +180,15 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
       append = 1;
     }
   } else if (strcmp(key, "buckets") == 0) {
-    rc = get_uint(item, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, path, msg, len);
-    c->buckets = (uint32_t)x;
+    if (cJSON_IsString(item)) {
+      if (strcmp(item->valuestring, "auto") != 0)
+        return key_error(msg, len, path, key, "expected a bucket count or \"auto\"");
+      c->buckets_auto = 1;
+    } else {
+      rc = get_uint(item, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, path, msg, len);
+      c->buckets = (uint32_t)x;
+      c->buckets_auto = 0;
+    }
   } else if (strcmp(key, "delta") == 0) {
     if (cJSON_IsString(item)) {
       if (strcmp(item->valuestring, "auto") != 0)

@@ -38,7 +38,9 @@ static void usage(FILE *f) {
 "                      Default: multisplit,near-far with a GPU, else\n"
 "                      cpu-delta,dijkstra. Without a GPU, GPU algorithms run\n"
 "                      as cpu-delta.\n"
-"  --buckets M         buckets of multisplit/sort, %u..%u (default %u)\n"
+"  --buckets M|auto    buckets of multisplit/sort, %u..%u (default auto: max\n"
+"                      arc weight / delta rounded up to a power of two,\n"
+"                      within %u..%u)\n"
 "  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
 "                      %g * below %g arcs per vertex; CPU algorithms alone:\n"
 "                      %g * the smaller of mean and median weight below %g\n"
@@ -57,7 +59,8 @@ static void usage(FILE *f) {
 "  --output FILE       'vertex distance [predecessor]' per line for the first\n"
 "                      algorithm, file numbering, 'inf' and '-' if unreached\n",
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
-          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_CLI_DEFAULT_BUCKETS, DS_DELTA_AUTO_SCALE,
+          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_BUCKETS_AUTO_MIN, DS_BUCKETS_AUTO_MAX,
+          DS_DELTA_AUTO_SCALE,
           DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_CPU_SCALE,
           DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
           DS_CLI_DEFAULT_TRIALS);

@@ -285,12 +285,13 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
               candidates, r.n_sources, cli->sources);
   }
   r.trials = cli->trials;
-  r.buckets = cli->buckets;
   r.threads = p->threads;
   r.delta_auto = cli->delta_auto;
   // the CPU backend's own rule unless a GPU algorithm runs beside it (one delta for all)
   if (!cli->delta_auto) r.delta = ds_delta_normalize(g.weight_type, cli->delta);
   else r.delta = p->uses_gpu ? ds_delta_auto(&g) : ds_delta_auto_cpu(&g);
+  r.buckets_auto = cli->buckets_auto;
+  r.buckets = cli->buckets_auto ? ds_buckets_auto(&g, r.delta) : cli->buckets;
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
   const ds_dist_width width = ds_sssp_dist_width(&g);
   if (width == DS_DIST_WIDE && !cli->quiet)

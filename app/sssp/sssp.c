@@ -113,6 +113,22 @@ double ds_delta_auto_cpu(const ds_graph *g) {
   return delta_from_scale(g, typical, DS_DELTA_AUTO_CPU_SCALE);
 }
 
+uint32_t ds_buckets_auto(const ds_graph *g, double delta) {
+  double max_weight = 0.0;
+  for (uint64_t e = 0; g != NULL && e < g->m; e++) {
+    const double w = g->weight_type == DS_WEIGHT_U32 ? (double)((const uint32_t *)g->weights)[e]
+                                                     : (double)((const float *)g->weights)[e];
+    if (w > max_weight) max_weight = w;
+  }
+  uint32_t m = DS_BUCKETS_AUTO_MIN;
+  if (delta > 0.0 && max_weight / delta > (double)DS_BUCKETS_AUTO_MIN) {
+    const double spans = ceil(max_weight / delta);
+    m = 1;
+    while (m < DS_BUCKETS_AUTO_MAX && (double)m < spans) m *= 2;
+  }
+  return m;
+}
+
 double ds_delta_normalize(ds_weight_type wt, double delta) {
   if (wt != DS_WEIGHT_U32) return delta;
   if (!(delta > 1.0)) return 1.0; /* also NaN: callers check delta first, this keeps it defined */

@@ -143,6 +143,23 @@ double ds_delta_auto(const ds_graph *g);
 #define DS_DELTA_AUTO_CPU_DENSE_SCALE 2.0
 double ds_delta_auto_cpu(const ds_graph *g);
 
+/* The bucket count of multisplit and sort under --buckets auto: enough buckets
+ * of width delta to hold the weights ahead of the current bucket, max weight /
+ * delta rounded up to a power of two, clamped into [DS_BUCKETS_AUTO_MIN,
+ * DS_BUCKETS_AUTO_MAX]. Measured on the H100 (kron20 and R-MAT with log-uniform
+ * and bimodal weights over 1..2^24; deltas 256..2^20 against 4, 16, 64 and 256
+ * buckets; docs/performance.md, "SSSP on the GPU"): at a fixed delta the bucket
+ * count changes neither the rounds nor the arcs relaxed, only what the splits
+ * cost: many buckets win where max weight / delta is large (kron20-log at delta
+ * 256: 578 ms with 4 buckets, 378 with 64) and 16-64 are equal where it is
+ * small; above 64 R-MAT lost 4-19 % (delta 65,536: 11.9 ms with 16 to 64, 14.2
+ * with 256), one graph gained 16 % (kron20-bimodal at 256). Where delta spans
+ * the weights, as under the automatic delta with uniform weights, the count
+ * stays at the minimum, 10, measured on the suite's uniform weights. */
+#define DS_BUCKETS_AUTO_MIN 10u
+#define DS_BUCKETS_AUTO_MAX 64u
+uint32_t ds_buckets_auto(const ds_graph *g, double delta);
+
 /* The median arc weight of an evenly strided sample of DS_MEDIAN_SAMPLE arcs
  * (all of them on smaller graphs): 0 for a graph without arcs, -1 when the
  * sample cannot be allocated. */

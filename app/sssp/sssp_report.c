@@ -30,8 +30,9 @@ static const char *check_name(ds_check c) {
 
 void ds_report_graph_line(FILE *f, const ds_graph_report *r) {
   ds_report_load_line(f, r->g, r->load_ms, r->cache);
-  fprintf(f, "delta %g (%s), buckets %u, %u timed trials after 1 warm-up, %d threads, %u source%s\n",
-          r->delta, r->delta_auto ? "auto" : "given", r->buckets, r->trials, r->threads,
+  fprintf(f, "delta %g (%s), buckets %u (%s), %u timed trials after 1 warm-up, %d threads, %u source%s\n",
+          r->delta, r->delta_auto ? "auto" : "given", r->buckets, r->buckets_auto ? "auto" : "given",
+          r->trials, r->threads,
           r->n_sources, r->n_sources == 1 ? "" : "s");
 }
 
@@ -96,6 +97,7 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
   cJSON_AddNumberToObject(jp, "delta", r->delta);
   cJSON_AddStringToObject(jp, "delta_rule", r->delta_auto ? "auto" : "given");
   cJSON_AddNumberToObject(jp, "buckets", r->buckets);
+  cJSON_AddStringToObject(jp, "buckets_rule", r->buckets_auto ? "auto" : "given");
   cJSON_AddNumberToObject(jp, "trials", r->trials);
   cJSON_AddNumberToObject(jp, "warmup", 1);
   cJSON_AddNumberToObject(jp, "threads", r->threads);

@@ -29,6 +29,7 @@ typedef struct {
   double delta;
   int delta_auto;
   uint32_t buckets;
+  int buckets_auto;
   uint32_t trials;
   int threads;
   uint32_t n_sources;
