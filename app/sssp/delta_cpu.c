@@ -458,15 +458,6 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   /* inf is never relaxed with, since an unreached vertex is not queued */
   const uint32_t inf_key = ds_key_inf(s.is_float);
   const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
-  /* first touch by the team that will use the pages (NUMA: each thread's part
-   * of the arrays lands on its node), with a static schedule */
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-  for (uint32_t v = 0; v < g->n; v++) {
-    atomic_init(&s.cell[v], inf_cell);
-    if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
-    else atomic_init(&s.relaxed_key[v], inf_key);
-  }
-  atomic_store(&s.cell[source], s.wide ? 0 : (uint64_t)DS_NO_PRED); /* key 0, no predecessor */
   atomic_init(&s.oom, 0);
   for (int i = 0; i < 2; i++) {
     atomic_init(&s.next_slot[i].v, NO_SLOT);
@@ -477,41 +468,53 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   atomic_init(&s.rebase_slot.v, NO_SLOT);
   s.frontier[0] = source; /* key 0: bucket 0, slot 0 of the window at 0 */
   atomic_store(&s.tail[0].v, 1);
+  const uint64_t source_cell = s.wide ? 0 : (uint64_t)DS_NO_PRED; /* key 0, no predecessor */
+  const uint32_t sat_key = ds_key_sat(s.is_float);
+  uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
   uint64_t scanned = 0;
 
-  // 3. the bucket loop, in one parallel region
+  // 3. one parallel region for the first touch, the bucket loop and the read-out: a fork and
+  // join of the team costs as much as a round
 #pragma omp parallel num_threads(nthreads) reduction(+ : scanned)
-  scanned += search(&s);
+  {
+    /* first touch by the threads that read the pages out (NUMA: each thread's part of the
+     * arrays lands on its node), with a static schedule; its barrier orders it before the search */
+#pragma omp for schedule(static)
+    for (uint32_t v = 0; v < g->n; v++) {
+      atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
+      if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
+      else atomic_init(&s.relaxed_key[v], inf_key);
+    }
+    scanned += search(&s); /* every thread leaves it after the same barrier */
+    if (s.wide) {
+      uint64_t *dist = (uint64_t *)res->dist;
+#pragma omp for schedule(static)
+      for (uint32_t v = 0; v < g->n; v++)
+        dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+    } else {
+      uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
+#pragma omp for schedule(static) reduction(min : first_sat)
+      for (uint32_t v = 0; v < g->n; v++) {
+        uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+        dist_keys[v] = (uint32_t)(c >> 32);
+        if (want_pred) res->pred[v] = (uint32_t)c;
+        if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
+      }
+    }
+  }
   if (atomic_load(&s.oom)) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for the buckets");
     goto cleanup;
   }
 
-  // 4. hand out distances, predecessors and counters
-  if (s.wide) {
-    uint64_t *dist = (uint64_t *)res->dist;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-    for (uint32_t v = 0; v < g->n; v++)
-      dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-    if (want_pred) {
-      st = ds_pred_from_tight_arcs(g, source, dist, res->pred, err);
-      if (st != DS_OK) goto cleanup;
-    }
-  } else {
-    const uint32_t sat_key = ds_key_sat(s.is_float);
-    uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
-    uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
-#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(min : first_sat)
-    for (uint32_t v = 0; v < g->n; v++) {
-      uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-      dist_keys[v] = (uint32_t)(c >> 32);
-      if (want_pred) res->pred[v] = (uint32_t)c;
-      if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
-    }
-    if (first_sat != UINT32_MAX) {
-      st = ds_dist_range_error(g, first_sat, err);
-      goto cleanup;
-    }
+  // 4. predecessors of 64-bit distances, the range check, the counters
+  if (s.wide && want_pred) {
+    st = ds_pred_from_tight_arcs(g, source, (const uint64_t *)res->dist, res->pred, err);
+    if (st != DS_OK) goto cleanup;
+  }
+  if (first_sat != UINT32_MAX) {
+    st = ds_dist_range_error(g, first_sat, err);
+    goto cleanup;
   }
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = s.rounds;
