@@ -5,7 +5,7 @@
 # Builds this tree and BASE (CPU only, sssp and graphgen) in /tmp, generates Kronecker scale 18
 # and 20 (weights 1..255, as the suite), and times `sssp --algo cpu-delta --threads $THREADS
 # --trials $TRIALS` (median, ms) on NY, BAY, COL (weights 1..255), kron18 and kron20.
-# stdout: one line per graph; $OUT/cpu_delta.tsv: every run (variant, delta, median, min, rounds,
+# stdout: one line per graph, then thread scaling on NY and kron18; $OUT/cpu_delta.tsv: every run (variant, delta, median, min, rounds,
 # arcs relaxed); $OUT/build.log only if a build fails. About 2-3 minutes.
 set -uo pipefail
 root=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +15,11 @@ trials=${TRIALS:-9}
 base_commit=${BASE:-a26f6ee}
 work=/tmp/ds-cpu
 mkdir -p "$out" "$work"
-cj=/work/main/rt/root/usr
+cj=$(cd "$root/../.." && pwd)/rt/root/usr # /work/main/rt: carry it (git ignores it)
+if [ ! -f "$cj/include/cjson/cJSON.h" ]; then
+  echo "no cJSON under $cj (carry rt/, see bench/device_build.sh)"
+  exit 1
+fi
 export LD_LIBRARY_PATH=$cj/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "tree: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet 2>/dev/null || echo '+dirty'), base: $base_commit, $threads threads, median of $trials"
@@ -119,6 +123,15 @@ for g in NY BAY COL kron18 kron20; do
   done
   printf '%-6s %6s %6s/%-6s %6s/%-6s %-22s%s\n' "$g" "$auto" "${n1% *}" "${n2% *}" "${o1% *}" \
     "${o2% *}" "$best@$bestd" "$vars"
+done
+# 4. thread scaling at the automatic delta
+for g in NY kron18; do
+  line=""
+  for th in 1 2 4 8 16; do
+    r=$(threads=$th run $g "threads=$th" "$new" auto)
+    line="$line $th:${r% *}"
+  done
+  echo "scaling $g (threads:ms):$line"
 done
 echo "GAP on this machine (issue text): NY 4.1 ms (delta 512), kron18 12.9, kron20 37.9"
 echo "all runs: $tsv"
