@@ -74,6 +74,7 @@ static void check_graph(const ds_graph *g, uint32_t source, const char *what, in
       p.threads = THREADS[ti / N_FUSE];
       p.cpu_fuse_limit = FUSE_LIMITS[ti % N_FUSE];
       p.cpu_lone_limit = LONE_LIMITS[(ti + di) % N_LONE];
+      p.cpu_prefetch = (int)(ti % 3) - 1; /* none, the default, the next arc */
       p.want_pred = (int)(di % 2);
       memset(dist, POISON_BYTE, g->n * bytes);
       memset(pred, POISON_BYTE, g->n * 4);
