@@ -92,7 +92,7 @@ run() {
 # 3. per graph: new and old at the automatic delta (twice, interleaved: the cores are shared),
 # the delta sweep, the fusion variants at the automatic delta
 printf '%-6s %6s %13s %13s %-22s %-34s\n' graph auto "new(auto)" "old(auto)" "best delta" \
-  "variants at auto (fuse F / lone L / prefetch P)"
+  "variants at auto (fuse F / lone L / prefetch P / heavy H)"
 for g in NY BAY COL kron18 kron20; do
   case "$g" in
     kron*) sweep="4 8 16 32 128" ;;
@@ -114,11 +114,14 @@ for g in NY BAY COL kron18 kron20; do
   vars=""
   for v in DS_CPU_FUSE_LIMIT=1 DS_CPU_FUSE_LIMIT=256 DS_CPU_FUSE_LIMIT=4096 \
     DS_CPU_LONE_LIMIT=1 DS_CPU_LONE_LIMIT=16 DS_CPU_LONE_LIMIT=256 DS_CPU_LONE_LIMIT=1024 \
-    DS_CPU_PREFETCH=-1 DS_CPU_PREFETCH=4 DS_CPU_PREFETCH=16 OMP_WAIT_POLICY=active; do
+    DS_CPU_PREFETCH=-1 DS_CPU_PREFETCH=16 DS_CPU_HEAVY_ARCS=18446744073709551615 \
+    DS_CPU_HEAVY_ARCS=1024 OMP_WAIT_POLICY=active; do
     r=$(run $g "$v" "$new" auto "$v")
     short=${v/DS_CPU_FUSE_LIMIT=/F}
     short=${short/DS_CPU_LONE_LIMIT=/L}
     short=${short/DS_CPU_PREFETCH=/P}
+    short=${short/DS_CPU_HEAVY_ARCS=18446744073709551615/Hnever}
+    short=${short/DS_CPU_HEAVY_ARCS=/H}
     short=${short/OMP_WAIT_POLICY=active/act}
     vars="$vars $short:${r% *}"
   done

@@ -21,7 +21,11 @@
  * never the one being read. Rounds are what cost with many threads, so they
  * are avoided where one thread can go on alone (bucket fusion, see fuse and
  * lone_walk): road networks otherwise take hundreds of rounds of a few dozen
- * vertices each.
+ * vertices each. Chunks of the frontier are claimed by an atomic add, and a
+ * chunk first offers its heavy vertices (more than HEAVY_ARCS arcs), whose arcs
+ * the team then relaxes in pieces (help_heavy): a Kronecker graph's hubs come in
+ * frontiers of a few dozen vertices, all of which one chunk would give to one
+ * thread.
  *
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
@@ -37,203 +41,19 @@
  */
 #include <math.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sssp.h"
-#include "sssp_keys.h"
+#include "delta_cpu_relax.h"
 
-#define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
-#define SLOTS (WINDOW_BUCKETS + 1)
-#define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
-#define BIN_INITIAL_CAP 256     /* first allocation of a bin */
-#define FUSE_LIMIT 1024         /* own entries of the current bucket relaxed without a round while fewer */
-/* A lone thread enters its next bucket while it holds fewer entries of it than this: beyond a
- * few dozen, the rest of the team relaxing in parallel beats one thread saving two barriers.
- * NY, 2 threads, ms (two runs): 1: 6.5-6.6, 64: 6.4-7.1, 256: 6.5-9.7, 1024: 7.8-8.5. */
-#define LONE_LIMIT 64
-/* Arcs ahead whose head's distance is prefetched: a successful compare-and-swap is a locked
- * instruction that later loads cannot pass, so without it the random reads of a vertex's arcs
- * do not overlap where many relaxations succeed. Kronecker 18, 1 thread, 2 shared cores,
- * six interleaved pairs, ms: 68 73 61 64 71 71 against 77 84 76 75 73 72 without; scale 20
- * with 2 threads mixed (242 266 258 242 180 193 against 289 312 284 198 182 203); NY
- * unchanged. */
-#define PREFETCH_ARCS 8
-#define CACHE_LINE 64
-#define NO_SLOT UINT32_MAX      /* "no non-empty bin" */
-#define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
+#define SPINS_BEFORE_YIELD 4096 /* a helper's pauses before it yields the core */
 
-typedef struct {
-  uint32_t *items;
-  size_t len, cap;
-} bin;
-
-/* One thread's bins and what it tells the others, on cache lines of its own
- * (the others read `low` only between barriers). */
-typedef struct {
-  _Alignas(CACHE_LINE) bin bins[SLOTS];
-  uint32_t low; /* its lowest non-empty slot after the last gather, beyond the gathered one */
-} tbins;
-
-/* A counter that every thread updates each round, alone on its cache line. */
-typedef struct {
-  _Alignas(CACHE_LINE) _Atomic uint64_t v;
-} shared_counter;
-
-/* The state shared by the team. */
-typedef struct {
-  const ds_graph *g;
-  int is_float;
-  int wide;               /* 64-bit distances: cell holds the key alone */
-  uint64_t delta_u32;     /* integer bucket width */
-  double delta_f32;       /* float bucket width */
-  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
-  _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
-  _Atomic uint64_t *relaxed_wide; /* the same, with 64-bit distances */
-  tbins *tb;              /* one per thread */
-  uint32_t *frontier;     /* the bucket being processed: every thread's bin of it */
-  size_t frontier_cap;    /* changed only between barriers (grow_frontier) */
-  shared_counter next_slot[2]; /* by round parity: min over threads of their lowest slot */
-  shared_counter tail[2];      /* by round parity: entries gathered into the frontier */
-  shared_counter claimed[2];   /* by round parity: frontier entries handed out in chunks */
-  shared_counter far_lo;       /* window move: lowest live far bucket */
-  shared_counter rebase_slot;  /* window move: lowest slot after redistribution */
-  size_t fuse_limit, lone_limit;
-  uint64_t prefetch;      /* arcs ahead (PREFETCH_ARCS); UINT64_MAX: none */
-  atomic_int oom;
-  uint64_t rounds;
-} dstate;
-
-/* What one thread works with in a round: its bins and the bucket being
- * processed, base + cur (every thread holds the same values). */
-typedef struct {
-  dstate *s;
-  bin *mine;
-  uint64_t base; /* bucket index of window slot 0 */
-  uint32_t cur;  /* slot being processed */
-} tctx;
-
-static uint64_t bucket_of(const dstate *s, uint64_t key) {
-  if (!s->is_float) return key / s->delta_u32;
-  double b = floor((double)ds_key_to_f32((uint32_t)key) / s->delta_f32);
-  return b >= MAX_BUCKET_INDEX ? (uint64_t)MAX_BUCKET_INDEX : (uint64_t)b;
-}
-
-static uint64_t key_of(const dstate *s, uint32_t v) {
-  uint64_t c = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  return s->wide ? c : c >> 32;
-}
-
-/* Window slot of a bucket index relative to base: far beyond the window. */
-static uint32_t slot_of(uint64_t bucket, uint64_t base) {
-  uint64_t rel = bucket - base;
-  return rel >= WINDOW_BUCKETS ? WINDOW_BUCKETS : (uint32_t)rel;
-}
-
-/* The lowest slot >= from where `mine` holds entries, or NO_SLOT. */
-static uint32_t lowest_slot(const bin *mine, uint32_t from) {
-  for (uint32_t k = from; k < SLOTS; k++)
-    if (mine[k].len > 0) return k;
-  return NO_SLOT;
-}
-
-static void atomic_min_u64(_Atomic uint64_t *a, uint64_t x) {
-  uint64_t old = atomic_load_explicit(a, memory_order_relaxed);
-  while (old > x &&
-         !atomic_compare_exchange_weak_explicit(a, &old, x, memory_order_relaxed,
-                                               memory_order_relaxed)) {
-  }
-}
-
-/* Appends v; records running out of memory. */
-static void bin_push(dstate *s, bin *b, uint32_t v) {
-  if (b->len == b->cap) {
-    size_t cap = b->cap ? 2 * b->cap : BIN_INITIAL_CAP;
-    uint32_t *p = (uint32_t *)realloc(b->items, cap * sizeof(uint32_t));
-    if (p == NULL) {
-      atomic_store(&s->oom, 1);
-      return;
-    }
-    b->items = p;
-    b->cap = cap;
-  }
-  b->items[b->len++] = v;
-}
-
-/* Lowers v's cell to (nk, u) if nk is smaller; 1 when it did. */
-static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
-  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  const uint64_t desired = ((uint64_t)nk << 32) | u;
-  while ((uint32_t)(old >> 32) > nk)
-    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
-                                              memory_order_relaxed))
-      return 1;
-  return 0;
-}
-
-/* Relaxes the out-arcs of u into the thread's bins; returns the arcs scanned.
- * 32-bit keys: the cell is key << 32 | pred. The integer loop divides in 32
- * bits (keys and the normalised width fit), the float one goes through
- * bucket_of. */
-static uint64_t relax_narrow(const tctx *c, uint32_t u) {
-  dstate *s = c->s;
-  const ds_graph *g = s->g;
-  uint32_t ku = (uint32_t)(atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32);
-  if (bucket_of(s, ku) < c->base + c->cur) return 0; /* stale: settled in a lower bucket */
-  /* a duplicate entry: already relaxed with this distance. A plain load and
-   * store, not an exchange: two threads that both pass only relax twice. */
-  if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == ku) return 0;
-  atomic_store_explicit(&s->relaxed_key[u], ku, memory_order_relaxed);
-  const uint64_t first = g->row_offsets[u], last = g->row_offsets[u + 1];
-  const uint32_t *col = g->col;
-  const uint64_t base = c->base, ahead = s->prefetch;
-  bin *mine = c->mine;
-  if (s->is_float) {
-    const float *wf = (const float *)g->weights;
-    for (uint64_t e = first; e < last; e++) {
-      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
-      const uint32_t v = col[e], nk = ds_key_add_f32(ku, wf[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(bucket_of(s, nk), base)], v);
-    }
-  } else {
-    const uint32_t *wu = (const uint32_t *)g->weights;
-    const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
-    for (uint64_t e = first; e < last; e++) {
-      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
-      const uint32_t v = col[e], nk = ds_key_add_u32(ku, wu[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(nk / width, base)], v);
-    }
-  }
-  return last - first;
-}
-
-/* The same with 64-bit keys: the cell is the key alone, sums are exact. */
-static uint64_t relax_wide(const tctx *c, uint32_t u) {
-  dstate *s = c->s;
-  const ds_graph *g = s->g;
-  uint64_t ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
-  if (bucket_of(s, ku) < c->base + c->cur) return 0;
-  if (atomic_load_explicit(&s->relaxed_wide[u], memory_order_relaxed) == ku) return 0;
-  atomic_store_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed);
-  const uint32_t *wu = (const uint32_t *)g->weights;
-  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
-    uint32_t v = g->col[e];
-    uint64_t nk = ku + wu[e]; /* a simple path stays below 2^64 */
-    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-    while (old > nk) {
-      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, nk, memory_order_relaxed,
-                                                memory_order_relaxed)) {
-        bin_push(s, &c->mine[slot_of(bucket_of(s, nk), c->base)], v);
-        break;
-      }
-    }
-  }
-  return g->row_offsets[u + 1] - g->row_offsets[u];
-}
-
-static uint64_t relax_vertex(const tctx *c, uint32_t u) {
-  return c->s->wide ? relax_wide(c, u) : relax_narrow(c, u);
+static void pause_cpu(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 
 /* Bucket fusion (Beamer, Asanovic and Patterson, "The GAP Benchmark Suite";
@@ -346,21 +166,47 @@ static int grow_frontier(tctx *c, size_t total, size_t off, int deferred) {
   return 1;
 }
 
+/* Relaxes pieces of the heavy vertices offered this round until none is left,
+ * looking until `wait` frontier entries have made their offers (a counter
+ * released after them; 0: one look): a chunk does so before relaxing
+ * anything, so the wait is short. Waiting threads pause, then yield, so that a team larger than the
+ * cores does not starve the thread they wait for. Returns the arcs scanned. */
+static uint64_t help_heavy(const tctx *c, size_t wait) {
+  dstate *s = c->s;
+  heavy_vertex *list = s->heavy + (size_t)c->parity * HEAVY_MAX;
+  uint64_t scanned = 0;
+  for (unsigned spins = 0;; spins++) {
+    const int last_look =
+        atomic_load_explicit(&s->offered[c->parity].v, memory_order_acquire) >= wait;
+    uint64_t n = atomic_load_explicit(&s->heavy_count[c->parity].v, memory_order_relaxed);
+    for (uint64_t i = 0; i < n && i < HEAVY_MAX; i++)
+      if (atomic_load_explicit(&list[i].ready, memory_order_acquire) == c->round + 1)
+        scanned += relax_heavy(c, &list[i]);
+    if (last_look) return scanned;
+    if (spins < SPINS_BEFORE_YIELD) pause_cpu();
+    else sched_yield();
+  }
+}
+
 /* One thread's part of the search: rounds until no bin holds anything.
  * Returns the arcs it scanned. */
 static uint64_t search(dstate *s) {
   const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-  tctx c = {s, s->tb[tid].bins, 0, 0};
+  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0};
   /* alone, a thread needs no rounds: it drains every bucket by fusion */
   const size_t fuse_limit = team == 1 ? SIZE_MAX : s->fuse_limit;
   const size_t lone_limit = team == 1 ? SIZE_MAX : s->lone_limit;
   uint64_t scanned = 0;
-  for (unsigned p = 0;; p ^= 1) {
+  for (unsigned p = 0;; p ^= 1, c.round++) {
+    c.parity = p;
     // 1. relax the frontier (every thread read the same length after the last barrier)
     const size_t len = (size_t)atomic_load_explicit(&s->tail[p].v, memory_order_relaxed);
     const uint32_t *front = s->frontier;
     /* chunks claimed by an atomic add, as a dynamic schedule would, without setting up an
      * OpenMP work share every round */
+    /* in a small frontier the heavy vertices are most of the round: every thread waits for
+     * the offers of all chunks; in a large one the free threads look once */
+    const int small = len <= (size_t)team * FRONTIER_CHUNK;
     int ran = 0;
     for (;;) {
       const size_t i0 = (size_t)atomic_fetch_add_explicit(&s->claimed[p].v, FRONTIER_CHUNK,
@@ -368,11 +214,19 @@ static uint64_t search(dstate *s) {
       if (i0 >= len) break;
       const size_t i1 = len - i0 < FRONTIER_CHUNK ? len : i0 + FRONTIER_CHUNK;
       ran = 1;
+      if (team > 1) {
+        scanned += offer_heavy(&c, front, i0, i1);
+        if (small) atomic_fetch_add_explicit(&s->offered[p].v, i1 - i0, memory_order_release);
+      }
       for (size_t i = i0; i < i1; i++) scanned += relax_vertex(&c, front[i]);
     }
-    // 2. fusion: go on with the own entries of the bucket, and alone past it if the frontier
-    // was one chunk
-    if (ran && (team == 1 || len <= FRONTIER_CHUNK)) {
+    // 2. every thread relaxes pieces of the heavy vertices offered
+    if (team > 1) scanned += help_heavy(&c, small ? len : 0);
+    // 3. fusion: go on with the own entries of the bucket, and alone past it if the frontier
+    // was one chunk that offered nothing (so the other threads' bins are as they were)
+    if (ran && (team == 1 || (len <= FRONTIER_CHUNK &&
+                              atomic_load_explicit(&s->heavy_count[p].v,
+                                                   memory_order_relaxed) == 0))) {
       uint32_t others_low = NO_SLOT;
       for (int t = 0; t < team; t++)
         if (t != tid && s->tb[t].low < others_low) others_low = s->tb[t].low;
@@ -380,7 +234,7 @@ static uint64_t search(dstate *s) {
     } else {
       scanned += fuse(&c, fuse_limit);
     }
-    // 3. the next bucket: the lowest that any thread holds (the same one again while light
+    // 4. the next bucket: the lowest that any thread holds (the same one again while light
     // arcs refill it)
     uint32_t low = lowest_slot(c.mine, c.cur);
     if (low != NO_SLOT) atomic_min_u64(&s->next_slot[p ^ 1].v, low);
@@ -390,14 +244,16 @@ static uint64_t search(dstate *s) {
       atomic_store_explicit(&s->next_slot[p].v, NO_SLOT, memory_order_relaxed);
       atomic_store_explicit(&s->tail[p].v, 0, memory_order_relaxed);
       atomic_store_explicit(&s->claimed[p].v, 0, memory_order_relaxed);
+      atomic_store_explicit(&s->offered[p].v, 0, memory_order_relaxed);
+      atomic_store_explicit(&s->heavy_count[p].v, 0, memory_order_relaxed);
       s->rounds++;
     }
     /* bins are pushed to only before the barrier, so every thread reads the same oom */
     if (next == NO_SLOT || atomic_load(&s->oom)) break;
-    // 4. only far entries are left: move the window
+    // 5. only far entries are left: move the window
     const int moved = next == WINDOW_BUCKETS;
     if (moved && (next = move_window(&c, tid)) == NO_SLOT) break;
-    // 5. gather: copy the own bin of the bucket into the frontier at a reserved offset
+    // 6. gather: copy the own bin of the bucket into the frontier at a reserved offset
     c.cur = next;
     bin *b = &c.mine[next];
     const size_t cap = s->frontier_cap;
@@ -444,6 +300,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
   s.fuse_limit = params->cpu_fuse_limit > 0 ? params->cpu_fuse_limit : FUSE_LIMIT;
   s.lone_limit = params->cpu_lone_limit > 0 ? params->cpu_lone_limit : LONE_LIMIT;
+  s.heavy_arcs = params->cpu_heavy_arcs > 0 ? params->cpu_heavy_arcs : HEAVY_ARCS;
   s.prefetch = params->cpu_prefetch == 0   ? PREFETCH_ARCS
                : params->cpu_prefetch < 0 ? UINT64_MAX
                                           : (uint64_t)params->cpu_prefetch;
@@ -459,11 +316,14 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   else
     s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
   s.tb = (tbins *)aligned_alloc(CACHE_LINE, (size_t)nthreads * sizeof(tbins));
+  s.heavy = (heavy_vertex *)aligned_alloc(CACHE_LINE, 2 * HEAVY_MAX * sizeof(heavy_vertex));
+  if (s.heavy != NULL)
+    for (size_t i = 0; i < 2 * HEAVY_MAX; i++) atomic_init(&s.heavy[i].ready, 0); /* no round */
   if (s.tb != NULL) memset(s.tb, 0, (size_t)nthreads * sizeof(tbins)); /* cleanup frees its bins */
   s.frontier_cap = g->n > BIN_INITIAL_CAP ? g->n : BIN_INITIAL_CAP;
   s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
   if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.tb == NULL ||
-      s.frontier == NULL) {
+      s.heavy == NULL || s.frontier == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
     goto cleanup;
   }
@@ -476,6 +336,8 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     atomic_init(&s.next_slot[i].v, NO_SLOT);
     atomic_init(&s.tail[i].v, 0);
     atomic_init(&s.claimed[i].v, 0);
+    atomic_init(&s.offered[i].v, 0);
+    atomic_init(&s.heavy_count[i].v, 0);
   }
   atomic_init(&s.far_lo.v, UINT64_MAX);
   atomic_init(&s.rebase_slot.v, NO_SLOT);
@@ -539,6 +401,7 @@ cleanup:
     for (int t = 0; t < nthreads; t++)
       for (uint32_t k = 0; k < SLOTS; k++) free(s.tb[t].bins[k].items);
   free(s.tb);
+  free(s.heavy);
   free(s.frontier);
   free((void *)s.cell);
   free((void *)s.relaxed_key);

@@ -85,6 +85,8 @@ typedef struct {
   size_t cpu_lone_limit;    /* cpu-delta: a thread that held a whole small frontier goes on
                                alone into its next bucket while it holds fewer entries of it
                                than this; 0 = the default, 1 = never */
+  size_t cpu_heavy_arcs;    /* cpu-delta: a vertex of more arcs is relaxed in pieces by the
+                               team; 0 = the default, SIZE_MAX = never */
   int cpu_prefetch;         /* cpu-delta: arcs ahead whose head's distance is prefetched;
                                0 = the default, negative = none */
 } ds_sssp_params;
