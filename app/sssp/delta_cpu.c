@@ -188,10 +188,12 @@ static uint64_t help_heavy(const tctx *c, size_t wait) {
   }
 }
 
-/* One thread's part of the search: rounds until no bin holds anything.
+/* One thread's part of the search: rounds until no bin holds anything; with
+ * `share` (the same for every thread), heavy vertices are offered to the team.
  * Returns the arcs it scanned. */
-static uint64_t search(dstate *s) {
+static uint64_t search(dstate *s, int share) {
   const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+  share = share && team > 1;
   tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0};
   /* alone, a thread needs no rounds: it drains every bucket by fusion */
   const size_t fuse_limit = team == 1 ? SIZE_MAX : s->fuse_limit;
@@ -214,14 +216,14 @@ static uint64_t search(dstate *s) {
       if (i0 >= len) break;
       const size_t i1 = len - i0 < FRONTIER_CHUNK ? len : i0 + FRONTIER_CHUNK;
       ran = 1;
-      if (team > 1) {
+      if (share) {
         scanned += offer_heavy(&c, front, i0, i1);
         if (small) atomic_fetch_add_explicit(&s->offered[p].v, i1 - i0, memory_order_release);
       }
       for (size_t i = i0; i < i1; i++) scanned += relax_vertex(&c, front[i]);
     }
     // 2. every thread relaxes pieces of the heavy vertices offered
-    if (team > 1) scanned += help_heavy(&c, small ? len : 0);
+    if (share) scanned += help_heavy(&c, small ? len : 0);
     // 3. fusion: go on with the own entries of the bucket, and alone past it if the frontier
     // was one chunk that offered nothing (so the other threads' bins are as they were)
     if (ran && (team == 1 || (len <= FRONTIER_CHUNK &&
@@ -346,7 +348,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   const uint64_t source_cell = s.wide ? 0 : (uint64_t)DS_NO_PRED; /* key 0, no predecessor */
   const uint32_t sat_key = ds_key_sat(s.is_float);
   uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
-  uint64_t scanned = 0;
+  uint64_t scanned = 0, max_arcs = 0;
 
   // 3. one parallel region for the first touch, the bucket loop and the read-out: a fork and
   // join of the team costs as much as a round
@@ -354,13 +356,17 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   {
     /* first touch by the threads that read the pages out (NUMA: each thread's part of the
      * arrays lands on its node), with a static schedule; its barrier orders it before the search */
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(max : max_arcs)
     for (uint32_t v = 0; v < g->n; v++) {
+      const uint64_t arcs = g->row_offsets[v + 1] - g->row_offsets[v];
+      if (arcs > max_arcs) max_arcs = arcs;
       atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
       if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
       else atomic_init(&s.relaxed_key[v], inf_key);
     }
-    scanned += search(&s); /* every thread leaves it after the same barrier */
+    /* the graph's largest out-degree is known once the loop's barrier is passed: graphs
+     * without heavy vertices (roads) skip the offers, and the waits for them */
+    scanned += search(&s, max_arcs > s.heavy_arcs);
     if (s.wide) {
       uint64_t *dist = (uint64_t *)res->dist;
 #pragma omp for schedule(static)
