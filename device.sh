@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # cpu-delta on the GPU machine's host cores, against the commit before the two-barrier rounds
-# (BASE), with a delta sweep and the fusion limits as A/B variants of one build.
+# (BASE), with a delta sweep and the tuning limits as A/B variants of one build.
 #   bash xfer/wt-cpu/device.sh            (from /work/main; writes under $OUT, else /tmp/ds-cpu-out)
+# Needs rt/ (cJSON, as bench/device_build.sh) and xfer/wt-cpu carried; BASE is built from the
+# worktree's git objects where they came along (else no "old" column).
 # Builds this tree and BASE (CPU only, sssp and graphgen) in /tmp, generates Kronecker scale 18
 # and 20 (weights 1..255, as the suite), and times `sssp --algo cpu-delta --threads $THREADS
 # --trials $TRIALS` (median, ms) on NY, BAY, COL (weights 1..255), kron18 and kron20.
-# stdout: one line per graph, then thread scaling on NY and kron18; $OUT/cpu_delta.tsv: every run (variant, delta, median, min, rounds,
-# arcs relaxed); $OUT/build.log only if a build fails. About 2-3 minutes.
+# stdout: one line per graph (auto delta; new and old at it, two interleaved runs each; best of
+# the sweep; variants: F fuse limit, L lone limit, P prefetch, H heavy threshold, act
+# OMP_WAIT_POLICY=active), then thread scaling on NY and kron18. $OUT/cpu_delta.tsv: every run
+# (variant, delta, median, min, rounds, arcs relaxed); $OUT/build.log only if a build fails.
+# About 1-2 minutes (65 s on the 2-core dev machine with 2 threads and 3 trials).
 set -uo pipefail
 root=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/ds-cpu-out}
