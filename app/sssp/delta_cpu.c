@@ -5,22 +5,27 @@
  * Vertices wait in buckets of width delta by tentative distance. The lowest
  * non-empty bucket is the frontier: its vertices relax all their out-arcs
  * (atomic min by compare-and-swap), and every vertex whose distance dropped
- * is pushed into the relaxing thread's own bucket for the new distance. A
- * bucket is repeated while relaxations refill it (light arcs).
+ * is pushed into the relaxing thread's own bin for the new distance's bucket.
+ * A bucket is repeated while relaxations refill it (light arcs).
  *
- * Buckets are kept over a sliding window of WINDOW_BUCKETS buckets plus one
- * "far" bucket for everything beyond it, so memory does not grow with
- * max_distance / delta; when only the far bucket is left, the window moves to
- * its lowest distance and the far entries are redistributed.
+ * Bins are kept over a sliding window of WINDOW_BUCKETS buckets plus one
+ * "far" bin for everything beyond it, so memory does not grow with
+ * max_distance / delta; when only far entries are left, the window moves to
+ * their lowest bucket and they are redistributed.
  *
- * Tiny frontiers (a few dozen vertices) are processed by one thread while the
- * others wait at a single barrier: a parallel round costs three barriers, more
- * than relaxing a few dozen vertices. Anything larger runs in parallel,
- * because after its share of a parallel round a thread relaxes the entries it
- * put into the current bucket itself while they are few (bucket fusion, see
- * fuse), which the one-thread rounds cannot: on road networks that saves most
- * of the rounds, and keeps the other threads from waiting out long runs of
- * one-thread rounds.
+ * A round costs two barriers and no serial phase, whatever the team size:
+ * after its share of the frontier each thread publishes its lowest non-empty
+ * bin by an atomic min (barrier), then copies its bin of that bucket into the
+ * shared frontier at an offset taken by an atomic add (barrier). The round's
+ * counters are double-buffered by round parity, so the one that is reset is
+ * never the one being read. Rounds are what cost with many threads, so they
+ * are avoided where one thread can go on alone (bucket fusion, see fuse and
+ * lone_walk): road networks otherwise take hundreds of rounds of a few dozen
+ * vertices each. Chunks of the frontier are claimed by an atomic add, and a
+ * chunk first offers its heavy vertices (more than HEAVY_ARCS arcs), whose arcs
+ * the team then relaxes in pieces (help_heavy): a Kronecker graph's hubs come in
+ * frontiers of a few dozen vertices, all of which one chunk would give to one
+ * thread.
  *
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
@@ -28,186 +33,43 @@
  * predecessors form a tree even with zero weights. With 64-bit distances
  * (graphs whose paths may not fit 32 bits) the word holds the distance alone,
  * and the predecessors are taken afterwards from tight arcs in breadth-first
- * order, which again gives a tree. Stale queue entries (the
- * vertex's distance has since dropped into a lower, already processed bucket)
- * are skipped. Distances are deterministic; predecessors may differ between
- * runs among equally short paths.
+ * order, which again gives a tree. Relaxation never lowers a key below the
+ * bucket being processed (weights are non-negative), so an entry whose vertex
+ * now sits in a lower bucket is stale (already settled there) and is skipped.
+ * Distances are deterministic; predecessors may differ between runs among
+ * equally short paths.
  */
 #include <math.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sssp.h"
-#include "sssp_keys.h"
+#include "delta_cpu_relax.h"
 
-#define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
-#define SLOTS (WINDOW_BUCKETS + 1)
-/* Frontiers up to this size run on one thread. NY at delta 1024 (weights 1..255) ran 528 of its
- * 566 rounds (62K of the frontiers' 104K vertices) on one thread with 512; 2 threads, ms, NY /
- * BAY / COL, three interleaved runs: 512: 10.1-12.6 / 11.1-12.3 / 18.6-20.9; 64: 9.3-9.7 /
- * 10.8-11.2 / 14.8-15.3; 0: 9.1-9.6 / 10.6-11.3 / 14.3-15.3 (grid, geometric and Kronecker
- * graphs unchanged). With 16 threads the one-thread rounds leave 15 waiting. */
-#define SERIAL_FRONTIER 64
-#define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
-#define BIN_INITIAL_CAP 256     /* first allocation of a bucket */
-#define FUSE_LIMIT 1024         /* bucket fusion: own entries of the bucket relaxed while fewer */
-#define NO_SLOT UINT32_MAX      /* "no non-empty bucket" */
-#define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
+#define SPINS_BEFORE_YIELD 4096 /* a helper's pauses before it yields the core */
 
-typedef struct {
-  uint32_t *items;
-  size_t len, cap;
-} bin;
-
-/* The state shared by the team. */
-typedef struct {
-  const ds_graph *g;
-  int is_float;
-  int wide;               /* 64-bit distances: cell holds the key alone */
-  uint64_t delta_u32;     /* integer bucket width */
-  double delta_f32;       /* float bucket width */
-  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
-  _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
-  _Atomic uint64_t *relaxed_wide; /* the same, with 64-bit distances */
-  bin *bins;              /* SLOTS per thread */
-  int team;
-  uint32_t *frontier;
-  size_t frontier_len, frontier_cap;
-  int serial_next;        /* the next round is one thread's (the frontier is small): decided in
-                             the single that plans the frontier, read by every thread after the
-                             next barrier, and not written by the one-thread rounds */
-  size_t *offsets;        /* team + 1: where each thread's entries go in the frontier */
-  uint64_t *thread_min;   /* team: lowest live far bucket per thread */
-  uint64_t base;          /* bucket index of window slot 0 */
-  uint32_t cur, next;     /* slot being processed, slot to process next */
-  size_t fuse_limit;      /* fuse while a bin is smaller; 1: never */
-  int done;
-  atomic_int oom;
-  uint64_t rounds;
-} dstate;
-
-static uint64_t bucket_of(const dstate *s, uint64_t key) {
-  if (!s->is_float) return key / s->delta_u32;
-  double b = floor((double)ds_key_to_f32((uint32_t)key) / s->delta_f32);
-  return b >= MAX_BUCKET_INDEX ? (uint64_t)MAX_BUCKET_INDEX : (uint64_t)b;
-}
-
-static uint64_t key_of(const dstate *s, uint32_t v) {
-  uint64_t c = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  return s->wide ? c : c >> 32;
-}
-
-/* Window slot of a bucket index relative to base: far beyond the window. */
-static uint32_t slot_of(uint64_t bucket, uint64_t base) {
-  uint64_t rel = bucket - base;
-  return rel >= WINDOW_BUCKETS ? WINDOW_BUCKETS : (uint32_t)rel;
-}
-
-static bin *bins_of(dstate *s, int tid) { return s->bins + (size_t)tid * SLOTS; }
-
-/* Appends v; records running out of memory. */
-static void bin_push(dstate *s, bin *b, uint32_t v) {
-  if (b->len == b->cap) {
-    size_t cap = b->cap ? 2 * b->cap : BIN_INITIAL_CAP;
-    uint32_t *p = (uint32_t *)realloc(b->items, cap * sizeof(uint32_t));
-    if (p == NULL) {
-      atomic_store(&s->oom, 1);
-      return;
-    }
-    b->items = p;
-    b->cap = cap;
-  }
-  b->items[b->len++] = v;
-}
-
-/* Lowers v's cell to (nk, u) if nk is smaller; 1 when it did. */
-static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
-  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  const uint64_t desired = ((uint64_t)nk << 32) | u;
-  while ((uint32_t)(old >> 32) > nk)
-    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
-                                              memory_order_relaxed))
-      return 1;
-  return 0;
-}
-
-/* Relaxes the out-arcs of u into the bins `mine`; returns the arcs scanned.
- * 32-bit keys: the cell is key << 32 | pred. The integer loop divides in 32
- * bits (keys and the normalised width fit), the float one goes through
- * bucket_of. */
-static uint64_t relax_narrow(dstate *s, uint32_t u, bin *mine) {
-  const ds_graph *g = s->g;
-  uint32_t ku = (uint32_t)(atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32);
-  if (bucket_of(s, ku) < s->base + s->cur) return 0; /* stale: settled in a lower bucket */
-  /* a duplicate entry: already relaxed with this distance. A plain load and
-   * store, not an exchange: two threads that both pass only relax twice. */
-  if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == ku) return 0;
-  atomic_store_explicit(&s->relaxed_key[u], ku, memory_order_relaxed);
-  const uint64_t first = g->row_offsets[u], last = g->row_offsets[u + 1];
-  const uint32_t *col = g->col;
-  const uint64_t base = s->base;
-  if (s->is_float) {
-    const float *wf = (const float *)g->weights;
-    for (uint64_t e = first; e < last; e++) {
-      const uint32_t v = col[e], nk = ds_key_add_f32(ku, wf[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(bucket_of(s, nk), base)], v);
-    }
-  } else {
-    const uint32_t *wu = (const uint32_t *)g->weights;
-    const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
-    for (uint64_t e = first; e < last; e++) {
-      const uint32_t v = col[e], nk = ds_key_add_u32(ku, wu[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(nk / width, base)], v);
-    }
-  }
-  return last - first;
-}
-
-/* The same with 64-bit keys: the cell is the key alone, sums are exact. */
-static uint64_t relax_wide(dstate *s, uint32_t u, bin *mine) {
-  const ds_graph *g = s->g;
-  uint64_t ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
-  if (bucket_of(s, ku) < s->base + s->cur) return 0;
-  if (atomic_load_explicit(&s->relaxed_wide[u], memory_order_relaxed) == ku) return 0;
-  atomic_store_explicit(&s->relaxed_wide[u], ku, memory_order_relaxed);
-  const uint32_t *wu = (const uint32_t *)g->weights;
-  for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
-    uint32_t v = g->col[e];
-    uint64_t nk = ku + wu[e]; /* a simple path stays below 2^64 */
-    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-    while (old > nk) {
-      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, nk, memory_order_relaxed,
-                                                memory_order_relaxed)) {
-        bin_push(s, &mine[slot_of(bucket_of(s, nk), s->base)], v);
-        break;
-      }
-    }
-  }
-  return g->row_offsets[u + 1] - g->row_offsets[u];
-}
-
-static uint64_t relax_vertex(dstate *s, uint32_t u, bin *mine) {
-  return s->wide ? relax_wide(s, u, mine) : relax_narrow(s, u, mine);
+static void pause_cpu(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 
 /* Bucket fusion (Beamer, Asanovic and Patterson, "The GAP Benchmark Suite";
  * Dhulipala, Blelloch and Shun, "Julienne"): after its share of a round, a
  * thread goes on relaxing the vertices it put into the current bucket itself,
- * in arrival order, while they are fewer than FUSE_LIMIT, instead of waiting
- * for the next round's barriers; a larger bin is left for a parallel round.
- * The one-thread rounds do without: they wait at no barrier.
+ * in arrival order, while they are fewer than `limit`, instead of waiting for
+ * the next round's barriers; a larger bin is left for a parallel round.
  * Any order is correct within a bucket: relaxation only lowers distances, and
  * whatever lands in the bucket again is relaxed again. Returns arcs scanned. */
-static uint64_t fuse(dstate *s, int tid, size_t limit) {
-  bin *mine = bins_of(s, tid);
-  bin *b = &mine[s->cur];
+static uint64_t fuse(const tctx *c, size_t limit) {
+  bin *b = &c->mine[c->cur];
   uint64_t scanned = 0;
   size_t head = 0;
   while (head < b->len && b->len - head < limit &&
-         !atomic_load_explicit(&s->oom, memory_order_relaxed))
-    scanned += relax_vertex(s, b->items[head++], mine); /* may append to b */
+         !atomic_load_explicit(&c->s->oom, memory_order_relaxed))
+    scanned += relax_vertex(c, b->items[head++]); /* may append to b */
   if (head == b->len) b->len = 0;
   else if (head > 0) {
     memmove(b->items, b->items + head, (b->len - head) * sizeof(uint32_t));
@@ -216,128 +78,205 @@ static uint64_t fuse(dstate *s, int tid, size_t limit) {
   return scanned;
 }
 
-/* The lowest slot >= from that some thread holds entries in, or NO_SLOT. */
-static uint32_t next_slot(dstate *s, uint32_t from) {
-  for (uint32_t k = from; k < SLOTS; k++)
-    for (int t = 0; t < s->team; t++)
-      if (bins_of(s, t)[k].len > 0) return k;
-  return NO_SLOT;
-}
-
-/* Lowest live bucket among thread t's far entries (UINT64_MAX if none). */
-static uint64_t far_min(dstate *s, int t) {
-  bin *far = &bins_of(s, t)[WINDOW_BUCKETS];
-  uint64_t lo = UINT64_MAX;
-  for (size_t i = 0; i < far->len; i++) {
-    uint64_t b = bucket_of(s, key_of(s, far->items[i]));
-    if (b >= s->base + WINDOW_BUCKETS && b < lo) lo = b;
-  }
-  return lo;
-}
-
-/* Moves thread t's far entries into its bins of the window at new_base. */
-static void far_redistribute(dstate *s, int t, uint64_t new_base) {
-  bin *mine = bins_of(s, t);
-  bin old = mine[WINDOW_BUCKETS];
-  mine[WINDOW_BUCKETS].items = NULL;
-  mine[WINDOW_BUCKETS].len = mine[WINDOW_BUCKETS].cap = 0;
-  for (size_t i = 0; i < old.len; i++) {
-    uint64_t b = bucket_of(s, key_of(s, old.items[i]));
-    if (b < s->base + WINDOW_BUCKETS) continue; /* stale: handled in the window */
-    bin_push(s, &mine[slot_of(b, new_base)], old.items[i]);
-  }
-  free(old.items);
-}
-
-/* After a round: picks the next slot (serial). 1 when the window must move. */
-static int choose_next(dstate *s) {
-  s->rounds++;
-  s->next = next_slot(s, s->cur);
-  s->done = atomic_load(&s->oom) || s->next == NO_SLOT;
-  return !s->done && s->next == WINDOW_BUCKETS;
-}
-
-/* Moves the window to new_base once the far entries are redistributed (serial). */
-static void finish_rebase(dstate *s, uint64_t new_base) {
-  s->base = new_base;
-  s->cur = 0;
-  s->next = next_slot(s, 0);
-  s->done = atomic_load(&s->oom) || s->next == NO_SLOT;
-}
-
-/* Plans the gathering of slot `next` into the frontier (serial). */
-static void plan_gather(dstate *s) {
-  s->offsets[0] = 0;
-  for (int t = 0; t < s->team; t++)
-    s->offsets[t + 1] = s->offsets[t] + bins_of(s, t)[s->next].len;
-  s->frontier_len = s->offsets[s->team];
-  if (s->frontier_len > s->frontier_cap) {
-    uint32_t *p = (uint32_t *)realloc(s->frontier, s->frontier_len * sizeof(uint32_t));
-    if (p == NULL) {
-      atomic_store(&s->oom, 1);
-      s->done = 1;
-      return;
-    }
-    s->frontier = p;
-    s->frontier_cap = s->frontier_len;
-  }
-  s->cur = s->next;
-}
-
-/* Copies thread t's entries of the current slot into the frontier. */
-static void gather(dstate *s, int t) {
-  bin *b = &bins_of(s, t)[s->cur];
-  if (b->len > 0) memcpy(s->frontier + s->offsets[t], b->items, b->len * sizeof(uint32_t));
-  b->len = 0;
-}
-
-/* One thread runs rounds while the frontier is small; returns arcs scanned. */
-static uint64_t serial_rounds(dstate *s, int tid, size_t limit) {
-  uint64_t scanned = 0;
-  while (!s->done && s->frontier_len <= limit) {
-    for (size_t i = 0; i < s->frontier_len; i++)
-      scanned += relax_vertex(s, s->frontier[i], bins_of(s, tid));
-    if (choose_next(s)) {
-      uint64_t lo = UINT64_MAX;
-      for (int t = 0; t < s->team; t++) {
-        uint64_t m = far_min(s, t);
-        if (m < lo) lo = m;
-      }
-      for (int t = 0; t < s->team; t++) far_redistribute(s, t, lo);
-      finish_rebase(s, lo);
-    }
-    if (s->done) break;
-    plan_gather(s);
-    if (s->done) break;
-    for (int t = 0; t < s->team; t++) gather(s, t);
+/* The thread that held a whole frontier (one chunk: the others had nothing to
+ * relax, so their bins are as they left them at the gather) goes on alone
+ * through its next buckets while they lie below every other thread's lowest
+ * (others_low) and are small: a sequential delta-stepping with no barrier,
+ * where a round would cost more than its few dozen relaxations. It stops at
+ * the far bin, which needs the team. Returns arcs scanned. */
+static uint64_t lone_walk(tctx *c, size_t fuse_limit, size_t lone_limit, uint32_t others_low) {
+  uint64_t scanned = fuse(c, fuse_limit);
+  while (c->mine[c->cur].len == 0 && !atomic_load_explicit(&c->s->oom, memory_order_relaxed)) {
+    uint32_t k = lowest_slot(c->mine, c->cur + 1);
+    if (k >= WINDOW_BUCKETS || k >= others_low || c->mine[k].len >= lone_limit) break;
+    c->cur = k;
+    scanned += fuse(c, lone_limit);
   }
   return scanned;
 }
 
-/* Predecessors from final 64-bit distances: a breadth-first walk from the
- * source over tight arcs (dist[v] == dist[u] + w) gives every reached vertex a
- * tight arc from a vertex found before it, so they form a tree even where zero
- * weights make cycles of tight arcs. */
-static ds_status tight_tree(const ds_graph *g, uint32_t source, const uint64_t *dist,
-                            uint32_t *pred, ds_error *err) {
-  uint32_t *queue = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
-  if (queue == NULL)
-    return ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
-  const uint32_t *w = (const uint32_t *)g->weights;
-  for (uint32_t v = 0; v < g->n; v++) pred[v] = DS_NO_PRED;
-  uint32_t head = 0, tail = 0;
-  queue[tail++] = source;
-  while (head < tail) {
-    uint32_t u = queue[head++];
-    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
-      uint32_t v = g->col[e];
-      if (v == source || pred[v] != DS_NO_PRED || dist[v] != dist[u] + w[e]) continue;
-      pred[v] = u;
-      queue[tail++] = v;
+/* Lowest live bucket among the thread's far entries (UINT64_MAX if none). */
+static uint64_t far_min(const tctx *c) {
+  const bin *far = &c->mine[WINDOW_BUCKETS];
+  uint64_t lo = UINT64_MAX;
+  for (size_t i = 0; i < far->len; i++) {
+    uint64_t b = bucket_of(c->s, key_of(c->s, far->items[i]));
+    if (b >= c->base + WINDOW_BUCKETS && b < lo) lo = b;
+  }
+  return lo;
+}
+
+/* Moves the thread's far entries into its bins of the window at new_base. */
+static void far_redistribute(tctx *c, uint64_t new_base) {
+  bin old = c->mine[WINDOW_BUCKETS];
+  c->mine[WINDOW_BUCKETS].items = NULL;
+  c->mine[WINDOW_BUCKETS].len = c->mine[WINDOW_BUCKETS].cap = 0;
+  for (size_t i = 0; i < old.len; i++) {
+    uint64_t b = bucket_of(c->s, key_of(c->s, old.items[i]));
+    if (b < c->base + WINDOW_BUCKETS) continue; /* stale: handled in the window */
+    bin_push(c->s, &c->mine[slot_of(b, new_base)], old.items[i]);
+  }
+  free(old.items);
+  c->base = new_base;
+}
+
+/* Only far entries are left anywhere: every thread moves the window to the
+ * lowest live far bucket (two barriers; rare). Returns the slot to process
+ * next, the same for every thread, or NO_SLOT when the search is over (no
+ * live entry, or out of memory). */
+static uint32_t move_window(tctx *c, int tid) {
+  dstate *s = c->s;
+  uint64_t m = far_min(c);
+  if (m != UINT64_MAX) atomic_min_u64(&s->far_lo.v, m);
+#pragma omp barrier
+  const uint64_t lo = atomic_load_explicit(&s->far_lo.v, memory_order_relaxed);
+  if (lo == UINT64_MAX) return NO_SLOT;
+  far_redistribute(c, lo);
+  uint32_t low = lowest_slot(c->mine, 0);
+  if (low != NO_SLOT) atomic_min_u64(&s->rebase_slot.v, low);
+#pragma omp barrier
+  /* far_lo is read by now; rebase_slot is reset after the gather's barrier */
+  if (tid == 0) atomic_store_explicit(&s->far_lo.v, UINT64_MAX, memory_order_relaxed);
+  if (atomic_load(&s->oom)) return NO_SLOT; /* no thread pushes between the barrier and here */
+  return (uint32_t)atomic_load_explicit(&s->rebase_slot.v, memory_order_relaxed);
+}
+
+/* The gathered bucket did not fit the frontier (every thread saw the same
+ * total and cap): one thread grows it, then the threads whose bins did not fit
+ * copy them to the offsets they reserved. 0 when out of memory. */
+static int grow_frontier(tctx *c, size_t total, size_t off, int deferred) {
+  dstate *s = c->s;
+#pragma omp single
+  {
+    size_t cap = total > 2 * s->frontier_cap ? total : 2 * s->frontier_cap;
+    uint32_t *p = (uint32_t *)realloc(s->frontier, cap * sizeof(uint32_t));
+    if (p == NULL) atomic_store(&s->oom, 1);
+    else {
+      s->frontier = p;
+      s->frontier_cap = cap;
     }
   }
-  free(queue);
-  return DS_OK;
+  if (atomic_load(&s->oom)) return 0;
+  bin *b = &c->mine[c->cur];
+  if (deferred) {
+    memcpy(s->frontier + off, b->items, b->len * sizeof(uint32_t));
+    b->len = 0;
+  }
+#pragma omp barrier
+  return 1;
+}
+
+/* Relaxes pieces of the heavy vertices offered this round until none is left,
+ * looking until `wait` frontier entries have made their offers (a counter
+ * released after them; 0: one look): a chunk does so before relaxing
+ * anything, so the wait is short. Waiting threads pause, then yield, so that a team larger than the
+ * cores does not starve the thread they wait for. Returns the arcs scanned. */
+static uint64_t help_heavy(const tctx *c, size_t wait) {
+  dstate *s = c->s;
+  heavy_vertex *list = s->heavy + (size_t)c->parity * HEAVY_MAX;
+  uint64_t scanned = 0;
+  for (unsigned spins = 0;; spins++) {
+    const int last_look =
+        atomic_load_explicit(&s->offered[c->parity].v, memory_order_acquire) >= wait;
+    uint64_t n = atomic_load_explicit(&s->heavy_count[c->parity].v, memory_order_relaxed);
+    for (uint64_t i = 0; i < n && i < HEAVY_MAX; i++)
+      if (atomic_load_explicit(&list[i].ready, memory_order_acquire) == c->round + 1)
+        scanned += relax_heavy(c, &list[i]);
+    if (last_look) return scanned;
+    if (spins < SPINS_BEFORE_YIELD) pause_cpu();
+    else sched_yield();
+  }
+}
+
+/* One thread's part of the search: rounds until no bin holds anything; with
+ * `share` (the same for every thread), heavy vertices are offered to the team.
+ * Returns the arcs it scanned. */
+static uint64_t search(dstate *s, int share) {
+  const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+  share = share && team > 1;
+  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0};
+  /* alone, a thread needs no rounds: it drains every bucket by fusion */
+  const size_t fuse_limit = team == 1 ? SIZE_MAX : s->fuse_limit;
+  const size_t lone_limit = team == 1 ? SIZE_MAX : s->lone_limit;
+  uint64_t scanned = 0;
+  for (unsigned p = 0;; p ^= 1, c.round++) {
+    c.parity = p;
+    // 1. relax the frontier (every thread read the same length after the last barrier)
+    const size_t len = (size_t)atomic_load_explicit(&s->tail[p].v, memory_order_relaxed);
+    const uint32_t *front = s->frontier;
+    /* chunks claimed by an atomic add, as a dynamic schedule would, without setting up an
+     * OpenMP work share every round */
+    /* in a small frontier the heavy vertices are most of the round: every thread waits for
+     * the offers of all chunks; in a large one the free threads look once */
+    const int small = len <= (size_t)team * FRONTIER_CHUNK;
+    int ran = 0;
+    for (;;) {
+      const size_t i0 = (size_t)atomic_fetch_add_explicit(&s->claimed[p].v, FRONTIER_CHUNK,
+                                                          memory_order_relaxed);
+      if (i0 >= len) break;
+      const size_t i1 = len - i0 < FRONTIER_CHUNK ? len : i0 + FRONTIER_CHUNK;
+      ran = 1;
+      if (share) {
+        scanned += offer_heavy(&c, front, i0, i1);
+        if (small) atomic_fetch_add_explicit(&s->offered[p].v, i1 - i0, memory_order_release);
+      }
+      for (size_t i = i0; i < i1; i++) scanned += relax_vertex(&c, front[i]);
+    }
+    // 2. every thread relaxes pieces of the heavy vertices offered
+    if (share) scanned += help_heavy(&c, small ? len : 0);
+    // 3. fusion: go on with the own entries of the bucket, and alone past it if the frontier
+    // was one chunk that offered nothing (so the other threads' bins are as they were)
+    if (ran && (team == 1 || (len <= FRONTIER_CHUNK &&
+                              atomic_load_explicit(&s->heavy_count[p].v,
+                                                   memory_order_relaxed) == 0))) {
+      uint32_t others_low = NO_SLOT;
+      for (int t = 0; t < team; t++)
+        if (t != tid && s->tb[t].low < others_low) others_low = s->tb[t].low;
+      scanned += lone_walk(&c, fuse_limit, lone_limit, others_low);
+    } else {
+      scanned += fuse(&c, fuse_limit);
+    }
+    // 4. the next bucket: the lowest that any thread holds (the same one again while light
+    // arcs refill it)
+    uint32_t low = lowest_slot(c.mine, c.cur);
+    if (low != NO_SLOT) atomic_min_u64(&s->next_slot[p ^ 1].v, low);
+#pragma omp barrier
+    uint32_t next = (uint32_t)atomic_load_explicit(&s->next_slot[p ^ 1].v, memory_order_relaxed);
+    if (tid == 0) { /* this round's counters are read by now; the next round writes the others */
+      atomic_store_explicit(&s->next_slot[p].v, NO_SLOT, memory_order_relaxed);
+      atomic_store_explicit(&s->tail[p].v, 0, memory_order_relaxed);
+      atomic_store_explicit(&s->claimed[p].v, 0, memory_order_relaxed);
+      atomic_store_explicit(&s->offered[p].v, 0, memory_order_relaxed);
+      atomic_store_explicit(&s->heavy_count[p].v, 0, memory_order_relaxed);
+      s->rounds++;
+    }
+    /* bins are pushed to only before the barrier, so every thread reads the same oom */
+    if (next == NO_SLOT || atomic_load(&s->oom)) break;
+    // 5. only far entries are left: move the window
+    const int moved = next == WINDOW_BUCKETS;
+    if (moved && (next = move_window(&c, tid)) == NO_SLOT) break;
+    // 6. gather: copy the own bin of the bucket into the frontier at a reserved offset
+    c.cur = next;
+    bin *b = &c.mine[next];
+    const size_t cap = s->frontier_cap;
+    size_t off = 0;
+    int deferred = 0;
+    if (b->len > 0) {
+      off = (size_t)atomic_fetch_add_explicit(&s->tail[p ^ 1].v, b->len, memory_order_relaxed);
+      if (off + b->len <= cap) {
+        memcpy(s->frontier + off, b->items, b->len * sizeof(uint32_t));
+        b->len = 0;
+      } else {
+        deferred = 1;
+      }
+    }
+    s->tb[tid].low = lowest_slot(c.mine, next + 1);
+#pragma omp barrier
+    if (tid == 0 && moved) atomic_store_explicit(&s->rebase_slot.v, NO_SLOT, memory_order_relaxed);
+    const size_t total = (size_t)atomic_load_explicit(&s->tail[p ^ 1].v, memory_order_relaxed);
+    if (total > cap && !grow_frontier(&c, total, off, deferred)) break;
+  }
+  return scanned;
 }
 
 ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_params *params,
@@ -362,96 +301,86 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   s.delta_f32 = params->delta;
   s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
   s.fuse_limit = params->cpu_fuse_limit > 0 ? params->cpu_fuse_limit : FUSE_LIMIT;
+  s.lone_limit = params->cpu_lone_limit > 0 ? params->cpu_lone_limit : LONE_LIMIT;
+  s.heavy_arcs = params->cpu_heavy_arcs > 0 ? params->cpu_heavy_arcs : HEAVY_ARCS;
+  s.prefetch = params->cpu_prefetch == 0   ? PREFETCH_ARCS
+               : params->cpu_prefetch < 0 ? UINT64_MAX
+                                          : (uint64_t)params->cpu_prefetch;
   int want_pred = params->want_pred && res->pred != NULL;
   int nthreads = params->threads > 0 ? params->threads : omp_get_max_threads();
   double t0 = omp_get_wtime();
 
-  // 2. allocate: distances, per-thread bins, the shared frontier
+  // 2. allocate: distances, per-thread bins, the shared frontier (room for every vertex once;
+  // grown between barriers if duplicates overflow it)
   s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
   if (s.wide)
     s.relaxed_wide = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.relaxed_wide));
   else
     s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
-  s.bins = (bin *)calloc((size_t)nthreads * SLOTS, sizeof(bin));
-  s.thread_min = (uint64_t *)malloc((size_t)nthreads * sizeof(uint64_t));
-  s.offsets = (size_t *)malloc(((size_t)nthreads + 1) * sizeof(size_t));
-  s.frontier_cap = BIN_INITIAL_CAP;
+  s.tb = (tbins *)aligned_alloc(CACHE_LINE, (size_t)nthreads * sizeof(tbins));
+  s.heavy = (heavy_vertex *)aligned_alloc(CACHE_LINE, 2 * HEAVY_MAX * sizeof(heavy_vertex));
+  if (s.heavy != NULL)
+    for (size_t i = 0; i < 2 * HEAVY_MAX; i++) atomic_init(&s.heavy[i].ready, 0); /* no round */
+  if (s.tb != NULL) memset(s.tb, 0, (size_t)nthreads * sizeof(tbins)); /* cleanup frees its bins */
+  s.frontier_cap = g->n > BIN_INITIAL_CAP ? g->n : BIN_INITIAL_CAP;
   s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
-  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.bins == NULL ||
-      s.thread_min == NULL || s.offsets == NULL || s.frontier == NULL) {
+  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.tb == NULL ||
+      s.heavy == NULL || s.frontier == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
     goto cleanup;
   }
+  for (int t = 0; t < nthreads; t++) s.tb[t].low = NO_SLOT;
   /* inf is never relaxed with, since an unreached vertex is not queued */
   const uint32_t inf_key = ds_key_inf(s.is_float);
   const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
-  /* first touch by the team that will use the pages (NUMA: each thread's part
-   * of the arrays lands on its node), with a static schedule */
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-  for (uint32_t v = 0; v < g->n; v++) {
-    atomic_init(&s.cell[v], inf_cell);
-    if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
-    else atomic_init(&s.relaxed_key[v], inf_key);
-  }
-  atomic_store(&s.cell[source], s.wide ? 0 : (uint64_t)DS_NO_PRED); /* key 0, no predecessor */
   atomic_init(&s.oom, 0);
-  s.frontier[0] = source;
-  s.frontier_len = 1;
-  s.serial_next = 1;
-  uint64_t scanned = 0;
+  for (int i = 0; i < 2; i++) {
+    atomic_init(&s.next_slot[i].v, NO_SLOT);
+    atomic_init(&s.tail[i].v, 0);
+    atomic_init(&s.claimed[i].v, 0);
+    atomic_init(&s.offered[i].v, 0);
+    atomic_init(&s.heavy_count[i].v, 0);
+  }
+  atomic_init(&s.far_lo.v, UINT64_MAX);
+  atomic_init(&s.rebase_slot.v, NO_SLOT);
+  s.frontier[0] = source; /* key 0: bucket 0, slot 0 of the window at 0 */
+  atomic_store(&s.tail[0].v, 1);
+  const uint64_t source_cell = s.wide ? 0 : (uint64_t)DS_NO_PRED; /* key 0, no predecessor */
+  const uint32_t sat_key = ds_key_sat(s.is_float);
+  uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
+  uint64_t scanned = 0, max_arcs = 0;
 
-  // 3. the bucket loop, in one parallel region
+  // 3. one parallel region for the first touch, the bucket loop and the read-out: a fork and
+  // join of the team costs as much as a round
 #pragma omp parallel num_threads(nthreads) reduction(+ : scanned)
   {
-    const int tid = omp_get_thread_num();
-#pragma omp single
-    s.team = omp_get_num_threads();
-    const size_t serial_limit = s.team == 1 ? SIZE_MAX : SERIAL_FRONTIER;
-    for (;;) {
-      // 3a. small frontiers: one thread, the others wait here. Every thread reads the same
-      // serial_next (frontier_len would not do: the single's thread changes it while others
-      // are still on their way), so all or none enter the single, and a large frontier goes
-      // to 3b without the single's barrier.
-      if (s.serial_next) {
-#pragma omp single
-        scanned += serial_rounds(&s, tid, serial_limit);
+    /* first touch by the threads that read the pages out (NUMA: each thread's part of the
+     * arrays lands on its node), with a static schedule; its barrier orders it before the search */
+#pragma omp for schedule(static) reduction(max : max_arcs)
+    for (uint32_t v = 0; v < g->n; v++) {
+      const uint64_t arcs = g->row_offsets[v + 1] - g->row_offsets[v];
+      if (arcs > max_arcs) max_arcs = arcs;
+      atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
+      if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
+      else atomic_init(&s.relaxed_key[v], inf_key);
+    }
+    /* the graph's largest out-degree is known once the loop's barrier is passed: graphs
+     * without heavy vertices (roads) skip the offers, and the waits for them */
+    scanned += search(&s, max_arcs > s.heavy_arcs);
+    if (s.wide) {
+      uint64_t *dist = (uint64_t *)res->dist;
+#pragma omp for schedule(static)
+      for (uint32_t v = 0; v < g->n; v++)
+        dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+    } else {
+      uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
+#pragma omp for schedule(static) reduction(min : first_sat)
+      for (uint32_t v = 0; v < g->n; v++) {
+        uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+        dist_keys[v] = (uint32_t)(c >> 32);
+        if (want_pred) res->pred[v] = (uint32_t)c;
+        if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
       }
-      if (s.done) break;
-      // 3b. a large frontier: relax in parallel
-#pragma omp for schedule(dynamic, FRONTIER_CHUNK) nowait
-      for (size_t i = 0; i < s.frontier_len; i++)
-        scanned += relax_vertex(&s, s.frontier[i], bins_of(&s, tid));
-      scanned += fuse(&s, tid, s.fuse_limit);
-#pragma omp barrier
-      // 3c. the next slot (the same one again while light arcs refill it)
-      int rebase;
-#pragma omp single copyprivate(rebase)
-      {
-        rebase = choose_next(&s);
-        if (!rebase && !s.done) plan_gather(&s);
-        s.serial_next = s.frontier_len <= serial_limit;
-      }
-      if (s.done) break;
-      // 3d. only the far bucket is left: move the window to its lowest live entry
-      if (rebase) {
-        s.thread_min[tid] = far_min(&s, tid);
-#pragma omp barrier
-        uint64_t lo = UINT64_MAX;
-        for (int t = 0; t < s.team; t++)
-          if (s.thread_min[t] < lo) lo = s.thread_min[t];
-        far_redistribute(&s, tid, lo);
-#pragma omp barrier
-#pragma omp single
-        {
-          finish_rebase(&s, lo);
-          if (!s.done) plan_gather(&s);
-          s.serial_next = s.frontier_len <= serial_limit;
-        }
-        if (s.done) break;
-      }
-      // 3e. gather every thread's entries of the slot into the frontier
-      gather(&s, tid);
-#pragma omp barrier
     }
   }
   if (atomic_load(&s.oom)) {
@@ -459,31 +388,14 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     goto cleanup;
   }
 
-  // 4. hand out distances, predecessors and counters
-  if (s.wide) {
-    uint64_t *dist = (uint64_t *)res->dist;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-    for (uint32_t v = 0; v < g->n; v++)
-      dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-    if (want_pred) {
-      st = tight_tree(g, source, dist, res->pred, err);
-      if (st != DS_OK) goto cleanup;
-    }
-  } else {
-    const uint32_t sat_key = ds_key_sat(s.is_float);
-    uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
-    uint32_t first_sat = UINT32_MAX; /* the lowest vertex whose distance overflowed */
-#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(min : first_sat)
-    for (uint32_t v = 0; v < g->n; v++) {
-      uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-      dist_keys[v] = (uint32_t)(c >> 32);
-      if (want_pred) res->pred[v] = (uint32_t)c;
-      if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
-    }
-    if (first_sat != UINT32_MAX) {
-      st = ds_dist_range_error(g, first_sat, err);
-      goto cleanup;
-    }
+  // 4. predecessors of 64-bit distances, the range check, the counters
+  if (s.wide && want_pred) {
+    st = ds_pred_from_tight_arcs(g, source, (const uint64_t *)res->dist, res->pred, err);
+    if (st != DS_OK) goto cleanup;
+  }
+  if (first_sat != UINT32_MAX) {
+    st = ds_dist_range_error(g, first_sat, err);
+    goto cleanup;
   }
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = s.rounds;
@@ -491,11 +403,11 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   ds_sssp_count_reached(g, params->dist_width, res);
 
 cleanup:
-  if (s.bins != NULL)
-    for (size_t i = 0; i < (size_t)nthreads * SLOTS; i++) free(s.bins[i].items);
-  free(s.bins);
-  free(s.thread_min);
-  free(s.offsets);
+  if (s.tb != NULL)
+    for (int t = 0; t < nthreads; t++)
+      for (uint32_t k = 0; k < SLOTS; k++) free(s.tb[t].bins[k].items);
+  free(s.tb);
+  free(s.heavy);
   free(s.frontier);
   free((void *)s.cell);
   free((void *)s.relaxed_key);

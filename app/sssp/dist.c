@@ -1,10 +1,12 @@
 /* Distances of every width (sssp.h, ds_dist_width): their size, the width a
  * graph needs, and what the algorithms share to hand results out (reached
- * counts, the range error). The CPU backends and the GPU context use these;
- * they use nothing of sssp.c, whose dispatch calls the backends.
+ * counts, the range error, predecessors from 64-bit distances). The CPU
+ * backends and the GPU context use these; they use nothing of sssp.c, whose
+ * dispatch calls the backends.
  */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "sssp.h"
 
@@ -59,4 +61,30 @@ void ds_sssp_count_reached(const ds_graph *g, ds_dist_width w, ds_sssp_result *r
   }
   res->reached = reached;
   res->reached_arcs = arcs;
+}
+
+/* Predecessors from final 64-bit distances: a breadth-first walk from the
+ * source over tight arcs (dist[v] == dist[u] + w) gives every reached vertex a
+ * tight arc from a vertex found before it, so they form a tree even where zero
+ * weights make cycles of tight arcs. */
+ds_status ds_pred_from_tight_arcs(const ds_graph *g, uint32_t source, const uint64_t *dist,
+                                  uint32_t *pred, ds_error *err) {
+  uint32_t *queue = (uint32_t *)malloc((size_t)g->n * sizeof(uint32_t));
+  if (queue == NULL)
+    return ds_error_set(err, DS_ERR_NOMEM, "predecessors: out of memory for %u vertices", g->n);
+  const uint32_t *w = (const uint32_t *)g->weights;
+  for (uint32_t v = 0; v < g->n; v++) pred[v] = DS_NO_PRED;
+  uint32_t head = 0, tail = 0;
+  queue[tail++] = source;
+  while (head < tail) {
+    uint32_t u = queue[head++];
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+      uint32_t v = g->col[e];
+      if (v == source || pred[v] != DS_NO_PRED || dist[v] != dist[u] + w[e]) continue;
+      pred[v] = u;
+      queue[tail++] = v;
+    }
+  }
+  free(queue);
+  return DS_OK;
 }

@@ -31,6 +31,13 @@
  * (one reached vertex's distance raised) before validation, so the tests can
  * see a validation failure reach the exit code. */
 #define CORRUPT_ENV "DS_SSSP_TEST_CORRUPT"
+/* Measurement hooks: cpu-delta's fusion limits, heavy-vertex threshold and
+ * prefetch distance (ds_sssp_params), so that one build can be swept on another machine; unset
+ * or 0 keeps the defaults, which are what users get. */
+#define FUSE_LIMIT_ENV "DS_CPU_FUSE_LIMIT"
+#define LONE_LIMIT_ENV "DS_CPU_LONE_LIMIT"
+#define HEAVY_ARCS_ENV "DS_CPU_HEAVY_ARCS"
+#define PREFETCH_ENV "DS_CPU_PREFETCH" /* arcs ahead; negative: none */
 
 /* Everything one run needs besides the graph. */
 typedef struct {
@@ -43,6 +50,15 @@ typedef struct {
 } run_plan;
 
 #define exit_of ds_app_exit_of
+
+/* A size from the environment, 0 where unset or not a number. */
+static size_t env_size(const char *name) {
+  const char *s = getenv(name);
+  if (s == NULL) return 0;
+  char *end = NULL;
+  unsigned long long x = strtoull(s, &end, 10);
+  return end != s && *end == '\0' ? (size_t)x : 0;
+}
 
 static uint64_t out_degree(const ds_graph *g, uint32_t v) {
   return g->row_offsets[v + 1] - g->row_offsets[v];
@@ -349,6 +365,11 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   params.want_pred = want_pred;
   params.threads = cli->threads;
   params.dist_width = width;
+  params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
+  params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
+  params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
+  const char *prefetch = getenv(PREFETCH_ENV);
+  params.cpu_prefetch = prefetch != NULL ? atoi(prefetch) : 0;
   ds_sssp_result res;
   memset(&res, 0, sizeof res);
   res.dist = dist;

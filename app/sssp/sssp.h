@@ -82,6 +82,13 @@ typedef struct {
   size_t cpu_fuse_limit;    /* cpu-delta's bucket fusion: a thread relaxes its own entries of
                                the current bucket while fewer than this; 0 = the default,
                                1 = no fusion (tests and measurements) */
+  size_t cpu_lone_limit;    /* cpu-delta: a thread that held a whole small frontier goes on
+                               alone into its next bucket while it holds fewer entries of it
+                               than this; 0 = the default, 1 = never */
+  size_t cpu_heavy_arcs;    /* cpu-delta: a vertex of more arcs is relaxed in pieces by the
+                               team; 0 = the default, SIZE_MAX = never */
+  int cpu_prefetch;         /* cpu-delta: arcs ahead whose head's distance is prefetched;
+                               0 = the default, negative = none */
 } ds_sssp_params;
 
 typedef struct {
@@ -239,6 +246,12 @@ ds_status ds_sssp_compare(const ds_graph *g, const void *expected, const void *a
 /* The DS_ERR_RANGE error of a search that reached vertex v (0-based) at a
  * distance its width cannot hold; the message names v in file numbering. */
 ds_status ds_dist_range_error(const ds_graph *g, uint32_t v, ds_error *err);
+
+/* Predecessors (DS_NO_PRED where unreached, and at the source) from final
+ * 64-bit distances of integer weights, as a tree of tight arcs found breadth-
+ * first from source. O(n + m); DS_ERR_NOMEM if its queue cannot be had. */
+ds_status ds_pred_from_tight_arcs(const ds_graph *g, uint32_t source, const uint64_t *dist,
+                                  uint32_t *pred, ds_error *err);
 
 /* Fills res->reached and res->reached_arcs from res->dist (width w). */
 void ds_sssp_count_reached(const ds_graph *g, ds_dist_width w, ds_sssp_result *res);

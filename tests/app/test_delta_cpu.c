@@ -17,11 +17,25 @@
 #define RANDOM_SEEDS 8
 #define LARGE_N 20000u  /* frontiers of thousands of vertices */
 #define LARGE_M 120000u
+#define DENSE_N 300u    /* more than the frontier's least capacity (256) */
+#define DENSE_M 60000u
+#define PATH_N 5000u
+#define ISLAND_N 50u
+#define ISOLATED_N 7u
+#define HUB_N 30000u
+#define HUB_COUNT 8u
+#define HUB_ARCS 9000u  /* above cpu-delta's HEAVY_ARCS (4096) */
 
 static const double DELTAS[] = {1e-3, 1.0, 3.0, 50.0, 0.0 /* auto */, 1e12};
 static const int THREADS[] = {1, 2, 4, 8};
 static const size_t FUSE_LIMITS[] = {1, 2, 0 /* default */, SIZE_MAX};
 #define N_FUSE (sizeof FUSE_LIMITS / sizeof FUSE_LIMITS[0])
+/* the lone thread's limit, paired with the fusion limit shifted by the delta's index, so that
+ * every pair of the two meets some delta */
+static const size_t LONE_LIMITS[] = {1, 2, 0 /* default */, SIZE_MAX};
+#define N_LONE (sizeof LONE_LIMITS / sizeof LONE_LIMITS[0])
+static const size_t HEAVY_ARCS[] = {2, 0 /* default */, SIZE_MAX};
+#define N_HEAVY (sizeof HEAVY_ARCS / sizeof HEAVY_ARCS[0])
 
 /* max_threads bounds THREADS: more threads than cores make every barrier
  * slow, so only a few graphs run with 4 and one with 8. */
@@ -64,29 +78,101 @@ static void check_graph(const ds_graph *g, uint32_t source, const char *what, in
                                                                   : ds_delta_auto_cpu(g);
       p.threads = THREADS[ti / N_FUSE];
       p.cpu_fuse_limit = FUSE_LIMITS[ti % N_FUSE];
+      p.cpu_lone_limit = LONE_LIMITS[(ti + di) % N_LONE];
+      p.cpu_prefetch = (int)(ti % 3) - 1; /* none, the default, the next arc */
+      /* every vertex of 3 or more arcs shared with the team, the default, never */
+      p.cpu_heavy_arcs = HEAVY_ARCS[(ti + 2 * di) % N_HEAVY];
       p.want_pred = (int)(di % 2);
       memset(dist, POISON_BYTE, g->n * bytes);
       memset(pred, POISON_BYTE, g->n * 4);
       r.dist = dist;
       r.pred = p.want_pred ? pred : NULL;
       if (!CHECK(ds_sssp_cpu_delta(g, source, &p, &r, &err) == DS_OK,
-                 "%s delta %g threads %d fuse %zu: %s", what, p.delta, p.threads,
-                 p.cpu_fuse_limit, err.msg))
+                 "%s delta %g threads %d fuse %zu lone %zu: %s", what, p.delta, p.threads,
+                 p.cpu_fuse_limit, p.cpu_lone_limit, err.msg))
         continue;
       for (uint32_t v = 0; v < g->n; v++)
         if (!CHECK(test_same(g, test_dist_w(g, want, width, v), test_dist_w(g, dist, width, v)),
-                   "%s delta %g threads %d fuse %zu: vertex %u distance %.9g, dijkstra %.9g", what,
-                   p.delta, p.threads, p.cpu_fuse_limit, v, test_dist_w(g, dist, width, v),
+                   "%s delta %g threads %d fuse %zu lone %zu: vertex %u distance %.9g, dijkstra %.9g",
+                   what, p.delta, p.threads, p.cpu_fuse_limit, p.cpu_lone_limit, v, test_dist_w(g, dist, width, v),
                    test_dist_w(g, want, width, v)))
           break;
       CHECK(ds_sssp_validate(g, source, dist, width, r.pred, NULL, &err) == DS_OK,
-            "%s delta %g threads %d fuse %zu: validator: %s", what, p.delta, p.threads,
-            p.cpu_fuse_limit, err.msg);
+            "%s delta %g threads %d fuse %zu lone %zu: validator: %s", what, p.delta, p.threads,
+            p.cpu_fuse_limit, p.cpu_lone_limit, err.msg);
     }
 done:
   free(want);
   free(dist);
   free(pred);
+}
+
+/* The CSR of arcs (src, dst, w) if `ok` (their arrays were had); frees the
+ * arrays. 1 on success. */
+static int csr_of(int ok, uint32_t n, uint64_t m, uint32_t *src, uint32_t *dst, uint32_t *w,
+                  const char *what, ds_graph *g) {
+  if (ok) {
+    ds_edge_list el = {n, m, src, dst, DS_WEIGHT_U32, w};
+    ds_load_options opt;
+    ds_load_options_default(&opt);
+    ds_error err;
+    ok = CHECK(ds_csr_build(&el, 0, &opt, g, &err) == DS_OK, "%s: %s", what, err.msg);
+  } else {
+    CHECK(0, "%s: no memory", what);
+  }
+  free(src);
+  free(dst);
+  free(w);
+  return ok;
+}
+
+/* PATH_N vertices in a chain 0 -> 1 -> ... of weights 1000..1999, then an
+ * island of ISLAND_N vertices in a cycle of zero weights (unreachable), then
+ * ISOLATED_N vertices with no arcs. */
+static int path_and_island(ds_graph *g) {
+  const uint32_t n = PATH_N + ISLAND_N + ISOLATED_N;
+  const uint64_t m = (PATH_N - 1) + ISLAND_N;
+  uint32_t *src = malloc(m * sizeof *src), *dst = malloc(m * sizeof *dst);
+  uint32_t *w = malloc(m * sizeof *w);
+  int ok = src != NULL && dst != NULL && w != NULL;
+  if (ok) {
+    uint64_t e = 0;
+    for (uint32_t v = 0; v + 1 < PATH_N; v++, e++) {
+      src[e] = v;
+      dst[e] = v + 1;
+      w[e] = 1000 + v % 1000;
+    }
+    for (uint32_t k = 0; k < ISLAND_N; k++, e++) {
+      src[e] = PATH_N + k;
+      dst[e] = PATH_N + (k + 1) % ISLAND_N;
+      w[e] = 0;
+    }
+  }
+  return csr_of(ok, n, m, src, dst, w, "path and island", g);
+}
+
+/* HUB_COUNT hubs, out of the source by weights 1.., each with HUB_ARCS arcs
+ * (more than cpu-delta's heavy threshold, so the team shares them) to
+ * random vertices, and 3 random arcs per vertex; weights 0..1000. */
+static int hubs(ds_graph *g) {
+  const uint32_t n = HUB_N;
+  const uint64_t m = HUB_COUNT * (1 + (uint64_t)HUB_ARCS) + 3 * (uint64_t)n;
+  uint32_t *src = malloc(m * sizeof *src), *dst = malloc(m * sizeof *dst);
+  uint32_t *w = malloc(m * sizeof *w);
+  int ok = src != NULL && dst != NULL && w != NULL;
+  if (ok) {
+    uint64_t e = 0, r = 12345;
+    for (uint32_t h = 1; h <= HUB_COUNT; h++) {
+      src[e] = 0, dst[e] = h, w[e++] = h;
+      for (uint32_t k = 0; k < HUB_ARCS; k++, e++)
+        src[e] = h, dst[e] = (uint32_t)(test_rand(&r) % n), w[e] = (uint32_t)(test_rand(&r) % 1001);
+    }
+    while (e < m) {
+      src[e] = (uint32_t)(test_rand(&r) % n), dst[e] = (uint32_t)(test_rand(&r) % n);
+      w[e++] = (uint32_t)(test_rand(&r) % 1001);
+    }
+  }
+  return csr_of(ok, n, m, src, dst, w, "hubs", g);
 }
 
 int main(void) {
@@ -112,6 +198,33 @@ int main(void) {
       return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
     snprintf(what, sizeof what, "random n=%u kind=%d", LARGE_N, kind);
     check_graph(&g, 1, what, kind == 0 ? 4 : 2);
+    graphs++;
+    ds_graph_free(&g);
+  }
+  // 2b. a dense graph: with fusion off and one wide bucket, a round gathers more entries than
+  //     the graph has vertices (the shared frontier grows between barriers)
+  {
+    ds_graph g;
+    if (!test_random_graph(DENSE_N, DENSE_M, W_WIDE, 0, 7, &g))
+      return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
+    check_graph(&g, 0, "dense random", 4);
+    graphs++;
+    ds_graph_free(&g);
+  }
+  // 2c. a path of heavy arcs (one vertex per bucket: thousands of window moves, a lone thread
+  //     throughout) beside a component the source cannot reach, and isolated vertices
+  {
+    ds_graph g;
+    if (!path_and_island(&g)) return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
+    check_graph(&g, 0, "path and island", 4);
+    graphs++;
+    ds_graph_free(&g);
+  }
+  // 2d. hubs in a small frontier: their arcs are relaxed in pieces by the team
+  {
+    ds_graph g;
+    if (!hubs(&g)) return ds_test_finish("cpu delta-stepping vs dijkstra: %d graphs", graphs);
+    check_graph(&g, 0, "hubs", 4);
     graphs++;
     ds_graph_free(&g);
   }

@@ -1,0 +1,298 @@
+/* cpu-delta's state and relaxation (delta_cpu.c holds the rounds): the bins of
+ * each thread over a window of buckets, the counters the team shares, and the
+ * relaxation of one vertex's arcs by compare-and-swap, with the arcs of a
+ * heavy vertex handed out in pieces to whichever threads are free. Private to
+ * delta_cpu.c.
+ */
+#ifndef DS_DELTA_CPU_RELAX_H
+#define DS_DELTA_CPU_RELAX_H
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "sssp.h"
+#include "sssp_keys.h"
+
+#define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
+#define SLOTS (WINDOW_BUCKETS + 1)
+#define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
+#define BIN_INITIAL_CAP 256     /* first allocation of a bin */
+#define FUSE_LIMIT 1024         /* own entries of the current bucket relaxed without a round while fewer */
+/* A lone thread enters its next bucket while it holds fewer entries of it than this: beyond a
+ * few dozen, the rest of the team relaxing in parallel beats one thread saving two barriers.
+ * NY, 2 threads, ms (two runs): 1: 6.5-6.6, 64: 6.4-7.1, 256: 6.5-9.7, 1024: 7.8-8.5. */
+#define LONE_LIMIT 64
+/* Arcs ahead whose head's distance is prefetched: a successful compare-and-swap is a locked
+ * instruction that later loads cannot pass, so without it the random reads of a vertex's arcs
+ * do not overlap where many relaxations succeed. Kronecker 18, 1 thread, 2 shared cores,
+ * six interleaved pairs, ms: 68 73 61 64 71 71 against 77 84 76 75 73 72 without; scale 20
+ * with 2 threads mixed (242 266 258 242 180 193 against 289 312 284 198 182 203); NY
+ * unchanged. */
+#define PREFETCH_ARCS 8
+/* A vertex of more arcs than this, met in the frontier, is shared: the team relaxes its arcs
+ * in pieces (Kronecker 20's hubs have up to 65K arcs; its second round holds 8 hubs of 28K in
+ * a frontier of one chunk). At most HEAVY_MAX a round. Kronecker 20, 2 threads, ms, three
+ * interleaved pairs: 155-159 against 175-180 without, NY 9.5-9.9 against 8.9-9.3; once the
+ * team waits for the offers only in frontiers of at most team x FRONTIER_CHUNK: Kronecker 20
+ * 171-185 against 188-201, NY 10.2-10.4 against 9.8-10.1 (a busier machine). */
+#define HEAVY_ARCS 4096
+#define HEAVY_PIECE 1024
+#define HEAVY_MAX 256
+#define CACHE_LINE 64
+#define NO_SLOT UINT32_MAX      /* "no non-empty bin" */
+#define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
+
+typedef struct {
+  uint32_t *items;
+  size_t len, cap;
+} bin;
+
+/* One thread's bins and what it tells the others, on cache lines of its own
+ * (the others read `low` only between barriers). */
+typedef struct {
+  _Alignas(CACHE_LINE) bin bins[SLOTS];
+  uint32_t low; /* its lowest non-empty slot after the last gather, beyond the gathered one */
+} tbins;
+
+/* A counter that every thread updates each round, alone on its cache line. */
+typedef struct {
+  _Alignas(CACHE_LINE) _Atomic uint64_t v;
+} shared_counter;
+
+/* A heavy vertex shared for a round, on a cache line of its own. */
+typedef struct {
+  _Alignas(CACHE_LINE) _Atomic uint64_t handed; /* arcs handed out */
+  _Atomic uint64_t ready;                        /* round + 1 once the fields are written */
+  uint64_t first, last, key;
+  uint32_t u;
+} heavy_vertex;
+
+/* The state shared by the team. */
+typedef struct {
+  const ds_graph *g;
+  int is_float;
+  int wide;               /* 64-bit distances: cell holds the key alone */
+  uint64_t delta_u32;     /* integer bucket width */
+  double delta_f32;       /* float bucket width */
+  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
+  _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
+  _Atomic uint64_t *relaxed_wide; /* the same, with 64-bit distances */
+  tbins *tb;              /* one per thread */
+  uint32_t *frontier;     /* the bucket being processed: every thread's bin of it */
+  size_t frontier_cap;    /* changed only between barriers (grow_frontier) */
+  shared_counter next_slot[2]; /* by round parity: min over threads of their lowest slot */
+  shared_counter tail[2];      /* by round parity: entries gathered into the frontier */
+  shared_counter claimed[2];   /* by round parity: frontier entries handed out in chunks */
+  shared_counter offered[2];   /* by round parity: frontier entries whose heavy vertices are offered */
+  shared_counter heavy_count[2]; /* by round parity: heavy vertices offered */
+  heavy_vertex *heavy;         /* 2 x HEAVY_MAX, by round parity */
+  uint64_t heavy_arcs;         /* a vertex of more arcs is shared (HEAVY_ARCS) */
+  shared_counter far_lo;       /* window move: lowest live far bucket */
+  shared_counter rebase_slot;  /* window move: lowest slot after redistribution */
+  size_t fuse_limit, lone_limit;
+  uint64_t prefetch;      /* arcs ahead (PREFETCH_ARCS); UINT64_MAX: none */
+  atomic_int oom;
+  uint64_t rounds;
+} dstate;
+
+/* What one thread works with in a round: its bins and the bucket being
+ * processed, base + cur (every thread holds the same values). */
+typedef struct {
+  dstate *s;
+  bin *mine;
+  uint64_t base;  /* bucket index of window slot 0 */
+  uint32_t cur;   /* slot being processed */
+  uint64_t round; /* rounds so far */
+  unsigned parity; /* round & 1 */
+} tctx;
+
+static uint64_t bucket_of(const dstate *s, uint64_t key) {
+  if (!s->is_float) return key / s->delta_u32;
+  double b = floor((double)ds_key_to_f32((uint32_t)key) / s->delta_f32);
+  return b >= MAX_BUCKET_INDEX ? (uint64_t)MAX_BUCKET_INDEX : (uint64_t)b;
+}
+
+static uint64_t key_of(const dstate *s, uint32_t v) {
+  uint64_t c = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+  return s->wide ? c : c >> 32;
+}
+
+/* Window slot of a bucket index relative to base: far beyond the window. */
+static uint32_t slot_of(uint64_t bucket, uint64_t base) {
+  uint64_t rel = bucket - base;
+  return rel >= WINDOW_BUCKETS ? WINDOW_BUCKETS : (uint32_t)rel;
+}
+
+/* The lowest slot >= from where `mine` holds entries, or NO_SLOT. */
+static uint32_t lowest_slot(const bin *mine, uint32_t from) {
+  for (uint32_t k = from; k < SLOTS; k++)
+    if (mine[k].len > 0) return k;
+  return NO_SLOT;
+}
+
+static void atomic_min_u64(_Atomic uint64_t *a, uint64_t x) {
+  uint64_t old = atomic_load_explicit(a, memory_order_relaxed);
+  while (old > x &&
+         !atomic_compare_exchange_weak_explicit(a, &old, x, memory_order_relaxed,
+                                               memory_order_relaxed)) {
+  }
+}
+
+/* Appends v; records running out of memory. */
+static void bin_push(dstate *s, bin *b, uint32_t v) {
+  if (b->len == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : BIN_INITIAL_CAP;
+    uint32_t *p = (uint32_t *)realloc(b->items, cap * sizeof(uint32_t));
+    if (p == NULL) {
+      atomic_store(&s->oom, 1);
+      return;
+    }
+    b->items = p;
+    b->cap = cap;
+  }
+  b->items[b->len++] = v;
+}
+
+/* Lowers v's cell to (nk, u) if nk is smaller; 1 when it did. */
+static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
+  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+  const uint64_t desired = ((uint64_t)nk << 32) | u;
+  while ((uint32_t)(old >> 32) > nk)
+    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
+                                              memory_order_relaxed))
+      return 1;
+  return 0;
+}
+
+/* Relaxes arcs [first, last) of u, whose key is ku, into the thread's bins;
+ * returns the arcs scanned. 32-bit keys: the cell is key << 32 | pred. The
+ * integer loop divides in 32 bits (keys and the normalised width fit), the
+ * float one goes through bucket_of. */
+static uint64_t relax_arcs_narrow(const tctx *c, uint32_t u, uint32_t ku, uint64_t first,
+                                  uint64_t last) {
+  dstate *s = c->s;
+  const ds_graph *g = s->g;
+  const uint32_t *col = g->col;
+  const uint64_t base = c->base, ahead = s->prefetch;
+  bin *mine = c->mine;
+  if (s->is_float) {
+    const float *wf = (const float *)g->weights;
+    for (uint64_t e = first; e < last; e++) {
+      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
+      const uint32_t v = col[e], nk = ds_key_add_f32(ku, wf[e]);
+      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(bucket_of(s, nk), base)], v);
+    }
+  } else {
+    const uint32_t *wu = (const uint32_t *)g->weights;
+    const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
+    for (uint64_t e = first; e < last; e++) {
+      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
+      const uint32_t v = col[e], nk = ds_key_add_u32(ku, wu[e]);
+      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(nk / width, base)], v);
+    }
+  }
+  return last - first;
+}
+
+/* The same with 64-bit keys: the cell is the key alone, sums are exact. */
+static uint64_t relax_arcs_wide(const tctx *c, uint64_t ku, uint64_t first, uint64_t last) {
+  dstate *s = c->s;
+  const ds_graph *g = s->g;
+  const uint32_t *wu = (const uint32_t *)g->weights;
+  for (uint64_t e = first; e < last; e++) {
+    uint32_t v = g->col[e];
+    uint64_t nk = ku + wu[e]; /* a simple path stays below 2^64 */
+    uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
+    while (old > nk) {
+      if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, nk, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        bin_push(s, &c->mine[slot_of(bucket_of(s, nk), c->base)], v);
+        break;
+      }
+    }
+  }
+  return last - first;
+}
+
+static uint64_t relax_arcs(const tctx *c, uint32_t u, uint64_t ku, uint64_t first, uint64_t last) {
+  return c->s->wide ? relax_arcs_wide(c, ku, first, last)
+                    : relax_arcs_narrow(c, u, (uint32_t)ku, first, last);
+}
+
+/* Relaxes the arcs of a shared heavy vertex in pieces of HEAVY_PIECE handed
+ * out by an atomic add, until none is left; returns the arcs scanned. */
+static uint64_t relax_heavy(const tctx *c, heavy_vertex *h) {
+  uint64_t scanned = 0;
+  const uint64_t n = h->last - h->first;
+  for (;;) {
+    const uint64_t a = atomic_fetch_add_explicit(&h->handed, HEAVY_PIECE, memory_order_relaxed);
+    if (a >= n) return scanned;
+    const uint64_t b = n - a < HEAVY_PIECE ? n : a + HEAVY_PIECE;
+    scanned += relax_arcs(c, h->u, h->key, h->first + a, h->first + b);
+  }
+}
+
+/* Offers u (key ku, arcs [first, last)) to the team; NULL when the round's
+ * list is full. The fields are written before `ready` (release), which the
+ * helpers read with acquire. */
+static heavy_vertex *share_heavy(const tctx *c, uint32_t u, uint64_t ku, uint64_t first,
+                                 uint64_t last) {
+  dstate *s = c->s;
+  const uint64_t i =
+      atomic_fetch_add_explicit(&s->heavy_count[c->parity].v, 1, memory_order_relaxed);
+  if (i >= HEAVY_MAX) return NULL;
+  heavy_vertex *h = &s->heavy[c->parity * HEAVY_MAX + i];
+  h->u = u;
+  h->key = ku;
+  h->first = first;
+  h->last = last;
+  atomic_store_explicit(&h->handed, 0, memory_order_relaxed);
+  atomic_store_explicit(&h->ready, c->round + 1, memory_order_release);
+  return h;
+}
+
+/* Whether u's arcs are to be relaxed now, with *ku its key: not if the entry
+ * is stale (settled in a lower bucket) or a duplicate (already relaxed with
+ * this key; a plain load and store, not an exchange, since two threads that
+ * both pass only relax twice). Marks u relaxed with *ku. */
+static int take_key(const tctx *c, uint32_t u, uint64_t *ku) {
+  dstate *s = c->s;
+  if (s->wide) {
+    *ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
+    if (bucket_of(s, *ku) < c->base + c->cur) return 0;
+    if (atomic_load_explicit(&s->relaxed_wide[u], memory_order_relaxed) == *ku) return 0;
+    atomic_store_explicit(&s->relaxed_wide[u], *ku, memory_order_relaxed);
+  } else {
+    *ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32;
+    if (bucket_of(s, *ku) < c->base + c->cur) return 0;
+    if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == (uint32_t)*ku) return 0;
+    atomic_store_explicit(&s->relaxed_key[u], (uint32_t)*ku, memory_order_relaxed);
+  }
+  return 1;
+}
+
+/* Relaxes the out-arcs of u; returns the arcs scanned. */
+static uint64_t relax_vertex(const tctx *c, uint32_t u) {
+  uint64_t ku;
+  if (!take_key(c, u, &ku)) return 0;
+  const uint64_t *off = c->s->g->row_offsets;
+  return relax_arcs(c, u, ku, off[u], off[u + 1]);
+}
+
+/* Offers the heavy vertices of frontier entries [i0, i1) to the team before
+ * the chunk is relaxed (take_key then makes their entries duplicates);
+ * relaxes one itself where the round's list is full. Returns arcs scanned. */
+static uint64_t offer_heavy(const tctx *c, const uint32_t *front, size_t i0, size_t i1) {
+  const uint64_t *off = c->s->g->row_offsets;
+  uint64_t scanned = 0, ku;
+  for (size_t i = i0; i < i1; i++) {
+    const uint32_t u = front[i];
+    if (off[u + 1] - off[u] <= c->s->heavy_arcs || !take_key(c, u, &ku)) continue;
+    heavy_vertex *h = share_heavy(c, u, ku, off[u], off[u + 1]);
+    if (h == NULL) scanned += relax_arcs(c, u, ku, off[u], off[u + 1]);
+  }
+  return scanned;
+}
+
+#endif
