@@ -306,7 +306,9 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       c->sources = (uint32_t)x;
     } else if (strcmp(name, "--buckets") == 0) {
       c->buckets_auto = strcmp(v, "auto") == 0;
-      if (!c->buckets_auto) {
+      if (!c->buckets_auto && (v[0] < '0' || v[0] > '9'))
+        rc = usage_error(msg, msg_len, "%s: '%s' is not a bucket count or 'auto'", name, v);
+      else if (!c->buckets_auto) {
         rc = ds_cli_parse_u64(v, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, &x, name, msg, msg_len);
         c->buckets = (uint32_t)x;
       }

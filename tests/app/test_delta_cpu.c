@@ -274,6 +274,18 @@ int main(void) {
     const double got_cpu = ds_delta_auto_cpu(&a);
     CHECK(got_cpu == want_cpu, "cpu delta auto, %llu arcs on %u vertices: %g, want %g",
           (unsigned long long)a.m, n, got_cpu, want_cpu);
+    // the automatic bucket count: max weight / delta up to a power of two, within 10..64
+    uint32_t wmax = 0;
+    for (uint64_t e = 0; e < a.m; e++)
+      if (((const uint32_t *)a.weights)[e] > wmax) wmax = ((const uint32_t *)a.weights)[e];
+    static const struct { double over; uint32_t want; } BUCKETS[] = {
+        {0.5, 10}, {1.0, 10}, {10.0, 10}, {10.5, 16}, {16.0, 16}, {17.0, 32}, {33.0, 64}, {1e6, 64}};
+    for (size_t b = 0; b < sizeof BUCKETS / sizeof BUCKETS[0]; b++) {
+      const double delta = (double)wmax / BUCKETS[b].over;
+      CHECK(ds_buckets_auto(&a, delta) == BUCKETS[b].want,
+            "buckets auto, max weight %u, delta %g: %u, want %u", wmax, delta,
+            ds_buckets_auto(&a, delta), BUCKETS[b].want);
+    }
     ds_graph_free(&a);
   }
 #ifdef DS_TEST_HAVE_GEN
