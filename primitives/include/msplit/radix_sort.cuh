@@ -114,11 +114,13 @@ msplit_status radix_sort_keys_descending(void *d_temp, size_t *temp_bytes, const
 //     CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
 //     CHECK(msplit::radix_sort_pairs(d_temp, &temp_bytes, keys, values, n, 0, 64, stream));
 //
-// prints (the values are the keys' input positions: equal keys keep their order)
+// prints (the values are the keys' input positions: equal keys keep their order; 8 pairs are
+// one tile, sorted by one block from the current buffers into the alternate ones, so the
+// selector moves to 1)
 //
 //     keys:     7 7 42 42 42 1000000000000 1000000000000 18446744073709551615
 //     values:   1 4 0 3 6 2 5 7
-//     selector: 0
+//     selector: 1
 template <typename Key, typename Value>
 msplit_status radix_sort_pairs(void *d_temp, size_t *temp_bytes, const Key *d_keys_in, Key *d_keys_out,
                                const Value *d_values_in, Value *d_values_out, size_t n, int begin_bit = 0,
