@@ -249,7 +249,7 @@ ds_status count_class(const graph_args &g, const class_rows &r, ds_tc_probe p,
                       const msplit_slab_hash *table, unsigned grid, cudaStream_t s,
                       ds_error *err) {
   /* a reference to no table where none is probed: it is never used */
-  const msplit_slab_hash none{nullptr, 1, 0, 0};
+  const msplit_slab_hash none{nullptr, 1, 0, 0, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE};
   const hash_ref ref(p == DS_TC_PROBE_HASH && table ? *table : none);
   return g.per ? launch_class<true>(g, r, p, ref, grid, s, err)
                : launch_class<false>(g, r, p, ref, grid, s, err);
