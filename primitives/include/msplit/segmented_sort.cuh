@@ -43,11 +43,11 @@ namespace msplit {
 // [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
 //                           (nothing runs, no pointer is read); otherwise *temp_bytes must be at
 //                           least that size: 4 bytes per segment, plus the larger of 5 bytes per
-//                           segment and (when n > 4,096, so that a segment may be long) a second
-//                           buffer of n keys (and n values), plus 28 bytes per 4,097 items and the
-//                           multisplit's storage for the segment ids (under 1 %): for 2^26 u32
-//                           pairs, 571 MB with segments of 8 items against CUB
-//                           DeviceSegmentedSort's 604, 537.4 with segments of 4,096 against 537.0.
+//                           segment with the multisplit's storage for the segment ids and (when
+//                           n > 4,096, so that a segment may be long) a second buffer of n keys
+//                           (and n values), plus 4 bytes per 4,097 items: at most CUB
+//                           DeviceSegmentedSort's 8 bytes per segment beyond the second buffer
+//                           (2^26 u32 pairs in segments of 4,096: 537.00 MB).
 // [in]  d_keys_in           n keys (device)
 // [out] d_keys_out          n keys (device); must not overlap d_keys_in. Items outside every
 //                           segment are not written.

@@ -44,11 +44,10 @@ extern "C" {
  * [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
  *                           (nothing runs, no other pointer is read); otherwise *temp_bytes must
  *                           be at least that size: 4 bytes per segment, plus the larger of 5
- *                           bytes per segment and (when n > 4,096) a second array of n keys (and
- *                           n values), plus 28 bytes per 4,097 items and the multisplit's storage
- *                           for the segment ids (segsort_bench: less than CUB's
- *                           DeviceSegmentedSort for short segments, 0.07 % more for segments of
- *                           4,096). The error record is at its start (see
+ *                           bytes per segment with the multisplit's storage for the segment ids
+ *                           and (when n > 4,096) a second array of n keys (and n values), plus 4
+ *                           bytes per 4,097 items (CUB's DeviceSegmentedSort: the second array
+ *                           and 8 bytes per segment). The error record is at its start (see
  *                           msplit_segmented_sort_check_sync).
  * [in]  d_keys_in           n keys of key_type (device)
  * [out] d_keys_out          n keys (device); must not overlap the inputs. Items outside every

@@ -55,17 +55,18 @@ __global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, 
 msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
                                    size_t num_segments, const uint8_t *bins, size_t *bin_offsets, cudaStream_t stream);
 
-// Pieces of the temporary storage, in order (each aligned to TEMP_ALIGN). The last piece is
-// shared: the segment ids and bins (steps 1-2) and the long path's second buffer (steps 4-5) are
-// never alive at once, so they share it (its size is the larger of the two).
-enum {
-  SEG_ERROR, SEG_BIN_IDS, SEG_BIN_OFFSETS, SEG_MULTISPLIT, SEG_LONG_BEGIN, SEG_LONG_LEN, SEG_LONG_TILE_START,
-  SEG_LONG_META, SEG_LONG_PASSES, SEG_SHARED, SEG_PIECES
-};
+// The temporary storage: a head of small arrays packed one after another (8-byte aligned: the
+// error record first, since the check reads it at the start; the bins' offsets; the long
+// segments' totals and first chunk tiles; the binned segment ids), then, from a 16-byte boundary,
+// a shared piece: the segment ids, bins and the multisplit's own storage (steps 1-2) and the long
+// path's second buffer (steps 4-5) are never alive at once, so they share it (its size is the
+// larger of the two; nothing in it needs more than 16-byte alignment). Beyond the second buffer
+// that is 4 bytes per segment, 4 per possible long segment and 176 bytes; CUB's
+// DeviceSegmentedSort keeps 8 bytes per segment (none for a few) and 255 bytes of alignment.
 struct segsort_plan {
-  size_t off[SEG_PIECES];
-  size_t ids_off, bins_off;               // within SEG_SHARED: the ids, the bins
-  size_t tmp_keys_off, tmp_values_off;    // within SEG_SHARED: the second buffer
+  size_t bin_offsets_at, meta_at, tile_start_at, bin_ids_at, shared_at;  // in the temporary storage
+  size_t ids_off, bins_off, ms_off;       // within the shared piece: the ids, the bins, the multisplit's
+  size_t tmp_keys_off, tmp_values_off;    // within the shared piece: the second buffer
   size_t multisplit_bytes;
   size_t max_long;  // long segments there can be: min(segments, n / (MAX_TILE_LENGTH + 1))
   size_t total;
@@ -83,29 +84,21 @@ inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_seg
   const uint32_t *fake_in = reinterpret_cast<const uint32_t *>(uintptr_t(TEMP_ALIGN));
   uint32_t *fake_out = reinterpret_cast<uint32_t *>(uintptr_t(TEMP_ALIGN) + align_up(S * sizeof(uint32_t), TEMP_ALIGN));
   MSPLIT_TRY(segsort_group_by_bin(nullptr, &p.multisplit_bytes, fake_in, fake_out, S, nullptr, nullptr, stream));
+  // the head
+  p.bin_offsets_at = ERR_WORDS * sizeof(unsigned long long);
+  p.meta_at = p.bin_offsets_at + (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
+  p.tile_start_at = p.meta_at + LONG_META_WORDS * sizeof(size_t);
+  p.bin_ids_at = align_up(p.tile_start_at + (p.max_long + 1) * sizeof(uint32_t), 8);  // the total's slot too
+  p.shared_at = align_up(p.bin_ids_at + S * sizeof(uint32_t), 16);
+  // the shared piece
   p.ids_off = 0;
   p.bins_off = align_up(S * sizeof(uint32_t), TEMP_ALIGN);
-  const size_t classify_bytes = p.bins_off + align_up(S, TEMP_ALIGN);
+  p.ms_off = p.bins_off + align_up(S, TEMP_ALIGN);
+  const size_t classify_bytes = p.ms_off + p.multisplit_bytes;
   p.tmp_keys_off = 0;
   p.tmp_values_off = has_long ? align_up(n * sizeof(Key), TEMP_ALIGN) : 0;
   const size_t tmp_bytes = has_long ? p.tmp_values_off + n * VALUE_BYTES : 0;
-  size_t sizes[SEG_PIECES] = {};
-  sizes[SEG_ERROR] = ERR_WORDS * sizeof(unsigned long long);
-  sizes[SEG_BIN_IDS] = S * sizeof(uint32_t);
-  sizes[SEG_BIN_OFFSETS] = (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
-  sizes[SEG_MULTISPLIT] = p.multisplit_bytes;
-  sizes[SEG_LONG_BEGIN] = p.max_long * sizeof(size_t);
-  sizes[SEG_LONG_LEN] = p.max_long * sizeof(size_t);
-  sizes[SEG_LONG_TILE_START] = (p.max_long + 1) * sizeof(size_t);
-  sizes[SEG_LONG_META] = LONG_META_WORDS * sizeof(size_t);
-  sizes[SEG_LONG_PASSES] = p.max_long * sizeof(uint32_t);
-  sizes[SEG_SHARED] = classify_bytes > tmp_bytes ? classify_bytes : tmp_bytes;
-  size_t off = 0;
-  for (int i = 0; i < SEG_PIECES; ++i) {
-    p.off[i] = off;
-    off += align_up(sizes[i], TEMP_ALIGN);
-  }
-  p.total = off;
+  p.total = p.shared_at + (classify_bytes > tmp_bytes ? classify_bytes : tmp_bytes);
   return MSPLIT_SUCCESS;
 }
 
@@ -158,6 +151,8 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_end_offsets is NULL with %zu segments", num_segments);
   if (num_segments > 0xFFFFFFFFull)
     return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: num_segments is %zu (at most 2^32 - 1)", num_segments);
+  if (n > (size_t(1) << 43))  // the long segments' chunk tiles are counted in 32 bits
+    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: n is %zu (at most 2^43)", n);
   if (n > 0) {
     const size_t kb = n * sizeof(Key), vb = n * (HAS_VALUES ? sizeof(Value) : 0);
     if (ranges_overlap(keys_in, kb, keys_out, kb))
@@ -181,7 +176,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   if (*temp_bytes < plan.total)
     return set_error(MSPLIT_ERROR_TEMP_STORAGE, "segmented_sort: temp_bytes is %zu, %zu needed", *temp_bytes, plan.total);
   unsigned char *temp = static_cast<unsigned char *>(d_temp);
-  unsigned long long *error = reinterpret_cast<unsigned long long *>(temp + plan.off[SEG_ERROR]);
+  unsigned long long *error = reinterpret_cast<unsigned long long *>(temp);
   MSPLIT_CUDA_TRY(cudaMemsetAsync(error, 0xFF, ERR_WORDS * sizeof(unsigned long long), stream));  // no bad segment
   if (n == 0 || num_segments == 0) return MSPLIT_SUCCESS;
 
@@ -190,23 +185,20 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   a.keys_out = keys_out;
   a.values_in = values_in;
   a.values_out = values_out;
-  a.tmp_keys = reinterpret_cast<Key *>(temp + plan.off[SEG_SHARED] + plan.tmp_keys_off);
-  a.tmp_values = HAS_VALUES ? reinterpret_cast<Value *>(temp + plan.off[SEG_SHARED] + plan.tmp_values_off) : nullptr;
+  a.tmp_keys = reinterpret_cast<Key *>(temp + plan.shared_at + plan.tmp_keys_off);
+  a.tmp_values = HAS_VALUES ? reinterpret_cast<Value *>(temp + plan.shared_at + plan.tmp_values_off) : nullptr;
   a.begin = begin;
   a.end = end;
-  uint8_t *bins = temp + plan.off[SEG_SHARED] + plan.bins_off;
-  uint32_t *ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_SHARED] + plan.ids_off);
-  uint32_t *bin_ids = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_BIN_IDS]);
-  size_t *bin_offsets = reinterpret_cast<size_t *>(temp + plan.off[SEG_BIN_OFFSETS]);
+  uint8_t *bins = temp + plan.shared_at + plan.bins_off;
+  uint32_t *ids = reinterpret_cast<uint32_t *>(temp + plan.shared_at + plan.ids_off);
+  uint32_t *bin_ids = reinterpret_cast<uint32_t *>(temp + plan.bin_ids_at);
+  size_t *bin_offsets = reinterpret_cast<size_t *>(temp + plan.bin_offsets_at);
   a.bin_ids = bin_ids;
   a.bin_offsets = bin_offsets;
   a.error = error;
   a.flip = descending ? ~typename key_order<Key>::bits(0) : typename key_order<Key>::bits(0);
-  a.lng.begin = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_BEGIN]);
-  a.lng.len = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_LEN]);
-  a.lng.tile_start = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_TILE_START]);
-  a.lng.meta = reinterpret_cast<size_t *>(temp + plan.off[SEG_LONG_META]);
-  a.lng.passes = reinterpret_cast<uint32_t *>(temp + plan.off[SEG_LONG_PASSES]);
+  a.lng.tile_start = reinterpret_cast<uint32_t *>(temp + plan.tile_start_at);
+  a.lng.meta = reinterpret_cast<size_t *>(temp + plan.meta_at);
   a.n = n;
 
   // 3. classify the segments (and check their offsets)
@@ -219,7 +211,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   }
   // 4. group the segment ids by bin
   size_t ms_bytes = plan.multisplit_bytes;
-  MSPLIT_TRY(segsort_group_by_bin(temp + plan.off[SEG_MULTISPLIT], &ms_bytes, ids, bin_ids, num_segments, bins,
+  MSPLIT_TRY(segsort_group_by_bin(temp + plan.shared_at + plan.ms_off, &ms_bytes, ids, bin_ids, num_segments, bins,
                                   bin_offsets, stream));
   // 5. the long segments (and a bad offset's details)
   segsort_long_setup_kernel<Offset><<<1, BT, 0, stream>>>(begin, end, bin_ids, bin_offsets, error, a.lng, n,

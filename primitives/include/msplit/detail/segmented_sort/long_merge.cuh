@@ -26,9 +26,7 @@
 namespace msplit {
 namespace detail {
 
-constexpr int SEGSORT_LONG_BIN = segsort_tuning::NUM_BINS - 1;
-
-// One block: gathers the long segments (their start, length, chunk tiles and passes), and fills
+// One block: gathers the long segments (their chunk tiles and passes), and fills
 // in the error record's details when the offsets check flagged a segment.
 template <typename Offset>
 __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
@@ -72,23 +70,19 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     unsigned long long tiles = 0;
     if (j < count) {
       const uint32_t s = bin_ids[first + j];
-      const size_t b = size_t(begin[s]), len = size_t(end[s]) - b;
+      const size_t len = size_t(end[s]) - size_t(begin[s]);
       tiles = (len + T - 1) / T;  // >= 2: a long segment is longer than T
-      const uint32_t passes = 64 - __clzll((long long)(tiles - 1));
-      lng.begin[j] = b;
-      lng.len[j] = len;
-      lng.passes[j] = passes;
-      atomicMax(&max_passes, passes);
+      atomicMax(&max_passes, long_passes(len));
     }
     const unsigned long long before = block_exclusive_scan<BT>(tiles, warp_sums);
-    if (j < count) lng.tile_start[j] = carry + before;
+    if (j < count) lng.tile_start[j] = uint32_t(carry + before);
     if (tid == BT - 1) carry_out = carry + before + tiles;
     __syncthreads();
     carry = carry_out;
   }
   __syncthreads();
   if (tid == 0) {
-    lng.tile_start[count] = carry;
+    lng.tile_start[count] = uint32_t(carry);
     lng.meta[LONG_COUNT] = count;
     lng.meta[LONG_TILES] = carry;
     lng.meta[LONG_MAX_PASSES] = max_passes;
@@ -141,10 +135,11 @@ __device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset
   item *items = layout::items(smem);
   Key *keys = layout::keys(smem);
   Value *values = layout::values(smem);
-  const uint32_t tid = threadIdx.x, passes = a.lng.passes[j];
+  const long_segment g = long_segment_of(a, j);
+  const uint32_t tid = threadIdx.x, passes = long_passes(g.len);
 
   // 1. the two runs this tile merges, and its part of the output
-  const size_t len = a.lng.len[j], base = a.lng.begin[j];
+  const size_t len = g.len, base = g.begin;
   const size_t out0 = (t - a.lng.tile_start[j]) * T;  // tile start within the segment
   const size_t width = T << (pass - 1), pair0 = out0 / (2 * width) * (2 * width);
   const size_t a_len = len - pair0 < width ? len - pair0 : width;
@@ -235,7 +230,8 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
     if (pass > 1) grid.sync();  // the previous pass's runs are complete
     for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       const size_t j = find_long_segment(a.lng.tile_start, count, t);
-      if (a.lng.passes[j] >= pass) merge_tile(a, pass, j, t, segsort_smem, split);  // uniform over the block
+      if (long_passes(long_segment_of(a, j).len) >= pass)  // uniform over the block
+        merge_tile(a, pass, j, t, segsort_smem, split);
     }
   }
 }

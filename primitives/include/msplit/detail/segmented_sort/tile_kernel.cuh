@@ -26,13 +26,16 @@ namespace detail {
 constexpr unsigned long long NO_BAD_SEGMENT = ~0ull;
 enum { ERR_SEGMENT = 0, ERR_BEGIN = 1, ERR_END = 2, ERR_N = 3, ERR_WORDS = 4 };
 
-// The long segments (longer than MAX_TILE_LENGTH), gathered on the device: start, length, first
-// chunk tile (exclusive scan of their tile counts) and merge passes of each, and totals.
+// The long segments (longer than MAX_TILE_LENGTH), gathered on the device: the first chunk tile
+// of each (exclusive scan of their tile counts; 32 bits, so that the temporary storage stays
+// within CUB's: n is at most 2^43), and totals. Their start, length and passes are read again
+// from the binned ids and the caller's offsets (long_segment_of).
 enum { LONG_COUNT = 0, LONG_TILES = 1, LONG_MAX_PASSES = 2, LONG_META_WORDS = 3 };
 struct long_plan {
-  size_t *begin, *len, *tile_start, *meta;
-  uint32_t *passes;
+  uint32_t *tile_start;
+  size_t *meta;
 };
+constexpr int SEGSORT_LONG_BIN = segsort_tuning::NUM_BINS - 1;
 
 template <typename Key, typename Value, typename Offset>
 struct segsort_args {
@@ -51,11 +54,28 @@ struct segsort_args {
   size_t n;
 };
 
+// Merge passes of a long segment of len items: ceil(log2(its chunks of MAX_TILE_LENGTH)).
+__device__ __forceinline__ uint32_t long_passes(size_t len) {
+  const size_t tiles = (len + segsort_tuning::MAX_TILE_LENGTH - 1) / segsort_tuning::MAX_TILE_LENGTH;  // >= 2
+  return 64 - __clzll((long long)(tiles - 1));
+}
+
+// Long segment j, in the long bin's order: its start and length in the caller's offsets.
+struct long_segment {
+  size_t begin, len;
+};
+template <typename Key, typename Value, typename Offset>
+__device__ __forceinline__ long_segment long_segment_of(const segsort_args<Key, Value, Offset> &a, size_t j) {
+  const uint32_t s = a.bin_ids[a.bin_offsets[SEGSORT_LONG_BIN] + j];
+  const size_t b = size_t(a.begin[s]);
+  return long_segment{b, size_t(a.end[s]) - b};
+}
+
 // Length bin b >= 1 holds lengths up to 2^(b + 1).
 __host__ __device__ constexpr int bin_log2_length(int b) { return b + 1; }
 
 // The long segment that chunk tile t belongs to: the last j with tile_start[j] <= t.
-__device__ __forceinline__ size_t find_long_segment(const size_t *tile_start, size_t count, size_t t) {
+__device__ __forceinline__ size_t find_long_segment(const uint32_t *tile_start, size_t count, size_t t) {
   size_t lo = 0, hi = count;
   while (hi - lo > 1) {
     const size_t mid = (lo + hi) / 2;
@@ -108,11 +128,12 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_l
       log2_g = 8;  // one group of the whole block
       if (tid == 0) {
         const size_t j = find_long_segment(a.lng.tile_start, a.lng.meta[LONG_COUNT], w);
+        const long_segment g = long_segment_of(a, j);
         const size_t first = (w - a.lng.tile_start[j]) * segsort_tuning::MAX_TILE_LENGTH;
-        const size_t rest = a.lng.len[j] - first;
-        seg_begin[0] = a.lng.begin[j] + first;
+        const size_t rest = g.len - first;
+        seg_begin[0] = g.begin + first;
         seg_len[0] = uint32_t(rest < segsort_tuning::MAX_TILE_LENGTH ? rest : segsort_tuning::MAX_TILE_LENGTH);
-        to_tmp = long_stage_in_tmp(a.lng.passes[j], 0);
+        to_tmp = long_stage_in_tmp(long_passes(g.len), 0);
       }
     } else {
       size_t rest = w - chunk_tiles;
