@@ -92,8 +92,8 @@ typedef struct {
   uint32_t blocks_per_sm; /* blocks of the peeling kernel an SM; 0: as many as fit */
   uint32_t spread;        /* 1: a sub-round's items dealt evenly over the team's warps */
   uint32_t aggregate;     /* 1: one atomic for a warp's decrements of a vertex and its queueing */
-  uint32_t local_arcs;    /* a vertex falling to the level with at most these arcs (<= 1024) is
-                             peeled at once by the lane that lowered it; 0: never */
+  uint32_t local_arcs;    /* a lane peels at once the vertices it lowers to the level while
+                             their arcs add up to at most this a chunk (<= 1024); 0: never */
   uint32_t window;        /* degree buckets a window opens with, 2 to 254; 0: 16 */
 } ds_kcore_gpu_options;
 

@@ -63,7 +63,7 @@ constexpr uint32_t DEFAULT_WINDOW = 16;     /* degree buckets of one window (opt
 constexpr uint32_t MAX_WINDOW = 254;        /* + overflow + peeled: 256 buckets of a multisplit */
 constexpr uint32_t MAX_SOLO_ITEMS = 1u << 20; /* option bounds: beyond, the grid always pays */
 constexpr uint64_t MAX_SOLO_ARCS = 1ull << 24;
-constexpr uint32_t MAX_LOCAL_ARCS = 1024;   /* a lane walks a locally peeled vertex's arcs alone */
+constexpr uint32_t MAX_LOCAL_ARCS = 1024;   /* a lane walks its budget of arcs one by one */
 constexpr int FILTER_BLOCK = 256;
 
 struct kcore_dev {

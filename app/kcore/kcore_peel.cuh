@@ -13,11 +13,15 @@
  *              join in one atomic (hubs are the neighbours of most peeled
  *              vertices of a Kronecker graph), and the threads that queue
  *              vertices at once reserve their slots with one atomic a warp.
- *   local_arcs a vertex that falls to the level and has at most local_arcs
- *              arcs is peeled at once by the lane that lowered it (a small
- *              stack a lane), not in the next sub-round: within a level the
- *              order of peeling does not matter, so a chain of low-degree
- *              vertices (roads' paths) costs one sub-round, not one each.
+ *   local_arcs a vertex that falls to the level is peeled at once by the lane
+ *              that lowered it (a small stack a lane), not in the next
+ *              sub-round, while the arcs the lane so takes on in this
+ *              sub-round stay within local_arcs: within a level the order of
+ *              peeling does not matter, so a chain of low-degree vertices
+ *              (roads' paths) costs a sub-round every local_arcs / 2
+ *              vertices, not every vertex. The budget bounds the walk: a lane
+ *              walks its arcs one after another, and an unbounded walk took
+ *              2,201 arcs on NY's first level (a CPU replay of the rounds).
  *   window     degree buckets a window opens with (fewer windows, each a
  *              least-degree pass, a multisplit and two host round trips).
  * The kernel's template flag V compiles the first three in (peel_window<true>)
@@ -136,18 +140,28 @@ __device__ __forceinline__ uint32_t take_degree(const peel_args &a, uint32_t u) 
   return same.shfl(old, 0) - same.thread_rank();
 }
 
+/* A lane's vertices to peel at once (local_arcs), and the arcs it may still
+ * take on in this sub-round. */
+struct local_stack {
+  uint32_t v[LOCAL_STACK];
+  uint32_t depth, budget;
+};
+
 /* The arc to u of a vertex peeled at level k in sub-round r: u loses a degree;
  * if it falls to k it is peeled at level k, by this lane at once (its stack,
- * local_arcs) or in sub-round r + 1; if it falls below top it enters the window. */
+ * while u's arcs fit the lane's budget) or in sub-round r + 1; if it falls
+ * below top it enters the window. */
 template <bool V>
 __device__ __forceinline__ void lower(const peel_args &a, uint32_t u, uint32_t k, uint32_t r,
-                                      uint32_t *stack, uint32_t &depth) {
+                                      local_stack &s) {
   if (a.core[u] != UNSET) return;
   const uint32_t old = take_degree<V>(a, u);
   if (old == k + 1) {
-    if (V && a.local_arcs > 0 && depth < LOCAL_STACK && a.row[u + 1] - a.row[u] <= a.local_arcs) {
+    const uint64_t arcs = V && s.budget > 0 ? a.row[u + 1] - a.row[u] : UINT64_MAX;
+    if (V && s.depth < LOCAL_STACK && arcs <= s.budget) {
       a.core[u] = k;
-      stack[depth++] = u;
+      s.budget -= (uint32_t)arcs;
+      s.v[s.depth++] = u;
     } else {
       enqueue<V>(a, u, k, r + 1);
     }
@@ -157,15 +171,15 @@ __device__ __forceinline__ void lower(const peel_args &a, uint32_t u, uint32_t k
 }
 
 /* The lane's stack of vertices peeled at once (local_arcs): their arcs, one
- * after another; what they lower to k joins the stack while it has room. */
-__device__ __noinline__ void drain(const peel_args &a, uint32_t k, uint32_t r, uint32_t *stack,
-                                   uint32_t depth) {
+ * after another; what they lower to k joins the stack while it has room and
+ * the budget allows. */
+__device__ __noinline__ void drain(const peel_args &a, uint32_t k, uint32_t r, local_stack &s) {
   uint32_t peeled = 0;
-  while (depth > 0) {
-    const uint32_t v = stack[--depth];
+  while (s.depth > 0) {
+    const uint32_t v = s.v[--s.depth];
     peeled++;
     const uint64_t end = a.row[v + 1];
-    for (uint64_t e = a.row[v]; e < end; e++) lower<true>(a, a.col[e], k, r, stack, depth);
+    for (uint64_t e = a.row[v]; e < end; e++) lower<true>(a, a.col[e], k, r, s);
   }
   if (peeled > 0) atomicAdd(&a.st->local_peels, (unsigned long long)peeled);
 }
@@ -192,8 +206,9 @@ __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, u
     if (lane >= d) incl += up;
   }
   const uint32_t total = __shfl_sync(0xffffffffu, incl, WARP - 1);
-  uint32_t stack[LOCAL_STACK];
-  uint32_t depth = 0;
+  local_stack s;
+  s.depth = 0;
+  s.budget = V ? a.local_arcs : 0;
   for (uint32_t base = 0; base < total; base += WARP) {
     const uint32_t t = base + lane;
     int lo = 0, hi = WARP - 1; /* the first lane whose inclusive sum exceeds t */
@@ -206,10 +221,10 @@ __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, u
     const uint32_t owner_len = __shfl_sync(0xffffffffu, len, lo);
     const uint64_t owner_begin = __shfl_sync(0xffffffffu, begin, lo);
     if (t >= total) continue;
-    lower<V>(a, a.col[owner_begin + (t - (owner_incl - owner_len))], k, r, stack, depth);
+    lower<V>(a, a.col[owner_begin + (t - (owner_incl - owner_len))], k, r, s);
   }
   /* after the loop, whose shuffles take every lane */
-  if (V && depth > 0) drain(a, k, r, stack, depth);
+  if (V && s.depth > 0) drain(a, k, r, s);
 }
 
 /* The least degree of the vertices in list not peeled (into st->least[0]). */
