@@ -16,8 +16,9 @@
 //   kron_bench [--scales 20,21] [--short 16,64,256] [--probes bitmap,hash,search]
 //              [--solo default,0:0,1024:2048] [--variants base,spread+agg] [--trials 10]
 //              [--cpu-trials 3] [--threads 16] [--csr] [--transfers staged,register,pageable]
-//              [--no-tc] [--json FILE]
-//   --no-tc: kcore (and --csr) alone.
+//              [--no-tc] [--graphs FILES] [--json FILE]
+//   --no-tc: kcore (and --csr) alone. --graphs FILES: kcore on these files too (made
+//   undirected), and without --scales on them alone.
 //
 // GPU times are the libraries' own (CUDA events; the CSR copies by the host clock), CPU times
 // wall clock; a warm-up first, then the median of the trials.
@@ -141,7 +142,7 @@ static bool parse_solo(const std::string &text, ds_kcore_gpu_options *o) {
 }
 
 /* kcore on the GPU with each small-round setting and variant, beside the OpenMP backend. */
-static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vector<std::string> &solos,
+static bool bench_kcore(const ds_graph &g, const std::string &name, const std::vector<std::string> &solos,
                         const std::vector<std::string> &variants, int trials, int cpu_trials,
                         int threads, FILE *f, bool &first) {
   ds_error err;
@@ -190,11 +191,11 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
         cpu_trials == 0 || std::equal(core.begin(), core.begin() + g.n, core_cpu.begin());
     /* rounds can vary between trials with local_arcs (which lane lowers a vertex first) */
     const double per_round = median(rounds) > 0 ? median(kms) / median(rounds) : 0.0;
-    std::printf("kron%s kcore solo %s (%u:%llu:%u) variant %s: gpu %.3f ms (%.1fx cpu %.3f ms), "
+    std::printf("%s kcore solo %s (%u:%llu:%u) variant %s: gpu %.3f ms (%.1fx cpu %.3f ms), "
                 "%u windows, %u levels, %llu rounds (%llu solo, %llu local peels); solo %.3f, "
                 "grid %.3f, levels %.3f ms; %.4f ms/round = %.2f arc passes (%.4f ms); "
                 "degeneracy %u, %s\n",
-                sc.c_str(), solo.c_str(), opt.solo_items, (unsigned long long)opt.solo_arcs,
+                name.c_str(), solo.c_str(), opt.solo_items, (unsigned long long)opt.solo_arcs,
                 opt.blocks_per_sm, variant.c_str(), median(kms), median(kcpu) / median(kms),
                 median(kcpu), ks.windows, ks.levels, (unsigned long long)median(rounds),
                 (unsigned long long)ks.solo_rounds, (unsigned long long)ks.local_peels,
@@ -203,7 +204,7 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
                 same ? "same cores" : "CORES DIFFER");
     if (f) {
       std::fprintf(f,
-                   "%s    {\"graph\": \"kron%s\", \"program\": \"kcore\", \"vertices\": %u, "
+                   "%s    {\"graph\": \"%s\", \"program\": \"kcore\", \"vertices\": %u, "
                    "\"arcs\": %llu, \"solo_items\": %u, \"solo_arcs\": %llu, "
                    "\"blocks_per_sm\": %u, \"variant\": \"%s\", \"spread\": %u, "
                    "\"aggregate\": %u, \"local_arcs\": %u, \"window\": %u, "
@@ -212,7 +213,7 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
                    "\"solo_ms\": %.4f, \"grid_ms\": %.4f, \"level_ms\": %.4f, "
                    "\"ms_per_round\": %.5f, \"arc_pass_ms\": %.5f, \"degeneracy\": %u, "
                    "\"same_as_cpu\": %s}",
-                   first ? "" : ",\n", sc.c_str(), g.n, (unsigned long long)g.m, opt.solo_items,
+                   first ? "" : ",\n", name.c_str(), g.n, (unsigned long long)g.m, opt.solo_items,
                    (unsigned long long)opt.solo_arcs, opt.blocks_per_sm, variant.c_str(),
                    opt.spread, opt.aggregate, opt.local_arcs, opt.window,
                    (unsigned long long)ks.local_peels, median(kms),
@@ -299,11 +300,13 @@ int main(int argc, char **argv) {
                            probes = {"bitmap", "hash", "search"}, solos = {"default"},
                            variants = {"base"},
                            transfers = {"staged", "register", "pageable"};
-  int trials = 10, cpu_trials = 3, threads = 16, csr = 0, no_tc = 0;
+  int trials = 10, cpu_trials = 3, threads = 16, csr = 0, no_tc = 0, scales_given = 0;
+  std::vector<std::string> files;
   std::string json;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
-    if (a == "--scales" && i + 1 < argc) scales = bench::split_list(argv[++i]);
+    if (a == "--scales" && i + 1 < argc) scales = bench::split_list(argv[++i]), scales_given = 1;
+    else if (a == "--graphs" && i + 1 < argc) files = bench::split_list(argv[++i]);
     else if (a == "--short" && i + 1 < argc) shorts = bench::split_list(argv[++i]);
     else if (a == "--probes" && i + 1 < argc) probes = bench::split_list(argv[++i]);
     else if (a == "--solo" && i + 1 < argc) solos = bench::split_list(argv[++i]);
@@ -317,11 +320,13 @@ int main(int argc, char **argv) {
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
     else {
       std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--probes L] [--solo L] "
-                           "[--variants L] [--no-tc] [--trials T] [--cpu-trials T] "
-                           "[--threads N] [--csr] [--transfers L] [--json FILE]\n", argv[0]);
+                           "[--variants L] [--no-tc] [--graphs FILES] [--trials T] "
+                           "[--cpu-trials T] [--threads N] [--csr] [--transfers L] "
+                           "[--json FILE]\n", argv[0]);
       return 2;
     }
   }
+  if (!files.empty() && !scales_given) scales.clear(); /* --graphs alone: no Kronecker graphs */
   if (!bench::require_device()) return 77;
   bench::machine mc;
   FILE *f = json.empty() ? nullptr
@@ -342,7 +347,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kron %s: %s\n", sc.c_str(), err.msg);
       return 1;
     }
-    ok &= bench_kcore(g, sc, solos, variants, trials, cpu_trials, threads, f, first);
+    ok &= bench_kcore(g, "kron" + sc, solos, variants, trials, cpu_trials, threads, f, first);
     if (no_tc) {
       ds_graph_free(&g);
       continue;
@@ -370,6 +375,21 @@ int main(int argc, char **argv) {
     for (const std::string &sm : shorts)
       for (const std::string &probe : probes)
         ok &= bench_tc_gpu(g, sc, sm, probe, trials, tc_cpu_total, cpu_trials > 0, f, first);
+    ds_graph_free(&g);
+  }
+  // files (made undirected): kcore alone
+  for (const std::string &path : files) {
+    ds_load_options lo;
+    ds_load_options_default(&lo);
+    lo.undirected = 1;
+    lo.use_cache = 0;
+    ds_graph g;
+    ds_error err;
+    if (ds_graph_load(path.c_str(), &lo, &g, &err) != DS_OK) {
+      std::fprintf(stderr, "%s: %s\n", path.c_str(), err.msg);
+      return 1;
+    }
+    ok &= bench_kcore(g, g.name, solos, variants, trials, cpu_trials, threads, f, first);
     ds_graph_free(&g);
   }
   if (f) {
