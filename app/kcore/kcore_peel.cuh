@@ -26,7 +26,10 @@
  *              least-degree pass, a multisplit and two host round trips).
  * The kernel's template flag V compiles the first three in (peel_window<true>)
  * or out: the default runs peel_window<false>, whose registers (and so blocks
- * an SM) the variants' code would otherwise change.
+ * an SM) the variants' code would otherwise change. peel_window<true> also
+ * carries the sub-round counters from one level to the next instead of
+ * clearing them behind a grid barrier (one barrier fewer a level: 185 levels
+ * on kron20).
  */
 #ifndef DS_KCORE_PEEL_CUH
 #define DS_KCORE_PEEL_CUH
@@ -49,7 +52,9 @@ constexpr uint32_t LOCAL_STACK = 16;        /* vertices a lane keeps to peel at 
 /* Device counters of a window's levels. Sub-round r takes the items of buffer
  * r % 2 (count[r % 3] of them) and queues into buffer (r + 1) % 2 and
  * count[(r + 1) % 3]; count[(r + 2) % 3] was read in sub-round r - 1 and is
- * cleared in r, so one barrier a sub-round suffices. */
+ * cleared in r, so one barrier a sub-round suffices. A level ends at the first
+ * r whose count is 0; count[(r + 1) % 3] was cleared in r - 1 and no thread
+ * reads it until the next barrier, so the next level may queue there. */
 struct peel_state {
   unsigned long long arcs[COUNTERS]; /* arcs of the items queued */
   uint32_t count[COUNTERS];          /* items queued */
@@ -289,28 +294,37 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
   const uint64_t rank = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
   const uint32_t to = (uint32_t)a.offsets[a.window];
+  /* The sub-round the level's queue goes to: 0, the counters cleared behind a
+   * barrier after every level; with V, the one after the last level's, whose
+   * slot that level left clear (peel_state), and the slot after it, still
+   * holding the last level's final queue, cleared by the filter. That saves a
+   * grid barrier a level; the host clears the counters before each launch. */
+  uint32_t r0 = 0;
   for (uint32_t k = a.base, filter = 0; k < a.top; filter++) {
     unsigned long long t0 = rank == 0 ? now_ns() : 0;
-    // 1. the level's queue into sub-round 0 (the least slots rotate as the counters do)
-    if (rank == 0) a.st->least[(filter + 1) % COUNTERS] = UINT32_MAX; /* the next filter's */
+    // 1. the level's queue into sub-round r0 (the least slots rotate as the counters do)
+    if (rank == 0) {
+      a.st->least[(filter + 1) % COUNTERS] = UINT32_MAX; /* the next filter's */
+      if (V) a.st->count[(r0 + 1) % COUNTERS] = 0, a.st->arcs[(r0 + 1) % COUNTERS] = 0;
+    }
     const uint32_t from = (uint32_t)a.offsets[k - a.base];
     const uint32_t own = to - from, late = load_volatile(&a.st->entered);
     for (uint64_t i = rank; i < (uint64_t)own + late; i += threads) {
       const uint32_t v = i < own ? a.win[from + i] : a.entered[i - own];
       if (a.core[v] != UNSET) continue;
       const uint32_t d = a.deg[v];
-      if (d <= k) enqueue<V>(a, v, k, 0);
+      if (d <= k) enqueue<V>(a, v, k, r0);
       else atomicMin(&a.st->least[filter % COUNTERS], d);
     }
     grid.sync();
     const uint32_t least = load_volatile(&a.st->least[filter % COUNTERS]);
-    if (load_volatile(&a.st->count[0]) == 0) {
+    if (load_volatile(&a.st->count[r0 % COUNTERS]) == 0) {
       if (least >= a.top) {
         if (rank == 0) a.st->level_ns += now_ns() - t0;
         break; /* nothing left in the window */
       }
       k = least;
-      grid.sync(); /* every thread has read count[0] before the next filter fills it */
+      grid.sync(); /* every thread has read count[r0] before the next filter fills it */
       if (rank == 0) a.st->level_ns += now_ns() - t0;
       continue;
     }
@@ -319,7 +333,8 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
       a.st->level_ns += now_ns() - t0;
     }
     // 2. sub-rounds: block 0 alone while they are small, else the grid
-    for (uint32_t r = 0;;) {
+    uint32_t r = r0;
+    for (;;) {
       const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
       const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
       if (count == 0) break;
@@ -344,12 +359,16 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
       if (rank == 0) a.st->grid_ns += now_ns() - t1;
       r++;
     }
-    // 3. the counters cleared for the next level
-    t0 = rank == 0 ? now_ns() : 0;
-    if (rank == 0)
-      for (int c = 0; c < COUNTERS; c++) a.st->count[c] = 0, a.st->arcs[c] = 0;
-    grid.sync();
-    if (rank == 0) a.st->level_ns += now_ns() - t0;
+    // 3. the counters cleared for the next level, or (V) carried on to it
+    if (V) {
+      r0 = r + 1;
+    } else {
+      t0 = rank == 0 ? now_ns() : 0;
+      if (rank == 0)
+        for (int c = 0; c < COUNTERS; c++) a.st->count[c] = 0, a.st->arcs[c] = 0;
+      grid.sync();
+      if (rank == 0) a.st->level_ns += now_ns() - t0;
+    }
     k++;
   }
 }
