@@ -51,7 +51,9 @@ static int g_quick = 0, g_sanitize = 0;
  * the variants (solo items, arcs, blocks an SM, spread, aggregate, local
  * arcs, window): each alone (local_arcs at its bound, so that lanes' stacks
  * fill and spill to the queue), all at once, and all at once on the grid
- * alone with the smallest window and on block 0 alone with the largest */
+ * alone with the smallest window and on block 0 alone with the largest;
+ * last, the window alone at both extremes, which runs the default kernel
+ * (peel_window<false>: window is not one of its template's variants) */
 #define SOLO_DEFAULT DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS
 static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
     {SOLO_DEFAULT, 0, 0, 0, 0, 0},
@@ -63,6 +65,8 @@ static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
     {SOLO_DEFAULT, 0, 1, 1, 32, 0},
     {0, 0, 1, 1, 1, 4, 2},
     {1u << 20, 1ull << 24, 0, 1, 1, 32, 254},
+    {SOLO_DEFAULT, 0, 0, 0, 0, 2},
+    {0, 0, 0, 0, 0, 0, 254},
 };
 #define N_KCORE_OPTIONS (sizeof KCORE_OPTIONS / sizeof KCORE_OPTIONS[0])
 /* the sets of a full run and of --sanitize (--quick: all of them) */
