@@ -75,6 +75,7 @@ typedef struct {
    * multisplits */
   double solo_ms, grid_ms, level_ms;
   double arc_pass_ms; /* one pass over the arcs (every arc's neighbour's degree), apart */
+  uint64_t local_peels; /* vertices peeled at once by the lane that lowered them (local_arcs) */
 } ds_kcore_gpu_stats;
 
 /* Block 0 alone runs a sub-round of at most solo_items work items (pieces of
@@ -83,13 +84,27 @@ typedef struct {
 #define DS_KCORE_GPU_SOLO_ITEMS 1024u
 #define DS_KCORE_GPU_SOLO_ARCS 2048u
 
+/* The variants below give the same core numbers; 0 everywhere is the
+ * default (kcore_peel.cuh says what each changes and why). */
 typedef struct {
   uint32_t solo_items;    /* at most 2^20 */
   uint64_t solo_arcs;     /* at most 2^24 */
   uint32_t blocks_per_sm; /* blocks of the peeling kernel an SM; 0: as many as fit */
+  uint32_t spread;        /* 1: a sub-round's items dealt evenly over the team's warps */
+  uint32_t aggregate;     /* 1: one atomic for a warp's decrements of a vertex and its queueing */
+  uint32_t local_arcs;    /* a lane peels at once the vertices it lowers to the level while
+                             their arcs add up to at most this a chunk (<= 1024); 0: never */
+  uint32_t window;        /* degree buckets a window opens with, 2 to 254; 0: 16 */
 } ds_kcore_gpu_options;
 
 void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt);
+
+/* Sets the variants named in text on opt (other fields kept): "+"-separated
+ * words among "base" (nothing), "spread", "agg", "localN" (local_arcs N),
+ * "winN" (window N), "bpsmN" (blocks_per_sm N) and "all" (spread, agg,
+ * local32: the combination under measurement). Returns 0 on an unknown word
+ * or a missing number, with opt unchanged. Example: "spread+agg+local16+win64". */
+int ds_kcore_gpu_options_variant(ds_kcore_gpu_options *opt, const char *text);
 
 /* Device bytes the GPU backend needs for a graph of n vertices and m arcs
  * (the graph included): what _open checks against the device's free memory. */

@@ -361,4 +361,53 @@ void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt) {
   opt->solo_items = DS_KCORE_GPU_SOLO_ITEMS;
   opt->solo_arcs = DS_KCORE_GPU_SOLO_ARCS;
   opt->blocks_per_sm = 0;
+  opt->spread = 0;
+  opt->aggregate = 0;
+  opt->local_arcs = 0;
+  opt->window = 0;
+}
+
+/* "NAME" or "NAME<digits>" at word[0..len): the number into *value (-1: none). */
+static int variant_word(const char *word, size_t len, const char *name, long *value) {
+  const size_t nlen = strlen(name);
+  if (len < nlen || strncmp(word, name, nlen) != 0) return 0;
+  *value = -1;
+  if (len == nlen) return 1;
+  long v = 0;
+  for (size_t i = nlen; i < len; i++) {
+    if (word[i] < '0' || word[i] > '9' || v > 1000000) return 0;
+    v = v * 10 + (word[i] - '0');
+  }
+  *value = v;
+  return 1;
+}
+
+int ds_kcore_gpu_options_variant(ds_kcore_gpu_options *opt, const char *text) {
+  if (opt == NULL || text == NULL) return 0;
+  ds_kcore_gpu_options o = *opt;
+  for (const char *w = text; *w != '\0';) {
+    const char *plus = strchr(w, '+');
+    const size_t len = plus ? (size_t)(plus - w) : strlen(w);
+    long v = -1;
+    if (variant_word(w, len, "base", &v) && v < 0) {
+    } else if (variant_word(w, len, "spread", &v) && v < 0) {
+      o.spread = 1;
+    } else if (variant_word(w, len, "agg", &v) && v < 0) {
+      o.aggregate = 1;
+    } else if (variant_word(w, len, "all", &v) && v < 0) {
+      o.spread = 1, o.aggregate = 1, o.local_arcs = 32;
+    } else if (variant_word(w, len, "local", &v) && v >= 0) {
+      o.local_arcs = (uint32_t)v;
+    } else if (variant_word(w, len, "win", &v) && v >= 0) {
+      o.window = (uint32_t)v;
+    } else if (variant_word(w, len, "bpsm", &v) && v >= 0) {
+      o.blocks_per_sm = (uint32_t)v;
+    } else {
+      return 0;
+    }
+    w += len;
+    if (*w == '+' && *++w == '\0') return 0; /* an empty last word */
+  }
+  *opt = o;
+  return 1;
 }

@@ -10,6 +10,10 @@
 #include "kcore.h"
 #include "kernel.h"
 
+/* The GPU backend's variants for experiments (ds_kcore_gpu_options_variant's
+ * words, e.g. "spread+agg+local32"); unset: the defaults. */
+#define VARIANT_ENV "DS_KCORE_GPU_VARIANT"
+
 /* the oracle's 12 bytes and the parallel peeling's 20 per vertex (kcore.h) */
 #define KCORE_SCRATCH_PER_VERTEX 20u
 
@@ -60,10 +64,21 @@ static int summary(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_resu
 }
 
 static ds_status gpu_open(const ds_cli *cli, const ds_graph *g, void **ctx, ds_error *err) {
-  return ds_kcore_gpu_open(cli->device, g, NULL, (ds_kcore_gpu **)ctx, err);
+  ds_kcore_gpu_options opt;
+  ds_kcore_gpu_options_default(&opt);
+  const char *variant = getenv(VARIANT_ENV);
+  if (variant != NULL && !ds_kcore_gpu_options_variant(&opt, variant)) {
+    *ctx = NULL;
+    return ds_error_set(err, DS_ERR_ARG,
+                        "%s='%s': not '+'-separated words among base, spread, agg, all, localN, "
+                        "winN, bpsmN",
+                        VARIANT_ENV, variant);
+  }
+  return ds_kcore_gpu_open(cli->device, g, &opt, (ds_kcore_gpu **)ctx, err);
 }
 
-static const char *const GPU_DETAILS[] = {"windows", "levels", "rounds", "ms_per_round", NULL};
+static const char *const GPU_DETAILS[] = {"windows", "levels",      "rounds",
+                                          "ms_per_round", "local_peels", NULL};
 
 static ds_status gpu_run(void *ctx, const ds_graph *g, ds_kernel_result *r, double *ms,
                          ds_error *err) {
@@ -77,6 +92,7 @@ static ds_status gpu_run(void *ctx, const ds_graph *g, ds_kernel_result *r, doub
   r->details[1] = stats.levels;
   r->details[2] = (double)stats.rounds;
   r->details[3] = stats.rounds ? *ms / (double)stats.rounds : 0.0;
+  r->details[4] = (double)stats.local_peels;
   return DS_OK;
 }
 

@@ -2,7 +2,9 @@
 // the GPU backends beside the OpenMP backends on the same machine.
 //   kcore: for each small-round setting (--solo ITEMS:ARCS[:BLOCKS_PER_SM], ds_kcore_gpu_options),
 //          the time, the rounds (and how many ran on block 0 alone), the time of solo rounds,
-//          grid rounds and level filters, and one pass over the arcs to compare a round with.
+//          grid rounds and level filters, and one pass over the arcs to compare a round with;
+//          each setting with each variant of the peeling (--variants, the words of
+//          ds_kcore_gpu_options_variant: base, spread, agg, localN, winN, bpsmN, all, joined by +).
 //   tc:    for each short-row bound and each probe of the long rows (--probes: search, bitmap,
 //          hash), the time of preprocessing and of every row class (short rows by a warp; long
 //          rows by a block in bins of up to 256, up to 4,096 and more out-arcs) with its rows,
@@ -12,8 +14,11 @@
 //          and the device build apart, checked to be identical to the CPU's.
 //
 //   kron_bench [--scales 20,21] [--short 16,64,256] [--probes bitmap,hash,search]
-//              [--solo default,0:0,1024:2048] [--trials 10] [--cpu-trials 3] [--threads 16]
-//              [--csr] [--transfers staged,register,pageable] [--json FILE]
+//              [--solo default,0:0,1024:2048] [--variants base,spread+agg] [--trials 10]
+//              [--cpu-trials 3] [--threads 16] [--csr] [--transfers staged,register,pageable]
+//              [--no-tc] [--graphs FILES] [--json FILE]
+//   --no-tc: kcore (and --csr) alone. --graphs FILES: kcore on these files too (made
+//   undirected), and without --scales on them alone.
 //
 // GPU times are the libraries' own (CUDA events; the CSR copies by the host clock), CPU times
 // wall clock; a warm-up first, then the median of the trials.
@@ -136,9 +141,10 @@ static bool parse_solo(const std::string &text, ds_kcore_gpu_options *o) {
   return true;
 }
 
-/* kcore on the GPU with each small-round setting, then the OpenMP backend. */
-static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vector<std::string> &solos,
-                        int trials, int cpu_trials, int threads, FILE *f, bool &first) {
+/* kcore on the GPU with each small-round setting and variant, beside the OpenMP backend. */
+static bool bench_kcore(const ds_graph &g, const std::string &name, const std::vector<std::string> &solos,
+                        const std::vector<std::string> &variants, int trials, int cpu_trials,
+                        int threads, FILE *f, bool &first) {
   ds_error err;
   std::vector<uint32_t> core_cpu(g.n + 1), core(g.n + 1);
   std::vector<double> kcpu;
@@ -147,10 +153,16 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
     if (ds_kcore_cpu(&g, threads, core_cpu.data(), &err) != DS_OK) return false;
     if (t > 0) kcpu.push_back(wall_ms(t0));
   }
-  for (const std::string &solo : solos) {
+  for (const std::string &solo : solos)
+  for (const std::string &variant : variants) {
     ds_kcore_gpu_options opt;
     if (!parse_solo(solo, &opt)) {
       std::fprintf(stderr, "--solo: '%s' is not default or ITEMS:ARCS[:BLOCKS]\n", solo.c_str());
+      return false;
+    }
+    if (!ds_kcore_gpu_options_variant(&opt, variant.c_str())) {
+      std::fprintf(stderr, "--variants: '%s' is not base, spread, agg, all, localN, winN or bpsmN "
+                           "joined by +\n", variant.c_str());
       return false;
     }
     ds_kcore_gpu *kg = nullptr;
@@ -158,7 +170,7 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
       std::fprintf(stderr, "kcore open: %s\n", err.msg);
       return false;
     }
-    std::vector<double> kms, solo_ms, grid_ms, level_ms, pass_ms;
+    std::vector<double> kms, solo_ms, grid_ms, level_ms, pass_ms, rounds;
     ds_kcore_gpu_stats ks{};
     for (int t = 0; t <= trials; t++) {
       double ms = 0.0;
@@ -170,35 +182,44 @@ static bool bench_kcore(const ds_graph &g, const std::string &sc, const std::vec
       if (t == 0) continue;
       kms.push_back(ms), solo_ms.push_back(ks.solo_ms), grid_ms.push_back(ks.grid_ms);
       level_ms.push_back(ks.level_ms), pass_ms.push_back(ks.arc_pass_ms);
+      rounds.push_back((double)ks.rounds);
     }
     ds_kcore_gpu_close(kg);
     uint32_t degeneracy = 0;
     ds_kcore_summary(core.data(), g.n, &degeneracy, nullptr);
     const bool same =
         cpu_trials == 0 || std::equal(core.begin(), core.begin() + g.n, core_cpu.begin());
-    const double per_round = ks.rounds ? median(kms) / ks.rounds : 0.0;
-    std::printf("kron%s kcore solo %s (%u:%llu:%u): gpu %.3f ms (%.1fx cpu %.3f ms), %u windows, "
-                "%u levels, %llu rounds (%llu solo); solo %.3f, grid %.3f, levels %.3f ms; "
-                "%.4f ms/round = %.2f arc passes (%.4f ms); degeneracy %u, %s\n",
-                sc.c_str(), solo.c_str(), opt.solo_items, (unsigned long long)opt.solo_arcs,
-                opt.blocks_per_sm, median(kms), median(kcpu) / median(kms), median(kcpu),
-                ks.windows, ks.levels, (unsigned long long)ks.rounds,
-                (unsigned long long)ks.solo_rounds, median(solo_ms), median(grid_ms),
-                median(level_ms), per_round, per_round / std::max(median(pass_ms), 1e-9),
-                median(pass_ms), degeneracy, same ? "same cores" : "CORES DIFFER");
+    /* rounds can vary between trials with local_arcs (which lane lowers a vertex first) */
+    const double per_round = median(rounds) > 0 ? median(kms) / median(rounds) : 0.0;
+    std::printf("%s kcore solo %s (%u:%llu:%u) variant %s: gpu %.3f ms (%.1fx cpu %.3f ms), "
+                "%u windows, %u levels, %llu rounds (%llu solo, %llu local peels); solo %.3f, "
+                "grid %.3f, levels %.3f ms; %.4f ms/round = %.2f arc passes (%.4f ms); "
+                "degeneracy %u, %s\n",
+                name.c_str(), solo.c_str(), opt.solo_items, (unsigned long long)opt.solo_arcs,
+                opt.blocks_per_sm, variant.c_str(), median(kms), median(kcpu) / median(kms),
+                median(kcpu), ks.windows, ks.levels, (unsigned long long)median(rounds),
+                (unsigned long long)ks.solo_rounds, (unsigned long long)ks.local_peels,
+                median(solo_ms), median(grid_ms), median(level_ms), per_round,
+                per_round / std::max(median(pass_ms), 1e-9), median(pass_ms), degeneracy,
+                same ? "same cores" : "CORES DIFFER");
     if (f) {
       std::fprintf(f,
-                   "%s    {\"graph\": \"kron%s\", \"program\": \"kcore\", \"vertices\": %u, "
+                   "%s    {\"graph\": \"%s\", \"program\": \"kcore\", \"vertices\": %u, "
                    "\"arcs\": %llu, \"solo_items\": %u, \"solo_arcs\": %llu, "
-                   "\"blocks_per_sm\": %u, \"gpu_ms\": %.4f, \"cpu_ms\": %.4f, \"threads\": %d, "
+                   "\"blocks_per_sm\": %u, \"variant\": \"%s\", \"spread\": %u, "
+                   "\"aggregate\": %u, \"local_arcs\": %u, \"window\": %u, "
+                   "\"local_peels\": %llu, \"gpu_ms\": %.4f, \"cpu_ms\": %.4f, \"threads\": %d, "
                    "\"windows\": %u, \"levels\": %u, \"rounds\": %llu, \"solo_rounds\": %llu, "
                    "\"solo_ms\": %.4f, \"grid_ms\": %.4f, \"level_ms\": %.4f, "
                    "\"ms_per_round\": %.5f, \"arc_pass_ms\": %.5f, \"degeneracy\": %u, "
                    "\"same_as_cpu\": %s}",
-                   first ? "" : ",\n", sc.c_str(), g.n, (unsigned long long)g.m, opt.solo_items,
-                   (unsigned long long)opt.solo_arcs, opt.blocks_per_sm, median(kms),
-                   median(kcpu), threads, ks.windows, ks.levels, (unsigned long long)ks.rounds,
-                   (unsigned long long)ks.solo_rounds, median(solo_ms), median(grid_ms),
+                   first ? "" : ",\n", name.c_str(), g.n, (unsigned long long)g.m, opt.solo_items,
+                   (unsigned long long)opt.solo_arcs, opt.blocks_per_sm, variant.c_str(),
+                   opt.spread, opt.aggregate, opt.local_arcs, opt.window,
+                   (unsigned long long)ks.local_peels, median(kms),
+                   median(kcpu), threads, ks.windows, ks.levels,
+                   (unsigned long long)median(rounds), (unsigned long long)ks.solo_rounds,
+                   median(solo_ms), median(grid_ms),
                    median(level_ms), per_round, median(pass_ms), degeneracy,
                    same ? "true" : "false");
       first = false;
@@ -277,15 +298,20 @@ static bool bench_tc_gpu(const ds_graph &g, const std::string &sc, const std::st
 int main(int argc, char **argv) {
   std::vector<std::string> scales = {"20", "21"}, shorts = {"16", "64", "256"},
                            probes = {"bitmap", "hash", "search"}, solos = {"default"},
+                           variants = {"base"},
                            transfers = {"staged", "register", "pageable"};
-  int trials = 10, cpu_trials = 3, threads = 16, csr = 0;
+  int trials = 10, cpu_trials = 3, threads = 16, csr = 0, no_tc = 0, scales_given = 0;
+  std::vector<std::string> files;
   std::string json;
   for (int i = 1; i < argc; i++) {
     const std::string a = argv[i];
-    if (a == "--scales" && i + 1 < argc) scales = bench::split_list(argv[++i]);
+    if (a == "--scales" && i + 1 < argc) scales = bench::split_list(argv[++i]), scales_given = 1;
+    else if (a == "--graphs" && i + 1 < argc) files = bench::split_list(argv[++i]);
     else if (a == "--short" && i + 1 < argc) shorts = bench::split_list(argv[++i]);
     else if (a == "--probes" && i + 1 < argc) probes = bench::split_list(argv[++i]);
     else if (a == "--solo" && i + 1 < argc) solos = bench::split_list(argv[++i]);
+    else if (a == "--variants" && i + 1 < argc) variants = bench::split_list(argv[++i]);
+    else if (a == "--no-tc") no_tc = 1;
     else if (a == "--transfers" && i + 1 < argc) transfers = bench::split_list(argv[++i]);
     else if (a == "--trials" && i + 1 < argc) trials = std::max(1, std::atoi(argv[++i]));
     else if (a == "--cpu-trials" && i + 1 < argc) cpu_trials = std::max(0, std::atoi(argv[++i]));
@@ -294,11 +320,13 @@ int main(int argc, char **argv) {
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
     else {
       std::fprintf(stderr, "usage: %s [--scales L] [--short L] [--probes L] [--solo L] "
-                           "[--trials T] [--cpu-trials T] [--threads N] [--csr] [--transfers L] "
+                           "[--variants L] [--no-tc] [--graphs FILES] [--trials T] "
+                           "[--cpu-trials T] [--threads N] [--csr] [--transfers L] "
                            "[--json FILE]\n", argv[0]);
       return 2;
     }
   }
+  if (!files.empty() && !scales_given) scales.clear(); /* --graphs alone: no Kronecker graphs */
   if (!bench::require_device()) return 77;
   bench::machine mc;
   FILE *f = json.empty() ? nullptr
@@ -319,7 +347,11 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kron %s: %s\n", sc.c_str(), err.msg);
       return 1;
     }
-    ok &= bench_kcore(g, sc, solos, trials, cpu_trials, threads, f, first);
+    ok &= bench_kcore(g, "kron" + sc, solos, variants, trials, cpu_trials, threads, f, first);
+    if (no_tc) {
+      ds_graph_free(&g);
+      continue;
+    }
     // tc: the OpenMP backend, then the GPU's classes
     uint64_t tc_cpu_total = 0;
     std::vector<double> tcpu;
@@ -343,6 +375,21 @@ int main(int argc, char **argv) {
     for (const std::string &sm : shorts)
       for (const std::string &probe : probes)
         ok &= bench_tc_gpu(g, sc, sm, probe, trials, tc_cpu_total, cpu_trials > 0, f, first);
+    ds_graph_free(&g);
+  }
+  // files (made undirected): kcore alone
+  for (const std::string &path : files) {
+    ds_load_options lo;
+    ds_load_options_default(&lo);
+    lo.undirected = 1;
+    lo.use_cache = 0;
+    ds_graph g;
+    ds_error err;
+    if (ds_graph_load(path.c_str(), &lo, &g, &err) != DS_OK) {
+      std::fprintf(stderr, "%s: %s\n", path.c_str(), err.msg);
+      return 1;
+    }
+    ok &= bench_kcore(g, g.name, solos, variants, trials, cpu_trials, threads, f, first);
     ds_graph_free(&g);
   }
   if (f) {

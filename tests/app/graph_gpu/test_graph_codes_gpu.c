@@ -4,13 +4,16 @@
  * with --quick, the bundled datasets (made undirected) and a Kronecker graph
  * of scale 16. Core numbers and per-vertex triangle counts are compared
  * vertex by vertex, with the outputs poisoned before every run; kcore with
- * the default small-round bounds and with every sub-round on the grid (and,
- * with --quick, every small one on block 0 alone); tc also with
+ * the default small-round bounds, with every sub-round on the grid and with
+ * every variant of the peeling at once (and, with --quick, every small one on
+ * block 0 alone and each variant alone, at the extreme windows and local
+ * bounds); tc also with
  * each probe of long rows (search, bitmap, slab hash), mixed across the long
  * bins, and the smallest and largest short-row classes (the first three
  * option sets on every graph, all of them with --quick).
  * --sanitize: the shapes and 3 of the tiny graphs alone, four tc option sets
- * (racecheck ran past 180 s with ten of them on the H100).
+ * (racecheck ran past 180 s with ten of them on the H100), and kcore's
+ * default and all-variants sets.
  * Exits 77 where no CUDA device is present.
  *
  *   test_graph_codes_gpu [--quick | --sanitize] [--datasets DIR]
@@ -43,14 +46,31 @@ static const ds_tc_gpu_options TC_OPTIONS[] = {
 
 static int g_quick = 0, g_sanitize = 0;
 
-/* kcore options: the default, every sub-round by the whole grid, and every
- * sub-round that the bounds allow by block 0 alone on one block an SM */
+/* kcore options: the default, every sub-round by the whole grid, every
+ * sub-round that the bounds allow by block 0 alone on one block an SM; then
+ * the variants (solo items, arcs, blocks an SM, spread, aggregate, local
+ * arcs, window): each alone (local_arcs at its bound, so that lanes' stacks
+ * fill and spill to the queue), all at once, and all at once on the grid
+ * alone with the smallest window and on block 0 alone with the largest;
+ * last, the window alone at both extremes, which runs the default kernel
+ * (peel_window<false>: window is not one of its template's variants) */
+#define SOLO_DEFAULT DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS
 static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
-    {DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS, 0},
-    {0, 0, 0},
-    {1u << 20, 1ull << 24, 1},
+    {SOLO_DEFAULT, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0},
+    {1u << 20, 1ull << 24, 1, 0, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 1, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 0, 1, 0, 0},
+    {SOLO_DEFAULT, 0, 0, 0, 1024, 0},
+    {SOLO_DEFAULT, 0, 1, 1, 32, 0},
+    {0, 0, 1, 1, 1, 4, 2},
+    {1u << 20, 1ull << 24, 0, 1, 1, 32, 254},
+    {SOLO_DEFAULT, 0, 0, 0, 0, 2},
+    {0, 0, 0, 0, 0, 0, 254},
 };
 #define N_KCORE_OPTIONS (sizeof KCORE_OPTIONS / sizeof KCORE_OPTIONS[0])
+/* the sets of a full run and of --sanitize (--quick: all of them) */
+static const size_t KCORE_FULL[] = {0, 1, 6}, KCORE_SANITIZE[] = {0, 6};
 
 static void check_kcore(const ds_graph *g, const char *what) {
   const size_t n1 = (size_t)g->n + 1;
@@ -59,9 +79,15 @@ static void check_kcore(const ds_graph *g, const char *what) {
   if (!CHECK(want && got, "%s: no memory", what) ||
       !CHECK(ds_kcore_oracle(g, want, &err) == DS_OK, "%s: oracle: %s", what, err.msg))
     goto done;
-  for (size_t o = 0; o < (g_quick ? N_KCORE_OPTIONS : 2u); o++) {
+  const size_t *sets = g_sanitize ? KCORE_SANITIZE : KCORE_FULL;
+  const size_t n_sets = g_sanitize ? sizeof KCORE_SANITIZE / sizeof KCORE_SANITIZE[0]
+                        : g_quick  ? N_KCORE_OPTIONS
+                                   : sizeof KCORE_FULL / sizeof KCORE_FULL[0];
+  for (size_t i = 0; i < n_sets; i++) {
+    const size_t o = g_quick && !g_sanitize ? i : sets[i];
+    const ds_kcore_gpu_options *opt = &KCORE_OPTIONS[o];
     ds_kcore_gpu *gpu = NULL;
-    if (!CHECK(ds_kcore_gpu_open(0, g, &KCORE_OPTIONS[o], &gpu, &err) == DS_OK,
+    if (!CHECK(ds_kcore_gpu_open(0, g, opt, &gpu, &err) == DS_OK,
                "%s: kcore open: %s", what, err.msg))
       break;
     for (int run = 0; run < 2; run++) { /* a second run on the same context starts afresh */
@@ -72,9 +98,12 @@ static void check_kcore(const ds_graph *g, const char *what) {
                  err.msg))
         break;
       CHECK(ms >= 0.0, "%s: kcore time %f", what, ms);
-      CHECK(st.solo_rounds <= st.rounds && (o != 1 || st.solo_rounds == 0),
+      const int no_solo = opt->solo_items == 0 && opt->solo_arcs == 0;
+      CHECK(st.solo_rounds <= st.rounds && (!no_solo || st.solo_rounds == 0),
             "%s, options %zu: %llu solo rounds of %llu", what, o,
             (unsigned long long)st.solo_rounds, (unsigned long long)st.rounds);
+      CHECK(opt->local_arcs > 0 || st.local_peels == 0, "%s, options %zu: %llu local peels",
+            what, o, (unsigned long long)st.local_peels);
       for (uint32_t v = 0; v < g->n; v++)
         if (!CHECK(got[v] == want[v], "%s, options %zu, run %d: vertex %u core %u, the "
                    "oracle's %u", what, o, run, v, got[v], want[v]))
@@ -86,6 +115,27 @@ static void check_kcore(const ds_graph *g, const char *what) {
 done:
   free(want);
   free(got);
+}
+
+/* Variants out of range are refused by name before any device work. */
+static void check_kcore_option_errors(void) {
+  static const ds_kcore_gpu_options BAD[] = {
+      {SOLO_DEFAULT, 0, 0, 0, 0, 1},    {SOLO_DEFAULT, 0, 0, 0, 0, 255},
+      {SOLO_DEFAULT, 0, 0, 0, 1025, 0}, {SOLO_DEFAULT, 0, 2, 0, 0, 0},
+      {SOLO_DEFAULT, 0, 0, 2, 0, 0},
+  };
+  uint64_t row[3] = {0, 1, 2};
+  uint32_t col[2] = {1, 0};
+  ds_graph g;
+  memset(&g, 0, sizeof g);
+  g.n = 2, g.m = 2, g.row_offsets = row, g.col = col, g.symmetric = 1;
+  for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+    ds_kcore_gpu *gpu = NULL;
+    ds_error err;
+    CHECK(ds_kcore_gpu_open(0, &g, &BAD[i], &gpu, &err) == DS_ERR_ARG && gpu == NULL,
+          "kcore options %zu out of range: not refused", i);
+    ds_kcore_gpu_close(gpu);
+  }
 }
 
 static void check_tc(const ds_graph *g, const char *what) {
@@ -190,6 +240,7 @@ int main(int argc, char **argv) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
     return ds_test_skip("no CUDA device");
+  check_kcore_option_errors();
   check_shapes();
   if (!g_sanitize) shape_each_generated(check_both);
   if (!g_quick && datasets != NULL) check_datasets(datasets);

@@ -145,10 +145,42 @@ static void check_errors(void) {
   ds_graph_free(&g);
 }
 
+/* The GPU variants' names (ds_kcore_gpu_options_variant): what each word sets, and that a bad
+ * word leaves the options as they were. */
+static int same_options(const ds_kcore_gpu_options *a, const ds_kcore_gpu_options *b) {
+  return a->solo_items == b->solo_items && a->solo_arcs == b->solo_arcs &&
+         a->blocks_per_sm == b->blocks_per_sm && a->spread == b->spread &&
+         a->aggregate == b->aggregate && a->local_arcs == b->local_arcs && a->window == b->window;
+}
+
+static void check_variant_names(void) {
+  ds_kcore_gpu_options o, d;
+  ds_kcore_gpu_options_default(&d);
+  o = d;
+  CHECK(ds_kcore_gpu_options_variant(&o, "base") && same_options(&o, &d),
+        "variant base changed the options");
+  CHECK(ds_kcore_gpu_options_variant(&o, "spread+agg+local16+win64+bpsm2") && o.spread == 1 &&
+            o.aggregate == 1 && o.local_arcs == 16 && o.window == 64 && o.blocks_per_sm == 2 &&
+            o.solo_items == d.solo_items,
+        "variant spread+agg+local16+win64+bpsm2: %u %u %u %u %u", o.spread, o.aggregate,
+        o.local_arcs, o.window, o.blocks_per_sm);
+  o = d;
+  CHECK(ds_kcore_gpu_options_variant(&o, "all") && o.spread == 1 && o.aggregate == 1 &&
+            o.local_arcs == 32 && o.window == 0,
+        "variant all");
+  static const char *const BAD[] = {"spreadx", "local", "win", "agg+", "+agg", "bpsm-1", "fast"};
+  for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+    o = d;
+    CHECK(!ds_kcore_gpu_options_variant(&o, BAD[i]) && same_options(&o, &d),
+          "variant '%s' accepted, or the options changed", BAD[i]);
+  }
+}
+
 int main(void) {
   check_shapes();
   check_tiny_random();
   check_generated();
   check_errors();
-  return ds_test_finish("k-core: shapes, brute force, oracle vs OpenMP");
+  check_variant_names();
+  return ds_test_finish("k-core: shapes, brute force, oracle vs OpenMP, GPU variant names");
 }
