@@ -54,6 +54,8 @@ typedef struct {
                              delta / k of its smallest distance; the rest wait */
   uint32_t team_stop;     /* 0 off, p: a team block ends its local steps once p % of
                              the team has reached the round's barrier (1..100) */
+  int local_rows;         /* 0/1: a local step loads its targets' row bounds with
+                             their distances / only for those it keeps, after the test */
   uint32_t spill_limit;   /* bucket engine: a phase ends once its spill passes this
                              (0: the queue's room); small values test that path */
   int self_check;         /* 0/1: fail a search whose done marks disagree with its

@@ -94,7 +94,7 @@ struct relax_smem {
  * Expanding at a d that another thread has since undercut only wastes work:
  * d is a path's length, and that thread expands v at its own distance.
  *
- * Three variants of the local steps (options, off by default; tuning.cuh):
+ * Four variants of the local steps (options, off by default; tuning.cuh):
  *   - hl.local_cap: a step keeps at most that many vertices, the rest are
  *     claimed for queue 0 (sink.lcap);
  *   - sink.lwin (local_order): a step other than the last expands only the
@@ -102,6 +102,11 @@ struct relax_smem {
  *     others into the next step's buffer (or queues them, if it is full), so
  *     that a block's chain runs in distance order rather than hop order and
  *     fewer vertices are expanded at distances that are undercut later;
+ *   - hl.local_rows: the row bounds of a step's targets are loaded after the
+ *     test, for those that go to the block's next step only, instead of with
+ *     the distance for every arc: two scattered requests fewer per arc that
+ *     improves nothing (a full step is bound by its SM's request rate), one
+ *     dependent round trip more per step;
  *   - hl.stop_word (team_stop, team rounds): between steps thread 0 polls the
  *     team barrier's counter; once team_stop % of the blocks that had a tile
  *     have arrived, the block queues what it kept (claimed for queue 0, as a
@@ -317,8 +322,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
           cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
           /* loaded with the distance, in case the target goes to the next
-             local step (which then need not load them) */
-          if (sink.lb) {
+             local step (which then need not load them); local_rows: later,
+             for the targets that go there */
+          if (sink.lb && !hl.local_rows) {
             vb[j] = g.row[v[j]];
             ve[j] = g.row[v[j] + 1];
           }
@@ -328,6 +334,14 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
                    ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
                    : -1;
+      if (sink.lb && hl.local_rows) {
+#pragma unroll
+        for (int j = 0; j < RELAX_ILP; ++j)
+          if (k[j] == 2) {
+            vb[j] = g.row[v[j]];
+            ve[j] = g.row[v[j] + 1];
+          }
+      }
       warp_push<RELAX_ILP, W>(sink, v, nd, k, vb, ve);
     }
     if (polls && tid == 0) sm.stop = (int32_t)(seen - stop_at) >= 0;

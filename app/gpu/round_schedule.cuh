@@ -36,7 +36,7 @@ __device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_wo
                                                      const round_knobs &kn, uint32_t r, bool unique) {
   return huge_list{huge_word + (r & 1), huge, huge_word + 2 + (r & 1), kn.huge_degree, kn.dyn_tiles, kn.min_tile,
                    unique, local_steps<BPS>(kn.local_solo), local_steps<BPS>(kn.local_team),
-                   local_steps<BPS>(kn.local_grid), kn.local_cap, kn.team_stop, NULL, 0};
+                   local_steps<BPS>(kn.local_grid), kn.local_cap, kn.local_rows, kn.team_stop, NULL, 0};
 }
 
 /* The context's knobs for a launch of `grid` blocks: the team fewer blocks

@@ -34,6 +34,7 @@ static const env_field ENV_FIELDS[] = {
     {"DS_GPU_LOCAL_CAP", offsetof(ds_gpu_options, local_cap), 0},
     {"DS_GPU_LOCAL_ORDER", offsetof(ds_gpu_options, local_order), 0},
     {"DS_GPU_TEAM_STOP", offsetof(ds_gpu_options, team_stop), 0},
+    {"DS_GPU_LOCAL_ROWS", offsetof(ds_gpu_options, local_rows), 1},
     {"DS_GPU_SPILL_LIMIT", offsetof(ds_gpu_options, spill_limit), 0},
     {"DS_GPU_SELF_CHECK", offsetof(ds_gpu_options, self_check), 1},
 };
