@@ -4,7 +4,8 @@
 #   cap64    DS_GPU_LOCAL_CAP=64     a block keeps at most 64 vertices per local step
 #   ord16    DS_GPU_LOCAL_ORDER=16   local steps in distance order, windows of delta / 16
 #   ord64    DS_GPU_LOCAL_ORDER=64   the same, windows of delta / 64 (NY: 511, ~4 mean weights)
-#   combo    DS_GPU_TEAM_STOP=50 DS_GPU_LOCAL_ORDER=16
+#   rows     DS_GPU_LOCAL_ROWS=1     a local step loads the rows of the targets it keeps only
+#   combo    DS_GPU_TEAM_STOP=50 DS_GPU_LOCAL_ORDER=16 DS_GPU_LOCAL_ROWS=1
 # against the defaults (base)? Run on the GPU machine from /work/main, with this
 # worktree and rt/ (cJSON, bench/device_build.sh says how it is made) carried along:
 #   bash xfer/wt-rounds/device.sh            ($OUT: where the 3 result files go)
@@ -46,9 +47,9 @@ export LD_LIBRARY_PATH=$c/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PA
 sssp=$build/app/sssp gen=$build/graph/gen/graphgen test=$build/tests/app/gpu/gpu_sssp_test
 say "built in $((SECONDS - t0)) s: $sssp"
 
-names=(base stop50 cap64 ord16 ord64 combo)
+names=(base stop50 cap64 ord16 ord64 rows combo)
 envs=("" "DS_GPU_TEAM_STOP=50" "DS_GPU_LOCAL_CAP=64" "DS_GPU_LOCAL_ORDER=16" "DS_GPU_LOCAL_ORDER=64"
-  "DS_GPU_TEAM_STOP=50 DS_GPU_LOCAL_ORDER=16")
+  "DS_GPU_LOCAL_ROWS=1" "DS_GPU_TEAM_STOP=50 DS_GPU_LOCAL_ORDER=16 DS_GPU_LOCAL_ROWS=1")
 
 # the generated graphs, on the CPU while the tests run
 # shellcheck source=bench/sssp/graphs.sh
@@ -62,9 +63,9 @@ genpid=$!
 #    validate every search too)
 say "## gpu_sssp_test --quick --datasets (exit 0 = passed, 124 = timed out)"
 tests=(""
-  "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=5 DS_GPU_LOCAL_TEAM=5 DS_GPU_LOCAL_GRID=5 DS_GPU_LOCAL_ORDER=64 DS_GPU_LOCAL_CAP=16 DS_GPU_SPILL_LIMIT=100"
+  "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=5 DS_GPU_LOCAL_TEAM=5 DS_GPU_LOCAL_GRID=5 DS_GPU_LOCAL_ORDER=64 DS_GPU_LOCAL_CAP=16 DS_GPU_LOCAL_ROWS=1 DS_GPU_SPILL_LIMIT=100"
   "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_SOLO_MAX=8 DS_GPU_TEAM_BLOCKS=3 DS_GPU_TEAM_MAX=64 DS_GPU_MIN_TILE=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=6 DS_GPU_LOCAL_GRID=3 DS_GPU_TEAM_STOP=1 DS_GPU_SPILL_LIMIT=100"
-  "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_SOLO_MAX=8 DS_GPU_TEAM_BLOCKS=3 DS_GPU_TEAM_MAX=64 DS_GPU_MIN_TILE=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=6 DS_GPU_LOCAL_GRID=3 DS_GPU_TEAM_STOP=1 DS_GPU_LOCAL_ORDER=64 DS_GPU_LOCAL_CAP=32 DS_GPU_SPILL_LIMIT=100"
+  "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_SOLO_MAX=8 DS_GPU_TEAM_BLOCKS=3 DS_GPU_TEAM_MAX=64 DS_GPU_MIN_TILE=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=6 DS_GPU_LOCAL_GRID=3 DS_GPU_TEAM_STOP=1 DS_GPU_LOCAL_ORDER=64 DS_GPU_LOCAL_CAP=32 DS_GPU_LOCAL_ROWS=1 DS_GPU_SPILL_LIMIT=100"
   "${envs[@]:1}")
 for e in "${tests[@]}"; do
   [ "$(left)" -gt 150 ] || { say "skipped (time): [$e]"; continue; }
