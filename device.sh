@@ -9,14 +9,17 @@
 # against the defaults (base)? Run on the GPU machine from /work/main, with this
 # worktree and rt/ (cJSON, bench/device_build.sh says how it is made) carried along:
 #   bash xfer/wt-rounds/device.sh            ($OUT: where the 3 result files go)
-# 1. builds the worktree (sssp, graphgen, gpu_sssp_test; Release, sm_90) into xfer/wt-rounds/build;
+# 1. builds the worktree (sssp, graphgen, gpu_sssp_test; Release, sm_90) into /work/main/build-rounds
+#    (outside the carried worktree, so a second call on a warm machine rebuilds only what changed);
 # 2. runs the GPU SSSP test (--quick, with the bundled roads) under each variant;
 # 3. times NY, BAY, COL, grid-1000 and geo-1M with near-far and multisplit, delta auto,
 #    9 trials, validated, the configurations interleaved, as many passes as the time allows;
 # 4. if time is left, one ncu profile of near_far_kernel on NY: base and the fastest variant.
 # Files: $OUT/summary.txt (the table, test results), $OUT/log.txt (every command's output),
 # $OUT/ncu.txt (ncu's details pages). Stops starting work at BUDGET_S seconds (default 280).
-# For a dry run elsewhere: BUILD_DIR=an existing build (skips step 1), GRAPHS="NY BAY".
+# STEPS=test,time,ncu (default) picks steps 2-4; e.g. STEPS=test, then STEPS=time,ncu in a second
+# call if one does not fit. For a dry run elsewhere: BUILD_DIR=an existing build (skips step 1),
+# GRAPHS="NY BAY".
 set -uo pipefail
 t0=$SECONDS
 budget=${BUDGET_S:-280}
@@ -29,7 +32,8 @@ sum=$out/summary.txt log=$out/log.txt
 : > "$log"
 say() { echo "$*" | tee -a "$sum"; }
 left() { echo $((budget - (SECONDS - t0))); }
-build=${BUILD_DIR:-$wt/build}
+build=${BUILD_DIR:-$main/build-rounds}
+want() { [[ ",${STEPS:-test,time,ncu}," == *",$1,"* ]]; }
 work=/tmp/ds-rounds
 mkdir -p "$work"
 commit=${COMMIT:-$(git -C "$wt" rev-parse --short HEAD 2>/dev/null || echo unknown)}
@@ -39,7 +43,7 @@ say "# round variants, commit $commit, $(nvidia-smi --query-gpu=name,clocks.max.
 c=$main/rt/root/usr
 export LD_LIBRARY_PATH=$c/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -n "${BUILD_DIR:-}" ] || {
-  cmake --preset default -S "$wt" -DDS_COMMIT_OVERRIDE="$commit" -DDS_BUILD_BENCH=OFF \
+  cmake --preset default -S "$wt" -B "$build" -DDS_COMMIT_OVERRIDE="$commit" -DDS_BUILD_BENCH=OFF \
     -DMSPLIT_BUILD_BENCH=OFF -DCJSON_INCLUDE_DIR="$c/include" \
     -DCJSON_LIBRARY="$c/lib/x86_64-linux-gnu/libcjson.so" &&
     cmake --build "$build" -j 16 --target sssp graphgen gpu_sssp_test
@@ -67,8 +71,11 @@ tests=(""
   "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_SOLO_MAX=8 DS_GPU_TEAM_BLOCKS=3 DS_GPU_TEAM_MAX=64 DS_GPU_MIN_TILE=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=6 DS_GPU_LOCAL_GRID=3 DS_GPU_TEAM_STOP=1 DS_GPU_SPILL_LIMIT=100"
   "DS_GPU_BLOCKS_PER_SM=1 DS_GPU_SOLO_MAX=8 DS_GPU_TEAM_BLOCKS=3 DS_GPU_TEAM_MAX=64 DS_GPU_MIN_TILE=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=6 DS_GPU_LOCAL_GRID=3 DS_GPU_TEAM_STOP=1 DS_GPU_LOCAL_ORDER=64 DS_GPU_LOCAL_CAP=32 DS_GPU_LOCAL_ROWS=1 DS_GPU_SPILL_LIMIT=100"
   "${envs[@]:1}")
-for e in "${tests[@]}"; do
-  [ "$(left)" -gt 150 ] || { say "skipped (time): [$e]"; continue; }
+want test || tests=()
+for t in "${!tests[@]}"; do
+  e=${tests[$t]}
+  # the defaults and the harsh settings first, while 90 s are left; the rest while 150 s are
+  [ "$(left)" -gt $((t < 4 ? 90 : 150)) ] || { say "skipped (time): [$e]"; continue; }
   s=$SECONDS
   echo "== test [$e]" >> "$log"
   # shellcheck disable=SC2086
@@ -88,7 +95,7 @@ for g in "${graphs[@]}"; do
 done
 say "graphs ready at $((SECONDS - t0)) s"
 pass=0
-while [ "$(left)" -gt 60 ] && [ $pass -lt 3 ]; do
+while want time && [ "$(left)" -gt 60 ] && [ $pass -lt 3 ]; do
   pass=$((pass + 1))
   for g in "${graphs[@]}"; do
     [ -n "${file[$g]:-}" ] || continue
@@ -127,7 +134,7 @@ done
 say "timed in $pass pass(es), at $((SECONDS - t0)) s"
 
 # 4. ncu on NY, base and the fastest variant on NY (near-far, first pass)
-if [ "$(left)" -gt 70 ] && command -v ncu > /dev/null && [ "$best" != base ]; then
+if want ncu && [ "$(left)" -gt 70 ] && command -v ncu > /dev/null && [ "$best" != base ]; then
   : > "$out/ncu.txt"
   for i in 0 "$best"; do
     [ "$(left)" -gt 30 ] || break
