@@ -101,9 +101,13 @@ while want time && [ "$(left)" -gt 60 ] && [ $pass -lt 3 ]; do
     [ -n "${file[$g]:-}" ] || continue
     for i in "${!names[@]}"; do
       [ "$(left)" -gt 15 ] || break 3
+      # at most 60 s, and never past the budget: a variant that hangs must not take the
+      # call past its limit before the table below is written
+      tmo=$(($(left) - 5))
+      [ "$tmo" -le 60 ] || tmo=60
       echo "== pass $pass $g ${names[$i]} [${envs[$i]}]" >> "$log"
       # shellcheck disable=SC2086
-      r=$(env ${envs[$i]} timeout 60 "$sssp" --graph "${file[$g]}" ${extra[$g]} --algo near-far,multisplit \
+      r=$(env ${envs[$i]} timeout "$tmo" "$sssp" --graph "${file[$g]}" ${extra[$g]} --algo near-far,multisplit \
         --delta auto --trials 9 --seed 1 --validate --cache-dir "$work" 2>&1)
       st=$?
       echo "$r" >> "$log"
