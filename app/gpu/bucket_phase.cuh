@@ -31,11 +31,13 @@ template <typename W> struct bk_phase_args {
 template <typename W>
 __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint32_t r, uint32_t base,
                                                  uint32_t stamp, typename weight_traits<W>::acc_t hi) {
-  return split_sink<W>{{a.b.q[r & 1], a.b.spill + base},
-                       {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
-                       {a.vs.stamp, a.vs.stamp2},
-                       stamp,
-                       hi};
+  split_sink<W> s{{a.b.q[r & 1], a.b.spill + base},
+                  {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
+                  {a.vs.stamp, a.vs.stamp2},
+                  stamp,
+                  hi};
+  if (a.kn.local_order) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
+  return s;
 }
 
 /* unique: the frontier holds each vertex once (round r > 0: deduplicated per

@@ -35,13 +35,14 @@ __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint
   if (atomicExch(&stamp[v], stamp_value) != stamp_value) queue_push(q, cnt, v);
 }
 
-/* The vertices a block keeps for its next local step (LOCAL_CAP, tuning.cuh),
- * with their distances
+/* The vertices a block keeps for its next local step (LOCAL_CAP, tuning.cuh,
+ * or fewer: split_sink::lcap), with their distances
  * and arcs (first arc, degree: loaded when they were pushed); cnt counts the
- * pushes, also those beyond LOCAL_CAP. */
+ * pushes, also those beyond the cap. dmin: the smallest distance kept (bits),
+ * tracked only for ordered steps (split_sink::lwin). */
 struct local_buf {
   uint64_t beg[LOCAL_CAP];
-  uint32_t v[LOCAL_CAP], d[LOCAL_CAP], deg[LOCAL_CAP], cnt;
+  uint32_t v[LOCAL_CAP], d[LOCAL_CAP], deg[LOCAL_CAP], cnt, dmin;
 };
 
 /* Where a relaxation round sends the vertices it improved: queue 0 if the new
@@ -61,6 +62,12 @@ template <typename W> struct split_sink {
      shared buffer for the block to expand itself within the round, not to
      queue 0 */
   local_buf *lb = NULL;
+  /* the most vertices lb keeps (ds_gpu_options::local_cap); the others are
+     claimed for queue 0 */
+  uint32_t lcap = LOCAL_CAP;
+  /* ordered local steps (ds_gpu_options::local_order): a step expands the
+     entries below its buffer's dmin + lwin and carries the rest (0: off) */
+  typename weight_traits<W>::acc_t lwin = 0;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
@@ -101,11 +108,13 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
       uint32_t base = 0;
       if (lane == 0) base = atomicAdd(&s.lb->cnt, total);
       base = __shfl_sync(0xffffffffu, base, 0);
+      uint32_t kept_min = UINT32_MAX; /* ordered steps: the smallest distance kept */
 #pragma unroll
       for (int j = 0; j < N; ++j)
         if (k[j] == 2) {
           const uint32_t i = base + off[j];
-          if (i < LOCAL_CAP) {
+          if (i < s.lcap) {
+            if (nd[j] < kept_min) kept_min = nd[j];
             s.lb->v[i] = v[j];
             s.lb->d[i] = nd[j];
             s.lb->beg[i] = vb[j];
@@ -114,6 +123,10 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
             s.push(0, v[j]);
           }
         }
+      if (s.lwin) {
+        kept_min = __reduce_min_sync(0xffffffffu, kept_min);
+        if (lane == 0 && kept_min != UINT32_MAX) atomicMin(&s.lb->dmin, kept_min);
+      }
     }
   }
 #pragma unroll

@@ -57,6 +57,8 @@ template <> struct weight_traits<uint32_t> {
   }
   static __host__ __device__ __forceinline__ double value(uint32_t d) { return (double)d; }
   static __host__ __device__ __forceinline__ acc_t acc_max() { return UINT64_MAX; }
+  /* d + w in the split's type (no overflow: d < 2^32) */
+  static __host__ __device__ __forceinline__ acc_t plus(uint32_t d, acc_t w) { return (uint64_t)d + w; }
 };
 
 template <> struct weight_traits<float> {
@@ -92,6 +94,7 @@ template <> struct weight_traits<float> {
   }
   static __host__ __device__ __forceinline__ double value(uint32_t d) { return (double)as_float(d); }
   static __host__ __device__ __forceinline__ acc_t acc_max() { return HUGE_VAL; }
+  static __host__ __device__ __forceinline__ acc_t plus(uint32_t d, acc_t w) { return (double)as_float(d) + w; }
 };
 
 __host__ __device__ __forceinline__ uint64_t pack(uint32_t dist_bits, uint32_t pred) {
@@ -137,6 +140,10 @@ struct round_knobs {
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
   /* local steps of solo, team and grid rounds (relax_frontier.cuh) */
   uint32_t local_solo, local_team, local_grid;
+  uint32_t local_cap;   /* vertices a block keeps for its next local step (<= LOCAL_CAP) */
+  uint32_t local_order; /* 0, or k: local steps ordered by distance in windows of delta / k */
+  int local_rows;       /* 0/1: a local step's targets' rows loaded with their distance / after the test */
+  uint32_t team_stop;   /* 0, or p: team blocks end their local steps once p % of the team waits */
 };
 
 } // namespace dsgpu

@@ -66,11 +66,14 @@ template <typename W> struct nf_args {
 template <typename W>
 __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
                                                  typename weight_traits<W>::acc_t S) {
-  return split_sink<W>{{a.near[(r + 1) & 1], a.far[fp] + fbase},
-                       {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
-                       {a.vs.stamp, a.vs.stamp2},
-                       2 * r + 1,
-                       a.infinite ? weight_traits<W>::acc_max() : S};
+  split_sink<W> s{{a.near[(r + 1) & 1], a.far[fp] + fbase},
+                  {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
+                  {a.vs.stamp, a.vs.stamp2},
+                  2 * r + 1,
+                  a.infinite ? weight_traits<W>::acc_max() : S};
+  /* Bellman-Ford has no bucket to order by */
+  if (a.kn.local_order && !a.infinite) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
+  return s;
 }
 
 template <typename W, int BPS> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {

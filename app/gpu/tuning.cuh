@@ -66,6 +66,28 @@ constexpr uint32_t LOCAL_STEPS_MAX = 64;
 /* Vertices a block keeps for its next local step; the rest are queued. One
  * tile's worth: a step is one pass of the tile loop. */
 constexpr uint32_t LOCAL_CAP = RELAX_BLOCK;
+/* Ways to even out and shorten the team rounds of road-like graphs,
+ * off by default until measured (the option says what each does). The step
+ * profile put a NY team round at ~75,000-100,000 cycles, 11,000-23,000 of them
+ * the team barrier's wait for its slowest block, and the search relaxes ~6.7x
+ * the graph's arcs (4.9M of 730K). A full local step (256 vertices, ~700
+ * arcs, ~5 scattered requests each) is bound by the SM's request rate
+ * (~4,000 cycles); a step of a few dozen vertices by its latency.
+ *   TEAM_STOP: once this % of the team's busy blocks wait at the round's
+ *     barrier, the blocks still taking local steps queue what they kept and
+ *     arrive (0: off).
+ *   LOCAL_CAP above, as an option: fewer vertices kept per step, the rest
+ *     queued for the next round, which spreads them over the team.
+ *   LOCAL_ORDER: a local step expands only the vertices within delta / k of
+ *     its buffer's smallest distance and carries the others to the next step,
+ *     so a block's chain follows distance order instead of hop order (0: off).
+ *   LOCAL_ROWS: a local step's targets' row bounds loaded with their distances
+ *     for every arc (0, speculatively: two of the ~5 requests per arc), or
+ *     after the test for those the block keeps (1: one dependent round trip
+ *     more per step). */
+constexpr uint32_t TEAM_STOP = 0;
+constexpr uint32_t LOCAL_ORDER = 0;
+constexpr int LOCAL_ROWS = 0;
 
 /* ---- the round schedule (round_schedule.cuh, launch.cuh) ----------------- */
 
