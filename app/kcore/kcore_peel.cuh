@@ -2,7 +2,8 @@
  * its invariants and the host loop): one cooperative launch peels every level
  * of a window of degree buckets, sub-round by sub-round.
  *
- * Variants (ds_kcore_gpu_options, all exact; off by default):
+ * Variants (ds_kcore_gpu_options, all exact; spread, aggregate and
+ * local_arcs 32 on by default, at one block of 512 threads an SM):
  *   spread     a sub-round's items are dealt evenly over the warps of the team
  *              that runs it, not 32 to a warp. An arc's work is a chain of
  *              dependent accesses (column, the neighbour's core, an atomic
@@ -25,11 +26,15 @@
  *   window     degree buckets a window opens with (fewer windows, each a
  *              least-degree pass, a multisplit and two host round trips).
  * The kernel's template flag V compiles the first three in (peel_window<true>)
- * or out: the default runs peel_window<false>, whose registers (and so blocks
- * an SM) the variants' code would otherwise change. peel_window<true> also
- * carries the sub-round counters from one level to the next instead of
- * clearing them behind a grid barrier (one barrier fewer a level: 185 levels
- * on kron20).
+ * or out: the plain kernel (all three off) runs peel_window<false>, whose
+ * registers (and so blocks an SM) the variants' code would otherwise change.
+ * peel_window<true> also carries the sub-round counters from one level to the
+ * next instead of clearing them behind a grid barrier (one barrier fewer a
+ * level: 185 levels on kron20).
+ * One block an SM measured fastest for the variants' kernel on the H100
+ * (kron20 11.7 ms against 13.5 at the two that fit): half the blocks meet at
+ * every sub-round's grid barrier, and spread deals a round's items over the
+ * team's warps whatever their number.
  */
 #ifndef DS_KCORE_PEEL_CUH
 #define DS_KCORE_PEEL_CUH

@@ -4,7 +4,8 @@
 //          the time, the rounds (and how many ran on block 0 alone), the time of solo rounds,
 //          grid rounds and level filters, and one pass over the arcs to compare a round with;
 //          each setting with each variant of the peeling (--variants, the words of
-//          ds_kcore_gpu_options_variant: base, spread, agg, localN, winN, bpsmN, all, joined by +).
+//          ds_kcore_gpu_options_variant: default, base (the plain kernel), spread, agg, localN, winN,
+//          bpsmN, all, joined by +).
 //   tc:    for each short-row bound and each probe of the long rows (--probes: search, bitmap,
 //          hash), the time of preprocessing and of every row class (short rows by a warp; long
 //          rows by a block in bins of up to 256, up to 4,096 and more out-arcs) with its rows,
@@ -14,7 +15,7 @@
 //          and the device build apart, checked to be identical to the CPU's.
 //
 //   kron_bench [--scales 20,21] [--short 16,64,256] [--probes bitmap,hash,search]
-//              [--solo default,0:0,1024:2048] [--variants base,spread+agg] [--trials 10]
+//              [--solo default,0:0,1024:2048] [--variants default,base,spread+agg] [--trials 10]
 //              [--cpu-trials 3] [--threads 16] [--csr] [--transfers staged,register,pageable]
 //              [--no-tc] [--graphs FILES] [--json FILE]
 //   --no-tc: kcore (and --csr) alone. --graphs FILES: kcore on these files too (made
@@ -161,8 +162,8 @@ static bool bench_kcore(const ds_graph &g, const std::string &name, const std::v
       return false;
     }
     if (!ds_kcore_gpu_options_variant(&opt, variant.c_str())) {
-      std::fprintf(stderr, "--variants: '%s' is not base, spread, agg, all, localN, winN or bpsmN "
-                           "joined by +\n", variant.c_str());
+      std::fprintf(stderr, "--variants: '%s' is not default, base, spread, agg, all, localN, winN or "
+                           "bpsmN joined by +\n", variant.c_str());
       return false;
     }
     ds_kcore_gpu *kg = nullptr;
@@ -298,7 +299,7 @@ static bool bench_tc_gpu(const ds_graph &g, const std::string &sc, const std::st
 int main(int argc, char **argv) {
   std::vector<std::string> scales = {"20", "21"}, shorts = {"16", "64", "256"},
                            probes = {"bitmap", "hash", "search"}, solos = {"default"},
-                           variants = {"base"},
+                           variants = {"default"},
                            transfers = {"staged", "register", "pageable"};
   int trials = 10, cpu_trials = 3, threads = 16, csr = 0, no_tc = 0, scales_given = 0;
   std::vector<std::string> files;

@@ -157,15 +157,24 @@ static void check_variant_names(void) {
   ds_kcore_gpu_options o, d;
   ds_kcore_gpu_options_default(&d);
   o = d;
-  CHECK(ds_kcore_gpu_options_variant(&o, "base") && same_options(&o, &d),
-        "variant base changed the options");
-  CHECK(ds_kcore_gpu_options_variant(&o, "spread+agg+local16+win64+bpsm2") && o.spread == 1 &&
+  CHECK(d.spread == 1 && d.aggregate == 1 && d.local_arcs == 32 && d.blocks_per_sm == 1 &&
+            d.window == 0,
+        "defaults: %u %u %u %u %u", d.spread, d.aggregate, d.local_arcs, d.blocks_per_sm,
+        d.window);
+  CHECK(ds_kcore_gpu_options_variant(&o, "base") && o.spread == 0 && o.aggregate == 0 &&
+            o.local_arcs == 0 && o.blocks_per_sm == 0 && o.window == 0 &&
+            o.solo_items == d.solo_items && o.solo_arcs == d.solo_arcs,
+        "variant base is not the plain kernel");
+  CHECK(ds_kcore_gpu_options_variant(&o, "default") && same_options(&o, &d),
+        "variant default is not the defaults");
+  o = d;
+  CHECK(ds_kcore_gpu_options_variant(&o, "base+spread+agg+local16+win64+bpsm2") && o.spread == 1 &&
             o.aggregate == 1 && o.local_arcs == 16 && o.window == 64 && o.blocks_per_sm == 2 &&
             o.solo_items == d.solo_items,
         "variant spread+agg+local16+win64+bpsm2: %u %u %u %u %u", o.spread, o.aggregate,
         o.local_arcs, o.window, o.blocks_per_sm);
   o = d;
-  CHECK(ds_kcore_gpu_options_variant(&o, "all") && o.spread == 1 && o.aggregate == 1 &&
+  CHECK(ds_kcore_gpu_options_variant(&o, "base+all") && o.spread == 1 && o.aggregate == 1 &&
             o.local_arcs == 32 && o.window == 0,
         "variant all");
   static const char *const BAD[] = {"spreadx", "local", "win", "agg+", "+agg", "bpsm-1", "fast"};
