@@ -126,7 +126,7 @@ extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   o->local_team = LOCAL_TEAM;
   o->local_grid = LOCAL_GRID;
   o->local_cap = LOCAL_CAP;
-  o->local_order = LOCAL_ORDER;
+  o->local_order = 0; /* by the graph: ORDERED_LOCAL_STEPS on the denser sparse graphs */
   o->team_stop = TEAM_STOP;
   o->local_rows = LOCAL_ROWS;
   o->spill_limit = 0;
@@ -241,7 +241,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.local_team = opt->local_team;
   kn.local_grid = opt->local_grid;
   kn.local_cap = opt->local_cap;
-  kn.local_order = opt->local_order;
+  kn.local_order = opt->local_order == 1 ? 0
+                  : opt->local_order      ? opt->local_order
+                  : m >= ORDERED_ARCS_PER_VERTEX * n ? ORDERED_LOCAL_STEPS : 0;
   kn.team_stop = opt->team_stop;
   kn.local_rows = opt->local_rows;
   if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
