@@ -125,10 +125,7 @@ extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   o->local_solo = LOCAL_SOLO;
   o->local_team = LOCAL_TEAM;
   o->local_grid = LOCAL_GRID;
-  o->local_cap = LOCAL_CAP;
   o->local_order = 0; /* by the graph: ORDERED_LOCAL_STEPS on the denser sparse graphs */
-  o->team_stop = TEAM_STOP;
-  o->local_rows = LOCAL_ROWS;
   o->spill_limit = 0;
   o->self_check = 0;
   o->trace = NULL;
@@ -149,9 +146,6 @@ static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
                {"local_solo", o->local_solo, 0, LOCAL_STEPS_MAX},
                {"local_team", o->local_team, 0, LOCAL_STEPS_MAX},
                {"local_grid", o->local_grid, 0, LOCAL_STEPS_MAX},
-               {"local_cap", o->local_cap, 1, LOCAL_CAP},
-               {"team_stop", o->team_stop, 0, 100},
-               {"local_rows", o->local_rows, 0, 1},
                {"self_check", o->self_check, 0, 1}};
   for (const auto &r : range)
     if (r.value < r.lo || r.value > r.hi)
@@ -240,12 +234,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.local_solo = opt->local_solo;
   kn.local_team = opt->local_team;
   kn.local_grid = opt->local_grid;
-  kn.local_cap = opt->local_cap;
   kn.local_order = opt->local_order == 1 ? 0
                   : opt->local_order      ? opt->local_order
                   : m >= ORDERED_ARCS_PER_VERTEX * n ? ORDERED_LOCAL_STEPS : 0;
-  kn.team_stop = opt->team_stop;
-  kn.local_rows = opt->local_rows;
   if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
   /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
      arcs / degree + 1 of them (every vertex listed once per round) */

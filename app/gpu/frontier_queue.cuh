@@ -35,8 +35,8 @@ __device__ __forceinline__ void queue_push_once(uint32_t *q, uint32_t *cnt, uint
   if (atomicExch(&stamp[v], stamp_value) != stamp_value) queue_push(q, cnt, v);
 }
 
-/* The vertices a block keeps for its next local step (LOCAL_CAP, tuning.cuh,
- * or fewer: split_sink::lcap), with their distances
+/* The vertices a block keeps for its next local step (LOCAL_CAP, tuning.cuh),
+ * with their distances
  * and arcs (first arc, degree: loaded when they were pushed); cnt counts the
  * pushes, also those beyond the cap. dmin: the smallest distance kept (bits),
  * tracked only for ordered steps (split_sink::lwin). */
@@ -62,9 +62,6 @@ template <typename W> struct split_sink {
      shared buffer for the block to expand itself within the round, not to
      queue 0 */
   local_buf *lb = NULL;
-  /* the most vertices lb keeps (ds_gpu_options::local_cap); the others are
-     claimed for queue 0 */
-  uint32_t lcap = LOCAL_CAP;
   /* ordered local steps (ds_gpu_options::local_order): a step expands the
      entries below its buffer's dmin + lwin and carries the rest (0: off) */
   typename weight_traits<W>::acc_t lwin = 0;
@@ -113,7 +110,7 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
       for (int j = 0; j < N; ++j)
         if (k[j] == 2) {
           const uint32_t i = base + off[j];
-          if (i < s.lcap) {
+          if (i < LOCAL_CAP) {
             if (nd[j] < kept_min) kept_min = nd[j];
             s.lb->v[i] = v[j];
             s.lb->d[i] = nd[j];

@@ -140,10 +140,7 @@ struct round_knobs {
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
   /* local steps of solo, team and grid rounds (relax_frontier.cuh) */
   uint32_t local_solo, local_team, local_grid;
-  uint32_t local_cap;   /* vertices a block keeps for its next local step (<= LOCAL_CAP) */
   uint32_t local_order; /* 0, or k: local steps ordered by distance in windows of delta / k */
-  int local_rows;       /* 0/1: a local step's targets' rows loaded with their distance / after the test */
-  uint32_t team_stop;   /* 0, or p: team blocks end their local steps once p % of the team waits */
 };
 
 } // namespace dsgpu

@@ -49,14 +49,9 @@ typedef struct {
   uint32_t local_solo;    /* local steps of one-block rounds (0..64) */
   uint32_t local_team;    /* of team rounds (0..64) */
   uint32_t local_grid;    /* of grid rounds (0..64) */
-  uint32_t local_cap;     /* vertices a block keeps for its next local step (1..256) */
   uint32_t local_order;   /* k >= 2: a local step expands only the vertices within
                              delta / k of its smallest distance, the rest wait; 1 off;
                              0 by the graph's density (64 from 6 arcs per vertex) */
-  uint32_t team_stop;     /* 0 off, p: a team block ends its local steps once p % of
-                             the team has reached the round's barrier (1..100) */
-  int local_rows;         /* 0/1: a local step loads its targets' row bounds with
-                             their distances / only for those it keeps, after the test */
   uint32_t spill_limit;   /* bucket engine: a phase ends once its spill passes this
                              (0: the queue's room); small values test that path */
   int self_check;         /* 0/1: fail a search whose done marks disagree with its

@@ -51,15 +51,6 @@ struct huge_list {
   bool unique;
   /* local steps of solo, team and grid rounds (relax_frontier, steps) */
   uint32_t local_solo, local_team, local_grid;
-  uint32_t local_cap; /* ds_gpu_ctx::local_cap (split_sink::lcap) */
-  int local_rows;     /* ds_gpu_ctx::local_rows: targets' rows loaded after the test (relax_frontier) */
-  uint32_t team_stop; /* ds_gpu_ctx::team_stop: % of the team (relax_round sets the two below) */
-  /* a team round with team_stop: the team barrier's arrival counter and its
-     value before the round (relax_frontier stops the blocks still taking local
-     steps once team_stop % of the blocks that had a tile have arrived); NULL:
-     never */
-  const uint32_t *stop_word;
-  uint32_t stop_at;
 };
 
 /* Expands the huge list (word = its value read after a barrier) with every

@@ -69,7 +69,6 @@ struct relax_smem {
   uint32_t cnt[2][2];             /* the sink's counters */
   unsigned long long hw[2];       /* the huge-list word */
   uint32_t rank[2];               /* stretch_sync::init */
-  uint32_t stop;                  /* team_stop: thread 0's poll of the team barrier (relax_frontier) */
   local_buf lb[2]; /* local steps (relax_frontier), by the parity of the step */
   DS_STEP_PROFILE_SMEM
 };
@@ -94,25 +93,13 @@ struct relax_smem {
  * Expanding at a d that another thread has since undercut only wastes work:
  * d is a path's length, and that thread expands v at its own distance.
  *
- * Four variants of the local steps (options, off by default; tuning.cuh):
- *   - hl.local_cap: a step keeps at most that many vertices, the rest are
- *     claimed for queue 0 (sink.lcap);
- *   - sink.lwin (local_order): a step other than the last expands only the
+ * Ordered local steps (sink.lwin, ds_gpu_options::local_order; tuning.cuh
+ * says on which graphs): a step other than the last expands only the
  *     entries below its buffer's smallest distance + lwin and carries the
  *     others into the next step's buffer (or queues them, if it is full), so
  *     that a block's chain runs in distance order rather than hop order and
- *     fewer vertices are expanded at distances that are undercut later;
- *   - hl.local_rows: the row bounds of a step's targets are loaded after the
- *     test, for those that go to the block's next step only, instead of with
- *     the distance for every arc: two scattered requests fewer per arc that
- *     improves nothing (a full step is bound by its SM's request rate), one
- *     dependent round trip more per step;
- *   - hl.stop_word (team_stop, team rounds): between steps thread 0 polls the
- *     team barrier's counter; once team_stop % of the blocks that had a tile
- *     have arrived, the block queues what it kept (claimed for queue 0, as a
- *     full buffer's overflow) and ends its round, so the team waits less for
- *     its slowest block.
- * None of them drops an entry: each is expanded, carried or queued. */
+ *     fewer vertices are expanded at distances that are undercut later. No
+ *     entry is dropped: each is expanded, carried or queued. */
 template <typename W>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
@@ -134,23 +121,12 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
   }
   uint64_t tile = (uint64_t)part * tl;
-  sink.lcap = hl.local_cap;
   if (steps) {
     if (tid == 0) {
       sm.lb[0].cnt = 0;
       sm.lb[0].dmin = UINT32_MAX;
     }
     sink.lb = &sm.lb[0];
-  }
-  const bool polls = steps && hl.stop_word != NULL; /* team_stop: thread 0 polls */
-  uint32_t stop_at = 0;
-  if (polls) {
-    /* blocks without a tile arrive at once: the quota counts those with one
-       (team rounds deal their tiles statically) */
-    const uint64_t tiles = ((uint64_t)count + tl - 1) / tl;
-    const uint32_t busy = tiles < parts ? (uint32_t)tiles : parts;
-    const uint32_t quota = (busy * hl.team_stop + 99) / 100;
-    stop_at = hl.stop_at + (parts - busy) + (quota ? quota : 1);
   }
   if (dynamic && tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
   if (dynamic || steps) __syncthreads();
@@ -168,7 +144,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     typename weight_traits<W>::acc_t thr = 0;
     const bool ordered = step && step < steps && sink.lwin;
     if (step) {
-      lcount = min(sm.lb[(step - 1) & 1].cnt, hl.local_cap); /* complete: the last barrier */
+      lcount = min(sm.lb[(step - 1) & 1].cnt, LOCAL_CAP); /* complete: the last barrier */
       if (lcount == 0) break;
       if (ordered) thr = weight_traits<W>::plus(sm.lb[(step - 1) & 1].dmin, sink.lwin);
       /* parity step & 1 was last read at the start of step - 1 */
@@ -178,9 +154,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       }
       sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
     }
-    /* issued now, used at the step's end: the poll's round trip overlaps the step */
-    uint32_t seen = 0;
-    if (polls && tid == 0) seen = *(volatile const uint32_t *)hl.stop_word;
     bool carry = false; /* an ordered step's entry for the next step */
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
@@ -264,7 +237,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       const local_buf &b = sm.lb[(step - 1) & 1];
       local_buf &nb = sm.lb[step & 1];
       const uint32_t i = atomicAdd(&nb.cnt, 1u);
-      if (i < sink.lcap) {
+      if (i < LOCAL_CAP) {
         nb.v[i] = u;
         nb.d[i] = du;
         nb.beg[i] = b.beg[tid];
@@ -322,9 +295,8 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
           cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
           /* loaded with the distance, in case the target goes to the next
-             local step (which then need not load them); local_rows: later,
-             for the targets that go there */
-          if (sink.lb && !hl.local_rows) {
+             local step (which then need not load them) */
+          if (sink.lb) {
             vb[j] = g.row[v[j]];
             ve[j] = g.row[v[j] + 1];
           }
@@ -334,37 +306,16 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
                    ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
                    : -1;
-      if (sink.lb && hl.local_rows) {
-#pragma unroll
-        for (int j = 0; j < RELAX_ILP; ++j)
-          if (k[j] == 2) {
-            vb[j] = g.row[v[j]];
-            ve[j] = g.row[v[j] + 1];
-          }
-      }
       warp_push<RELAX_ILP, W>(sink, v, nd, k, vb, ve);
     }
-    if (polls && tid == 0) sm.stop = (int32_t)(seen - stop_at) >= 0;
     __syncthreads();
     DS_STEP(sm, part == 0, 3);
     if (step) {
       if (step == steps) break;
+      ++step;
     } else {
       tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
     }
-    if (polls && (step || tile >= count) && sm.stop) {
-      /* team_stop, before a local step: what this step kept goes to queue 0
-         (claimed, as a full buffer's overflow), where the next round's tiles
-         spread it over the team */
-      const local_buf &b = sm.lb[step & 1];
-      const uint32_t kept = min(b.cnt, hl.local_cap);
-      for (uint32_t i = tid; i < kept; i += RELAX_BLOCK) {
-        const int k = sink.claim(b.v[i], b.d[i]);
-        if (k >= 0) sink.push(k, b.v[i]);
-      }
-      break;
-    }
-    if (step) ++step;
   }
 }
 

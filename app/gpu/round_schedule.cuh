@@ -36,7 +36,7 @@ __device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_wo
                                                      const round_knobs &kn, uint32_t r, bool unique) {
   return huge_list{huge_word + (r & 1), huge, huge_word + 2 + (r & 1), kn.huge_degree, kn.dyn_tiles, kn.min_tile,
                    unique, local_steps<BPS>(kn.local_solo), local_steps<BPS>(kn.local_team),
-                   local_steps<BPS>(kn.local_grid), kn.local_cap, kn.local_rows, kn.team_stop, NULL, 0};
+                   local_steps<BPS>(kn.local_grid)};
 }
 
 /* The context's knobs for a launch of `grid` blocks: the team fewer blocks
@@ -103,12 +103,6 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   DS_STEP_NO_TILE(sm, ss.b == 0); /* until relax_frontier's tile loop stamps its own */
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  if (part_grid && parts > 1 && hl.team_stop) {
-    /* the team barrier's counter stands at ss.team until this round's first
-       arrival; relax_frontier adds the blocks it waits for */
-    h.stop_word = &ss.c->team;
-    h.stop_at = ss.team;
-  }
   relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
                     parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
   ss.round_sync(parts);

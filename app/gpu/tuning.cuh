@@ -66,38 +66,26 @@ constexpr uint32_t LOCAL_STEPS_MAX = 64;
 /* Vertices a block keeps for its next local step; the rest are queued. One
  * tile's worth: a step is one pass of the tile loop. */
 constexpr uint32_t LOCAL_CAP = RELAX_BLOCK;
-/* Ways to even out and shorten the team rounds of road-like graphs,
- * off by default until measured (the option says what each does). The step
- * profile put a NY team round at ~75,000-100,000 cycles, 11,000-23,000 of them
- * the team barrier's wait for its slowest block, and the search relaxes ~6.7x
- * the graph's arcs (4.9M of 730K). A full local step (256 vertices, ~700
- * arcs, ~5 scattered requests each) is bound by the SM's request rate
- * (~4,000 cycles); a step of a few dozen vertices by its latency.
- *   TEAM_STOP: once this % of the team's busy blocks wait at the round's
- *     barrier, the blocks still taking local steps queue what they kept and
- *     arrive (0: off).
- *   LOCAL_CAP above, as an option: fewer vertices kept per step, the rest
- *     queued for the next round, which spreads them over the team.
- *   LOCAL_ORDER: a local step expands only the vertices within delta / k of
- *     its buffer's smallest distance and carries the others to the next step,
- *     so a block's chain follows distance order instead of hop order (the
- *     option: 0 by the graph, below; 1 off; k of at least 2).
- *   LOCAL_ROWS: a local step's targets' row bounds loaded with their distances
- *     for every arc (0, speculatively: two of the ~5 requests per arc), or
- *     after the test for those the block keeps (1: one dependent round trip
- *     more per step). */
-constexpr uint32_t TEAM_STOP = 0;
-/* LOCAL_ORDER by the graph (the option's 0): windows of delta / ORDERED_LOCAL_STEPS on
- * graphs of ORDERED_ARCS_PER_VERTEX arcs per vertex and more (of the sparse ones, the
- * only ones that take local steps), off below. In hop order a vertex of many in-arcs is
- * improved, and its arcs relaxed again, once for each of them that a step reaches first.
- * Measured on the H100 at delta auto: geo-1M (8 arcs per vertex) 13.4 -> 8.2 ms, arcs
- * relaxed 178M -> 35M; grid-1000 (4) 7.4 -> 8.1 ms at 64 (7.3 at 16); the road
- * networks (2.6-2.8) 8-15 % slower at 64 and 1-4 % at 16, for fewer arcs relaxed but
- * more rounds. */
+/* Ordered local steps (the option local_order; relax_frontier.cuh): a local step
+ * expands only the vertices within delta / k of its buffer's smallest distance and
+ * carries the others to the next step, so that a block's chain follows distance order
+ * instead of hop order. By the graph (the option's 0): windows of delta /
+ * ORDERED_LOCAL_STEPS on graphs of ORDERED_ARCS_PER_VERTEX arcs per vertex and more
+ * (of the sparse ones, the only ones that take local steps), off below. In hop order
+ * a vertex of many in-arcs is improved, and its arcs relaxed again, once for each of
+ * them that a step reaches first. Measured on the H100 at delta auto: geo-1M (8 arcs
+ * per vertex) 13.4 -> 8.2 ms, arcs relaxed 178M -> 35M; grid-1000 (4) 7.4 -> 8.1 ms
+ * at 64 (7.3 at 16); the road networks (2.6-2.8) 8-15 % slower at 64 and 1-4 % at
+ * 16, for fewer arcs relaxed but more rounds. Three other ways to shorten the team
+ * rounds of roads were measured in the same runs and dropped: team blocks that stop
+ * their local steps once half the team waits (within 1-3 %), at most 64 vertices
+ * kept per step (7-30 % slower), and the targets' rows loaded after the test (1-3 %
+ * slower); their code, even switched off, made the roads and grid 5-7 % slower. The
+ * ordered steps' own code, switched off, still costs them 2-3 % (interleaved on the
+ * H100: NY 1.98 -> 2.03 ms, COL 3.15 -> 3.25, grid-1000 7.03 -> 7.19); a build of the
+ * sparse kernels without it would win that back at the price of a third build. */
 constexpr uint32_t ORDERED_LOCAL_STEPS = 64;
 constexpr uint64_t ORDERED_ARCS_PER_VERTEX = 6;
-constexpr int LOCAL_ROWS = 0;
 
 /* ---- the round schedule (round_schedule.cuh, launch.cuh) ----------------- */
 

@@ -31,10 +31,7 @@ static const env_field ENV_FIELDS[] = {
     {"DS_GPU_LOCAL_SOLO", offsetof(ds_gpu_options, local_solo), 0},
     {"DS_GPU_LOCAL_TEAM", offsetof(ds_gpu_options, local_team), 0},
     {"DS_GPU_LOCAL_GRID", offsetof(ds_gpu_options, local_grid), 0},
-    {"DS_GPU_LOCAL_CAP", offsetof(ds_gpu_options, local_cap), 0},
     {"DS_GPU_LOCAL_ORDER", offsetof(ds_gpu_options, local_order), 0},
-    {"DS_GPU_TEAM_STOP", offsetof(ds_gpu_options, team_stop), 0},
-    {"DS_GPU_LOCAL_ROWS", offsetof(ds_gpu_options, local_rows), 1},
     {"DS_GPU_SPILL_LIMIT", offsetof(ds_gpu_options, spill_limit), 0},
     {"DS_GPU_SELF_CHECK", offsetof(ds_gpu_options, self_check), 1},
 };

@@ -12,10 +12,8 @@
 # Knobs (read by app/sssp/gpu_options.c; defaults and their measurements in app/gpu/tuning.cuh): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
 # DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
 # (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT, DS_GPU_LOCAL_SOLO,
-# DS_GPU_LOCAL_TEAM, DS_GPU_LOCAL_GRID (local steps per round, one block per SM only), DS_GPU_LOCAL_CAP
-# (1..256), DS_GPU_LOCAL_ORDER (0 by density, 1 off, k), DS_GPU_TEAM_STOP (0 off, 1..100 %), DS_GPU_LOCAL_ROWS
-# (0/1). Every run is validated
-# (--validate).
+# DS_GPU_LOCAL_TEAM, DS_GPU_LOCAL_GRID (local steps per round, one block per SM only),
+# DS_GPU_LOCAL_ORDER (0 by density, 1 off, k). Every run is validated (--validate).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1 work=$2 out=$3 configs=$4 graphs=$5 algos=${6:-near-far,multisplit,sort,bellman-ford}
