@@ -110,11 +110,15 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   fn.m = m;
   // 2. the grid: as many blocks as can be resident at once (at most the context's per SM)
   if constexpr (Splitter::ON_DEVICE)
-    st = persistent_grid(ctx, kernel_for(ctx, bk_search_kernel<W, Splitter, 1>, bk_search_kernel<W, Splitter, 2>),
+    st = persistent_grid(ctx,
+                         kernel_for(ctx, bk_search_kernel<W, Splitter, 1, false>,
+                                    bk_search_kernel<W, Splitter, 2, false>, bk_search_kernel<W, Splitter, 1, true>),
                          Splitter::name(), &pl, err);
   else
-    st = persistent_grid(ctx, kernel_for(ctx, bk_phase_kernel<W, 1>, bk_phase_kernel<W, 2>), Splitter::name(), &pl,
-                         err);
+    st = persistent_grid(ctx,
+                         kernel_for(ctx, bk_phase_kernel<W, 1, false>, bk_phase_kernel<W, 2, false>,
+                                    bk_phase_kernel<W, 1, true>),
+                         Splitter::name(), &pl, err);
   if (st != DS_OK) goto done;
   st = sp.init(ctx, m, (size_t)b.spill_cap, (uint32_t)pl.grid, fn, b.spill, b.log, err);
   if (st != DS_OK) goto done;

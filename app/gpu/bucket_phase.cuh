@@ -49,7 +49,7 @@ __device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).
  * by `parts` blocks (see relax_round, whose result it returns). */
-template <typename W, int BPS>
+template <typename W, int BPS, bool ORD>
 __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, const uint32_t *in,
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
@@ -62,7 +62,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
-  return relax_round<W>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
+  return relax_round<W, ORD>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);
 }
 
@@ -71,7 +71,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
  * block 0 alone or the team (as in near_far.cu). Returns at once, in every
  * block, when the frontier is empty. Returns the spill's size, in every
  * block; the spill is complete then (the last round's barrier). */
-template <typename W, int BPS>
+template <typename W, int BPS, bool ORD>
 __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
   using T = weight_traits<W>;
   volatile bk_state<W> *st = a.b.st;
@@ -87,13 +87,13 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
-    bk_round<W, BPS>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
+    bk_round<W, BPS, ORD>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
     if (nout <= a.kn.team_max && keep(nout, spilled)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
-        return bk_round<W, BPS>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
+        return bk_round<W, BPS, ORD>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
                            c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
@@ -132,13 +132,13 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
 }
 
 /* Step 1 as a kernel of its own (the host-driven loop). */
-template <typename W, int BPS>
+template <typename W, int BPS, bool ORD>
 __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_phase_kernel(bk_phase_args<W> a) {
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   stretch_sync ss;
   ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
-  (void)bk_phase<W, BPS>(a, grid, sm, ss);
+  (void)bk_phase<W, BPS, ORD>(a, grid, sm, ss);
 }
 
 } // namespace dsgpu

@@ -27,7 +27,7 @@ namespace dsgpu {
  * bookkeeping needs only the split's offsets, which block 0 writes itself,
  * so it follows block 0's part of the split at once (the split reads the
  * window from its copy, not from the state that the bookkeeping changes). */
-template <typename W, typename Splitter, int BPS>
+template <typename W, typename Splitter, int BPS, bool ORD>
 __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_args<W> a, Splitter sp, uint32_t m) {
   using acc_t = typename weight_traits<W>::acc_t;
   __shared__ union smem_t {
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
   for (;;) {
     BK_STAMP(-1);
     BK_COUNT(4);
-    const uint32_t spill = bk_phase<W, BPS>(a, grid, sm.relax, ss);
+    const uint32_t spill = bk_phase<W, BPS, ORD>(a, grid, sm.relax, ss);
     BK_STAMP(0);
     const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
     const acc_t base0 = st->base0;

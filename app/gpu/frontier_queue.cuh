@@ -85,7 +85,7 @@ template <typename W> struct split_sink {
  * warp and queue for all N steps. Pushes per round are counted on two global
  * words; with one atomic per coalesced group and step, the same-address
  * atomics on those words serialized the large Kronecker rounds. */
-template <int N, typename W>
+template <int N, typename W, bool ORD = false>
 __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t (&v)[N],
                                           const uint32_t (&nd)[N], const int (&k)[N],
                                           const uint64_t (&vb)[N], const uint64_t (&ve)[N]) {
@@ -111,7 +111,7 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
         if (k[j] == 2) {
           const uint32_t i = base + off[j];
           if (i < LOCAL_CAP) {
-            if (nd[j] < kept_min) kept_min = nd[j];
+            if (ORD && nd[j] < kept_min) kept_min = nd[j];
             s.lb->v[i] = v[j];
             s.lb->d[i] = nd[j];
             s.lb->beg[i] = vb[j];
@@ -120,7 +120,7 @@ __device__ __forceinline__ void warp_push(const split_sink<W> &s, const uint32_t
             s.push(0, v[j]);
           }
         }
-      if (s.lwin) {
+      if (ORD && s.lwin) {
         kept_min = __reduce_min_sync(0xffffffffu, kept_min);
         if (lane == 0 && kept_min != UINT32_MAX) atomicMin(&s.lb->dmin, kept_min);
       }

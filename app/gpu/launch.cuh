@@ -14,9 +14,11 @@
 
 namespace dsgpu {
 
-/* The build of a persistent kernel for the context's blocks per SM. */
-template <typename K> inline const void *kernel_for(const ds_gpu_ctx *ctx, K one, K two) {
-  return ctx->blocks_per_sm == 1 ? (const void *)one : (const void *)two;
+/* The build of a persistent kernel for the context's blocks per SM, and with
+ * one, whether its local steps are ordered. */
+template <typename K> inline const void *kernel_for(const ds_gpu_ctx *ctx, K one, K two, K one_ordered) {
+  if (ctx->blocks_per_sm != 1) return (const void *)two;
+  return ctx->knobs.local_order ? (const void *)one_ordered : (const void *)one;
 }
 
 /* A persistent kernel and its grid. */

@@ -87,7 +87,7 @@ template <typename W, int BPS> __device__ __forceinline__ huge_list nf_huge(cons
  * the far pile fp (from its base fbase), by `parts` blocks (see
  * relax_round, whose result it returns). counts: the next frontier's size
  * and the round's far pushes. */
-template <typename W, int BPS>
+template <typename W, int BPS, bool ORD>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
                                          relax_smem &sm, unsigned long long &edges, uint32_t parts,
@@ -102,7 +102,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.huge_word[2 + ((r + 1) & 1)] = 0;
   }
   const huge_list hl = nf_huge<W, BPS>(a, r);
-  const bool handed = relax_round<W>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
+  const bool handed = relax_round<W, ORD>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
                                      hl, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
@@ -110,7 +110,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
   return handed;
 }
 
-template <typename W, int BPS>
+template <typename W, int BPS, bool ORD>
 __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a) {
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
-    nf_round<W, BPS>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
+    nf_round<W, BPS, ORD>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
     //    blocks go on from its last round
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && (uint64_t)pile + a.g.n <= a.far_cap; };
     if (nout <= a.kn.team_max && keep(nout, nfar)) {
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
-        return nf_round<W, BPS>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
+        return nf_round<W, BPS, ORD>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
         relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r));
@@ -239,7 +239,10 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
     goto done;
   }
   // 3. one cooperative launch: as many blocks as can be resident at once; the control block read back
-  st = persistent_grid(ctx, kernel_for(ctx, near_far_kernel<W, 1>, near_far_kernel<W, 2>), who, &pl, err);
+  st = persistent_grid(ctx,
+                       kernel_for(ctx, near_far_kernel<W, 1, false>, near_far_kernel<W, 2, false>,
+                                  near_far_kernel<W, 1, true>),
+                       who, &pl, err);
   if (st != DS_OK) goto done;
   a.kn = knobs_for(ctx, pl.grid);
   st = timed_search(

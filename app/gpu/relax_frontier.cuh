@@ -100,7 +100,7 @@ struct relax_smem {
  *     that a block's chain runs in distance order rather than hop order and
  *     fewer vertices are expanded at distances that are undercut later. No
  *     entry is dropped: each is expanded, carried or queued. */
-template <typename W>
+template <typename W, bool ORD = false>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
@@ -124,7 +124,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   if (steps) {
     if (tid == 0) {
       sm.lb[0].cnt = 0;
-      sm.lb[0].dmin = UINT32_MAX;
+      if (ORD) sm.lb[0].dmin = UINT32_MAX;
     }
     sink.lb = &sm.lb[0];
   }
@@ -142,7 +142,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     }
     /* ordered steps: entries at or above thr are carried, not expanded */
     typename weight_traits<W>::acc_t thr = 0;
-    const bool ordered = step && step < steps && sink.lwin;
+    const bool ordered = ORD && step && step < steps && sink.lwin;
     if (step) {
       lcount = min(sm.lb[(step - 1) & 1].cnt, LOCAL_CAP); /* complete: the last barrier */
       if (lcount == 0) break;
@@ -150,7 +150,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       /* parity step & 1 was last read at the start of step - 1 */
       if (step < steps && tid == 0) {
         sm.lb[step & 1].cnt = 0;
-        sm.lb[step & 1].dmin = UINT32_MAX;
+        if (ORD) sm.lb[step & 1].dmin = UINT32_MAX;
       }
       sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
     }
@@ -232,7 +232,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     if (tid == 0) sm.off[RELAX_BLOCK] = total;
     __syncthreads();
     DS_STEP(sm, part == 0, 2);
-    if (carry) {
+    if (ORD && carry) {
       /* after the barrier: the reset of the next buffer (thread 0, above) is done */
       const local_buf &b = sm.lb[(step - 1) & 1];
       local_buf &nb = sm.lb[step & 1];
@@ -306,7 +306,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
                    ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
                    : -1;
-      warp_push<RELAX_ILP, W>(sink, v, nd, k, vb, ve);
+      warp_push<RELAX_ILP, W, ORD>(sink, v, nd, k, vb, ve);
     }
     __syncthreads();
     DS_STEP(sm, part == 0, 3);

@@ -16,7 +16,9 @@ namespace dsgpu {
 
 /* The persistent kernels are built twice, for BPS = 1 or 2 resident blocks
  * per SM (ds_gpu_ctx::blocks_per_sm; launch bounds: up to 255 registers a
- * thread, or 128). Local steps (relax_frontier) are in the one-block build
+ * thread, or 128), and the one-block build again with ordered local steps
+ * (ORD: their checks, compiled into the plain build, cost the road networks
+ * 2-3 %). Local steps (relax_frontier) are in the one-block build
  * only, which the sparse graphs get: in the two-block build their code raised
  * the kernels' register spills (search kernel 36 / 208 -> 144 / 692 bytes),
  * and on the dense graphs that get it they made rounds slower (kron20
@@ -75,7 +77,7 @@ constexpr uint64_t SOLO_HUGE_ARCS = SOLO_HUGE_ARCS_PER_BLOCK;
  * round's parity in its stretch (which shared buffers it writes), bit 1 set if
  * the previous round (the other parity) left the whole frontier in shared
  * memory. */
-template <typename W>
+template <typename W, bool ORD = false>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
@@ -103,7 +105,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   DS_STEP_NO_TILE(sm, ss.b == 0); /* until relax_frontier's tile loop stamps its own */
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
+  relax_frontier<W, ORD>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
                     parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
   ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
