@@ -81,9 +81,9 @@ constexpr uint32_t LOCAL_CAP = RELAX_BLOCK;
  * their local steps once half the team waits (within 1-3 %), at most 64 vertices
  * kept per step (7-30 % slower), and the targets' rows loaded after the test (1-3 %
  * slower); their code, even switched off, made the roads and grid 5-7 % slower. The
- * ordered steps' own code, switched off, still costs them 2-3 % (interleaved on the
- * H100: NY 1.98 -> 2.03 ms, COL 3.15 -> 3.25, grid-1000 7.03 -> 7.19); a build of the
- * sparse kernels without it would win that back at the price of a third build. */
+ * ordered steps' own checks cost them 2-3 % when off (NY 1.99 -> 2.05 ms, grid-1000
+ * 7.04 -> 7.22), so they have a build of their own (round_schedule.cuh: ORD), which
+ * gives the plain times back (NY 2.00, grid-1000 7.04). */
 constexpr uint32_t ORDERED_LOCAL_STEPS = 64;
 constexpr uint64_t ORDERED_ARCS_PER_VERTEX = 6;
 
