@@ -314,13 +314,19 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
     }
     const uint32_t from = (uint32_t)a.offsets[k - a.base];
     const uint32_t own = to - from, late = load_volatile(&a.st->entered);
+    /* the least degree above k, one atomic a warp: every vertex of the window
+     * left above k meets it, all on one word */
+    uint32_t least_seen = UINT32_MAX;
     for (uint64_t i = rank; i < (uint64_t)own + late; i += threads) {
       const uint32_t v = i < own ? a.win[from + i] : a.entered[i - own];
       if (a.core[v] != UNSET) continue;
       const uint32_t d = a.deg[v];
       if (d <= k) enqueue<V>(a, v, k, r0);
-      else atomicMin(&a.st->least[filter % COUNTERS], d);
+      else if (d < least_seen) least_seen = d;
     }
+    least_seen = __reduce_min_sync(0xffffffffu, least_seen);
+    if (threadIdx.x % WARP == 0 && least_seen != UINT32_MAX)
+      atomicMin(&a.st->least[filter % COUNTERS], least_seen);
     grid.sync();
     const uint32_t least = load_volatile(&a.st->least[filter % COUNTERS]);
     if (load_volatile(&a.st->count[r0 % COUNTERS]) == 0) {
