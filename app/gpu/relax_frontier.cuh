@@ -93,13 +93,13 @@ struct relax_smem {
  * Expanding at a d that another thread has since undercut only wastes work:
  * d is a path's length, and that thread expands v at its own distance.
  *
- * Ordered local steps (sink.lwin, ds_gpu_options::local_order; tuning.cuh
- * says on which graphs): a step other than the last expands only the
- *     entries below its buffer's smallest distance + lwin and carries the
- *     others into the next step's buffer (or queues them, if it is full), so
- *     that a block's chain runs in distance order rather than hop order and
- *     fewer vertices are expanded at distances that are undercut later. No
- *     entry is dropped: each is expanded, carried or queued. */
+ * Ordered local steps (ORD builds only, with sink.lwin set from
+ * ds_gpu_options::local_order; tuning.cuh says on which graphs): a step other
+ * than the last expands only the entries below its buffer's smallest distance
+ * + lwin and carries the others into the next step's buffer (or queues them,
+ * if it is full), so that a block's chain runs in distance order rather than
+ * hop order and fewer vertices are expanded at distances that are undercut
+ * later. No entry is dropped: each is expanded, carried or queued. */
 template <typename W, bool ORD = false>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
