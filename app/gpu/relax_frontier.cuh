@@ -100,7 +100,7 @@ struct relax_smem {
  * if it is full), so that a block's chain runs in distance order rather than
  * hop order and fewer vertices are expanded at distances that are undercut
  * later. No entry is dropped: each is expanded, carried or queued. */
-template <typename W, bool ORD = false>
+template <typename W, bool ORD>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,

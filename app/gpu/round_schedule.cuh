@@ -77,7 +77,7 @@ constexpr uint64_t SOLO_HUGE_ARCS = SOLO_HUGE_ARCS_PER_BLOCK;
  * round's parity in its stretch (which shared buffers it writes), bit 1 set if
  * the previous round (the other parity) left the whole frontier in shared
  * memory. */
-template <typename W, bool ORD = false>
+template <typename W, bool ORD>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
