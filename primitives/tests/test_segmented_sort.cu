@@ -90,9 +90,12 @@ bool host_less(const host_key &a, const host_key &b) {
   return a.bits < b.bits;
 }
 
-enum len_kind { ALL_EMPTY, ALL_ONE, UNIFORM_32, UNIFORM_4096, POWER_LAW, ONE_HUGE, MANY_PLUS_ONE_BIG, MIXED_GAPS, ONE_SEGMENT };
+enum len_kind {
+  ALL_EMPTY, ALL_ONE, UNIFORM_32, UNIFORM_4096, POWER_LAW, ONE_HUGE, MANY_PLUS_ONE_BIG, MIXED_GAPS, ONE_SEGMENT,
+  RADIX_MIX
+};
 const char *len_name[] = {"all-empty", "all-1", "uniform-1..32", "uniform-1..4096", "power-law", "one-huge",
-                          "many+one-big", "mixed+gaps", "one-segment"};
+                          "many+one-big", "mixed+gaps", "one-segment", "radix-mix"};
 enum key_kind { KEYS_RANDOM, KEYS_EQUAL, KEYS_FEW, KEYS_FLOAT_SPECIAL };
 const char *key_name[] = {"random", "all-equal", "few-distinct", "float-special"};
 
@@ -165,6 +168,23 @@ void make_segments(const test_case &c, rng &r, std::vector<uint64_t> &begin, std
       break;
     case ONE_SEGMENT:
       add(c.size);
+      break;
+    case RADIX_MIX:  // segments long enough for radix halves (of odd lengths and either parity of
+                     // chunk tiles) among merged long ones and short ones, with gaps, out of order
+      add(c.size / 3 + 1);
+      while (pos < c.size) {
+        const int kind = int(r.below(4));
+        const size_t len = kind == 0 ? r.below(64) : kind == 1 ? TILE + 1 + r.below(4 * TILE)
+                                                               : 32 * TILE + 1 + r.below(32 * TILE);
+        pos += r.below(3);
+        if (pos >= c.size) break;
+        add(std::min(len, c.size - pos));
+      }
+      pos = std::max(pos, c.size);
+      for (size_t i = 1; i + 1 < begin.size(); i += 2) {
+        std::swap(begin[i], begin[i + 1]);
+        std::swap(end[i], end[i + 1]);
+      }
       break;
   }
   n = pos;
@@ -520,6 +540,21 @@ int main(int argc, char **argv) {
     if (n <= (size_t(1) << 20)) cases.push_back({UNIFORM_4096, n, KEYS_FEW, F32, U32, U64, n % 2 == 0, false});
   }
   if (!quick) cases.push_back({UNIFORM_32, size_t(1) << 26, KEYS_RANDOM, U32, U32, U32, false, false});
+  // 5. segments sorted by radix halves (more than 2^17 items with 4-byte keys, 2^21 with 8-byte
+  //    ones): every key type, with and without values, equal and special keys, both orders
+  const size_t r32 = (size_t(32) << 12) + 1, r64 = (size_t(512) << 12) + 1;  // the shortest of each
+  cases.push_back({ONE_SEGMENT, r32, KEYS_RANDOM, U32, U32, U32, false, false});
+  cases.push_back({ONE_SEGMENT, r32 + TILE, KEYS_FEW, I32, NONE, U32, true, true});
+  cases.push_back({RADIX_MIX, quick ? 3 * r32 : size_t(3) << 22, KEYS_RANDOM, U32, U32, U64, false, true});
+  cases.push_back({ONE_SEGMENT, quick ? r32 + 5 : size_t(1) << 22, KEYS_FLOAT_SPECIAL, F32, U32, U32, false, false});
+  cases.push_back({ONE_SEGMENT, quick ? r32 + 7 : (size_t(1) << 22) + 3, KEYS_FLOAT_SPECIAL, F32, NONE, U32, true, false});
+  cases.push_back({ONE_SEGMENT, r64, KEYS_RANDOM, U64, NONE, U32, false, false});
+  if (!quick) {
+    cases.push_back({ONE_SEGMENT, r64 + 3 * TILE + 17, KEYS_FEW, U64, U64, MSPLIT_TYPE_I64, true, true});
+    cases.push_back({RADIX_MIX, size_t(3) << 23, KEYS_RANDOM, U64, U32, U64, false, false});
+    cases.push_back({ONE_SEGMENT, size_t(1) << 21, KEYS_EQUAL, U32, U32, U32, false, false});
+    cases.push_back({MANY_PLUS_ONE_BIG, size_t(1) << 23, KEYS_RANDOM, I32, U64, U32, true, false});
+  }
 
   uint64_t seed = 1;
   for (const test_case &c : cases) run_case(c, seed++);

@@ -46,6 +46,24 @@ constexpr int MAX_BLOCKS_PER_SM = 4;
 constexpr size_t SHARED_BYTES_PER_SM = 228 * 1024;
 // Number of length bins (empty, 4, 8, 16, ..., 4,096, long).
 constexpr int NUM_BINS = 13;
+// A long segment is sorted by radix halves (detail/segmented_sort/long_radix.cuh) rather than by
+// chunks and merge passes when the merge would take at least this many passes more than its key
+// has 8-bit digits: 4 + 2 = 6 merge passes (longer than 2^17 items) for 32-bit keys, 10 (2^21)
+// for 64-bit ones. The radix way costs a pass per digit, a read of the keys and one merge.
+constexpr uint32_t RADIX_SAVED_PASSES = 2;
+// Longest segment sorted by radix halves: a half's digit counts must fit the look-back words' 30
+// bits. Longer segments take the merge passes.
+constexpr size_t RADIX_MAX_LENGTH = size_t(1) << 30;
+// Blocks per SM the radix-halves kernel is compiled for, by key bytes (its registers: 65,536 /
+// (256 x blocks)). 4-byte keys: 3 (80 registers, 64-364 bytes of spills) rather than 2 (128, no
+// spill for 32-bit values): u32 pairs, 2^26 in segments of 2^17 + 1 / 139,264 / 196,609 / 2^18 /
+// 2^20 / 2^26 items, ms: 4.72-4.77 / 4.54-4.61 / 4.61-4.65 / 4.33-4.37 / 4.48-4.49 / 4.42-4.45
+// against 4.91 / 4.81-4.87 / 4.87-4.92 / 4.51-4.58 / 4.66-4.69 / 4.28 (H100, two runs each).
+// 8-byte keys spilled 628 bytes at 3 and get 2.
+template <size_t KEY_BYTES>
+struct radix_blocks_per_sm {
+  static constexpr int value = KEY_BYTES == 4 ? 3 : 2;
+};
 
 }  // namespace segsort_tuning
 }  // namespace msplit

@@ -7,7 +7,8 @@
 //   3. gather the long segments (long_merge.cuh, one block), or record a bad offset's details;
 //   4. the tile kernels (tile_kernel.cuh): lengths 1..4 and 5..8 one segment per thread, lengths
 //      9..4,096 by groups of 1..256 threads, and the long segments' chunks of 4,096;
-//   5. the long segments' merge passes (long_merge.cuh, one cooperative launch).
+//   5. the longest segments by radix halves (long_radix.cuh, one cooperative launch);
+//   6. the long segments' merge passes (long_merge.cuh, one cooperative launch).
 // The host never waits: every grid is sized from n and the number of segments, and each kernel
 // reads the device-side counts. After a bad offset every kernel from step 3 on returns without
 // writing (segmented_sort_check_sync tells the caller).
@@ -20,6 +21,7 @@
 
 #include "msplit/detail/error.cuh"
 #include "msplit/detail/segmented_sort/long_merge.cuh"
+#include "msplit/detail/segmented_sort/long_radix.cuh"
 #include "msplit/detail/segmented_sort/tile_kernel.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/segmented_sort_tuning.h"
@@ -215,7 +217,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
                                   bin_offsets, stream));
   // 5. the long segments (and a bad offset's details)
   segsort_long_setup_kernel<Offset><<<1, BT, 0, stream>>>(begin, end, bin_ids, bin_offsets, error, a.lng, n,
-                                                           plan.max_long);
+                                                           plan.max_long, segsort_radix<Key>::MIN_MERGE_PASSES);
   MSPLIT_LAUNCH_CHECK();
   // 6. the tiles: a bin's segments are longer than half its length, which bounds their number
   const size_t segs_tiny4 = n < num_segments ? n : num_segments;
@@ -225,7 +227,18 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   // lengths 9 .. 4,096: at most 2n / 4,096 full work items, plus one partial per bin; chunks as many
   const size_t medium_bound = 2 * (2 * n / T + 1) + segsort_tuning::NUM_BINS;
   MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
-  // 7. the long segments' merge passes, one cooperative launch for all of them
+  // 7. the longest segments by radix halves, one cooperative launch for all of them (queued only
+  //    where n admits such a segment)
+  if (plan.max_long > 0 && n >= segsort_radix<Key>::MIN_LENGTH) {
+    auto kernel = segsort_radix_halves_kernel<Key, Value, Offset>;
+    const size_t smem = radix_halves_smem<Key, Value>::TOTAL;
+    unsigned grid = 0;
+    MSPLIT_TRY(segsort_grid(kernel, smem, 2 * n / T + 1, &grid));
+    void *params[] = {&a};
+    MSPLIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), dim3(grid), dim3(BT), params,
+                                                smem, stream));
+  }
+  // 8. the long segments' merge passes, one cooperative launch for all of them
   if (plan.max_long > 0) {
     auto kernel = segsort_merge_kernel<Key, Value, Offset>;
     const size_t smem = segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::BYTES;

@@ -11,6 +11,8 @@
 // ICS 2012), loads them into shared memory and merges them there (tile_sort.cuh), the first run
 // winning ties (stable). Runs ping-pong between the output and a temporary buffer; stage s of a
 // segment lies in the output when (passes - s) is even, so that its last stage is the output.
+// The segments sorted by radix halves (long_radix.cuh) skip the chunks and take part in the first
+// pass only: their two sorted halves, in the temporary buffer, merged into the output.
 #pragma once
 #include <cuda_runtime.h>
 #include <stddef.h>
@@ -26,18 +28,19 @@
 namespace msplit {
 namespace detail {
 
-// One block: gathers the long segments (their chunk tiles and passes), and fills
-// in the error record's details when the offsets check flagged a segment.
+// One block: gathers the long segments (their chunk tiles, passes, and those sorted by radix
+// halves: merge passes >= min_merge_passes), and fills in the error record's details when the
+// offsets check flagged a segment.
 template <typename Offset>
 __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     segsort_long_setup_kernel(const Offset *begin, const Offset *end, const uint32_t *bin_ids,
                               const size_t *bin_offsets, unsigned long long *error, long_plan lng, size_t n,
-                              size_t max_long) {
+                              size_t max_long, uint32_t min_merge_passes) {
   constexpr int BT = segsort_tuning::BLOCK_THREADS;
   constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
   __shared__ unsigned long long warp_sums[32];
   __shared__ unsigned long long carry_out;
-  __shared__ uint32_t max_passes;
+  __shared__ uint32_t max_passes, by_radix;
   const unsigned tid = threadIdx.x;
   // 1. a bad offset: record what it was (the sort kernels will not run)
   const unsigned long long bad = error[ERR_SEGMENT];
@@ -62,7 +65,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     }
     return;
   }
-  if (tid == 0) max_passes = 0;
+  if (tid == 0) max_passes = by_radix = 0;
   __syncthreads();
   unsigned long long carry = 0;
   for (size_t round = 0; round < count; round += BT) {
@@ -72,7 +75,9 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
       const uint32_t s = bin_ids[first + j];
       const size_t len = size_t(end[s]) - size_t(begin[s]);
       tiles = (len + T - 1) / T;  // >= 2: a long segment is longer than T
-      atomicMax(&max_passes, long_passes(len));
+      const bool radix = long_by_radix(len, min_merge_passes);
+      atomicMax(&max_passes, radix ? 1u : long_passes(len));  // radix halves: one merge
+      if (radix) atomicAdd(&by_radix, 1u);
     }
     const unsigned long long before = block_exclusive_scan<BT>(tiles, warp_sums);
     if (j < count) lng.tile_start[j] = uint32_t(carry + before);
@@ -85,7 +90,8 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     lng.tile_start[count] = uint32_t(carry);
     lng.meta[LONG_COUNT] = count;
     lng.meta[LONG_TILES] = carry;
-    lng.meta[LONG_MAX_PASSES] = max_passes;
+    lng.meta[LONG_MAX_PASSES] = size_t(max_passes) | size_t(by_radix) << 32;
+    error[ERR_TICKET] = 0;
   }
 }
 
@@ -119,10 +125,49 @@ __device__ size_t warp_merge_path_global(const Key *A, size_t a_len, const Key *
   return lo;
 }
 
-// One output tile of T items of merge pass `pass` (runs of T << (pass - 1) into runs of twice
-// that), for long segment j whose tile it is. Called by the whole block.
+// One output tile of a merge: outputs [d0, d1) of the stable merge of the runs A = [0, a_len)
+// and B = [a_len, a_len + b_len), which start at index `at` of the source arrays; the outputs go
+// to the same indices of the destination arrays (at + d0 on).
+template <typename Key, typename Value>
+struct merge_job {
+  const Key *src_keys;
+  const Value *src_values;
+  Key *dst_keys;
+  Value *dst_values;
+  size_t at, a_len, b_len, d0, d1;
+};
+
+// The job of output tile t (of long segment j) in merge pass `pass` (runs of T << (pass - 1)
+// into runs of twice that), the runs ping-ponging between the output and the second buffer.
 template <typename Key, typename Value, typename Offset>
-__device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset> &a, uint32_t pass, size_t j, size_t t,
+__device__ __forceinline__ merge_job<Key, Value> merge_pass_job(const segsort_args<Key, Value, Offset> &a,
+                                                                 const long_segment &g, uint32_t pass, size_t out0) {
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  const uint32_t passes = long_passes(g.len);
+  const size_t width = T << (pass - 1), pair0 = out0 / (2 * width) * (2 * width);
+  const size_t a_len = g.len - pair0 < width ? g.len - pair0 : width;
+  const size_t b_rest = g.len - pair0 - a_len, b_len = b_rest < width ? b_rest : width;
+  const bool src_tmp = long_stage_in_tmp(passes, pass - 1), dst_tmp = long_stage_in_tmp(passes, pass);
+  const size_t d0 = out0 - pair0, d1 = d0 + T < a_len + b_len ? d0 + T : a_len + b_len;
+  return merge_job<Key, Value>{src_tmp ? a.tmp_keys : a.keys_out, src_tmp ? a.tmp_values : a.values_out,
+                               dst_tmp ? a.tmp_keys : a.keys_out, dst_tmp ? a.tmp_values : a.values_out,
+                               g.begin + pair0, a_len, b_len, d0, d1};
+}
+
+// The job of output tile t of a segment sorted by radix halves: its two sorted halves, in the
+// second buffer, merged into the output.
+template <typename Key, typename Value, typename Offset>
+__device__ __forceinline__ merge_job<Key, Value> merge_halves_job(const segsort_args<Key, Value, Offset> &a,
+                                                                   const long_segment &g, size_t out0) {
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  const size_t a_len = radix_half_of(g.len, 0).len;
+  return merge_job<Key, Value>{a.tmp_keys, a.tmp_values, a.keys_out, a.values_out, g.begin, a_len, g.len - a_len,
+                               out0, out0 + T < g.len ? out0 + T : g.len};
+}
+
+// Merges one output tile (at most T items). Called by the whole block.
+template <typename Key, typename Value>
+__device__ __forceinline__ void merge_tile(const merge_job<Key, Value> &m, typename key_order<Key>::bits flip,
                                            unsigned char *smem, size_t *split) {
   constexpr int BT = segsort_tuning::BLOCK_THREADS;
   constexpr int ITEMS = segsort_tuning::ITEMS;
@@ -135,30 +180,21 @@ __device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset
   item *items = layout::items(smem);
   Key *keys = layout::keys(smem);
   Value *values = layout::values(smem);
-  const long_segment g = long_segment_of(a, j);
-  const uint32_t tid = threadIdx.x, passes = long_passes(g.len);
+  const uint32_t tid = threadIdx.x;
+  const Key *src_keys = m.src_keys + m.at;
+  const size_t a_len = m.a_len, b_len = m.b_len, d0 = m.d0, d1 = m.d1;
 
-  // 1. the two runs this tile merges, and its part of the output
-  const size_t len = g.len, base = g.begin;
-  const size_t out0 = (t - a.lng.tile_start[j]) * T;  // tile start within the segment
-  const size_t width = T << (pass - 1), pair0 = out0 / (2 * width) * (2 * width);
-  const size_t a_len = len - pair0 < width ? len - pair0 : width;
-  const size_t b_rest = len - pair0 - a_len, b_len = b_rest < width ? b_rest : width;
-  const bool src_tmp = long_stage_in_tmp(passes, pass - 1), dst_tmp = long_stage_in_tmp(passes, pass);
-  const Key *src_keys = (src_tmp ? a.tmp_keys : a.keys_out) + base + pair0;
-  const Value *src_values = src_tmp ? a.tmp_values : a.values_out;
-  const size_t d0 = out0 - pair0, d1 = d0 + T < a_len + b_len ? d0 + T : a_len + b_len;
-  // 2. where the tile's output starts and ends in A and B: warp 0 and warp 1 search at once
+  // 1. where the tile's output starts and ends in A and B: warp 0 and warp 1 search at once
   const unsigned warp = tid / WARP_SIZE;
   if (warp < 2) {
-    const size_t at = warp_merge_path_global(src_keys, a_len, src_keys + a_len, b_len, warp == 0 ? d0 : d1, a.flip);
+    const size_t at = warp_merge_path_global(src_keys, a_len, src_keys + a_len, b_len, warp == 0 ? d0 : d1, flip);
     if (tid % WARP_SIZE == 0) split[warp] = at;
   }
   __syncthreads();
   const size_t a0 = split[0], b0 = d0 - split[0];
   const uint32_t na = uint32_t(split[1] - a0), total = uint32_t(d1 - d0), nb = total - na;
 
-  // 3. load the tile's parts of A then B (slots 0..na-1, na..total-1), in batches (tile_kernel.cuh)
+  // 2. load the tile's parts of A then B (slots 0..na-1, na..total-1), in batches (tile_kernel.cuh)
 #pragma unroll
   for (int r0 = 0; r0 < ITEMS; r0 += segsort_tuning::LOAD_BATCH) {
     Key k[segsort_tuning::LOAD_BATCH];
@@ -169,7 +205,7 @@ __device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset
       if (q < total) {
         const size_t i = q < na ? a0 + q : a_len + b0 + (q - na);
         k[r] = src_keys[i];
-        if constexpr (HAS_VALUES) v[r] = src_values[base + pair0 + i];
+        if constexpr (HAS_VALUES) v[r] = m.src_values[m.at + i];
       }
     }
 #pragma unroll
@@ -178,13 +214,13 @@ __device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset
       if (q < total) {
         keys[q] = k[r];
         if constexpr (HAS_VALUES) values[q] = v[r];
-        items[padded_slot<ITEMS>(q)] = traits::make(key_order<Key>::ordered(k[r]) ^ a.flip, q);
+        items[padded_slot<ITEMS>(q)] = traits::make(key_order<Key>::ordered(k[r]) ^ flip, q);
       }
     }
   }
   __syncthreads();
 
-  // 4. merge: this thread's ITEMS outputs from slot diag on
+  // 3. merge: this thread's ITEMS outputs from slot diag on
   const uint32_t diag = tid * ITEMS;
   item x[ITEMS];
   if (diag < total) {
@@ -197,23 +233,23 @@ __device__ __forceinline__ void merge_tile(const segsort_args<Key, Value, Offset
     if (diag + k < total) items[padded_slot<ITEMS>(diag + k)] = x[k];
   __syncthreads();
 
-  // 5. store the merged tile
-  Key *dst_keys = (dst_tmp ? a.tmp_keys : a.keys_out) + base + out0;
-  Value *dst_values = dst_tmp ? a.tmp_values : a.values_out;
+  // 4. store the merged tile
+  Key *dst_keys = m.dst_keys + m.at + d0;
 #pragma unroll 1
   for (int r = 0; r < ITEMS; ++r) {
     const uint32_t q = uint32_t(r) * BT + tid;
     if (q < total) {
       const uint32_t from = traits::slot(items[padded_slot<ITEMS>(q)]);
       dst_keys[q] = keys[from];
-      if constexpr (HAS_VALUES) dst_values[base + out0 + q] = values[from];
+      if constexpr (HAS_VALUES) m.dst_values[m.at + d0 + q] = values[from];
     }
   }
   __syncthreads();  // before the next tile overwrites shared memory
 }
 
 // Every merge pass, in one cooperative launch: the passes that the longest segment needs (read on
-// the device), a grid-wide barrier between passes. Launched with at most the resident blocks.
+// the device), a grid-wide barrier between passes; a segment sorted by radix halves takes part in
+// the first pass only, merging its halves. Launched with at most the resident blocks.
 template <typename Key, typename Value, typename Offset>
 __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
                                   (segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::MIN_BLOCKS))
@@ -228,10 +264,15 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
   const size_t count = a.lng.meta[LONG_COUNT], tiles = a.lng.meta[LONG_TILES];
   for (uint32_t pass = 1; pass <= max_passes; ++pass) {
     if (pass > 1) grid.sync();  // the previous pass's runs are complete
-    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // the branches are uniform over the block
       const size_t j = find_long_segment(a.lng.tile_start, count, t);
-      if (long_passes(long_segment_of(a, j).len) >= pass)  // uniform over the block
-        merge_tile(a, pass, j, t, segsort_smem, split);
+      const long_segment g = long_segment_of(a, j);
+      const size_t out0 = (t - a.lng.tile_start[j]) * segsort_tuning::MAX_TILE_LENGTH;  // within the segment
+      if (long_by_radix(g.len, segsort_radix<Key>::MIN_MERGE_PASSES)) {
+        if (pass == 1) merge_tile(merge_halves_job(a, g, out0), a.flip, segsort_smem, split);
+      } else if (long_passes(g.len) >= pass) {
+        merge_tile(merge_pass_job(a, g, pass, out0), a.flip, segsort_smem, split);
+      }
     }
   }
 }

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "msplit/detail/segmented_sort/tile_sort.cuh"
+#include "msplit/radix_sort_tuning.h"
 #include "msplit/segmented_sort_tuning.h"
 
 namespace msplit {
@@ -24,12 +25,17 @@ namespace detail {
 // Error record at the start of the temporary storage, written on the device by the offsets check:
 // the first bad segment (NO_BAD_SEGMENT if none), its begin and end offsets, and n.
 constexpr unsigned long long NO_BAD_SEGMENT = ~0ull;
-enum { ERR_SEGMENT = 0, ERR_BEGIN = 1, ERR_END = 2, ERR_N = 3, ERR_WORDS = 4 };
+// Without a bad segment the detail words are free, and the radix-halves kernel (long_radix.cuh)
+// takes its tiles from one of them, ERR_TICKET, which the long segments' setup zeroes.
+enum { ERR_SEGMENT = 0, ERR_BEGIN = 1, ERR_END = 2, ERR_N = 3, ERR_WORDS = 4, ERR_TICKET = ERR_N };
 
 // The long segments (longer than MAX_TILE_LENGTH), gathered on the device: the first chunk tile
 // of each (exclusive scan of their tile counts; 32 bits, so that the temporary storage stays
 // within CUB's: n is at most 2^43), and totals. Their start, length and passes are read again
 // from the binned ids and the caller's offsets (long_segment_of).
+// The word LONG_MAX_PASSES holds in its low 32 bits the merge passes the merge kernel runs (1 for
+// a segment sorted by radix halves: its one merge), in its high 32 bits the number of segments
+// sorted by radix halves (one word rather than two: the storage stays within CUB's).
 enum { LONG_COUNT = 0, LONG_TILES = 1, LONG_MAX_PASSES = 2, LONG_META_WORDS = 3 };
 struct long_plan {
   uint32_t *tile_start;
@@ -58,6 +64,33 @@ struct segsort_args {
 __device__ __forceinline__ uint32_t long_passes(size_t len) {
   const size_t tiles = (len + segsort_tuning::MAX_TILE_LENGTH - 1) / segsort_tuning::MAX_TILE_LENGTH;  // >= 2
   return 64 - __clzll((long long)(tiles - 1));
+}
+
+// The 8-bit digit passes of a radix sort of Key, and the merge passes from which a long segment
+// is sorted by radix halves instead (long_radix.cuh).
+template <typename Key>
+struct segsort_radix {
+  static constexpr uint32_t PASSES = uint32_t(sizeof(Key) * 8) / uint32_t(tuning::RADIX_BITS);
+  static constexpr uint32_t MIN_MERGE_PASSES = PASSES + segsort_tuning::RADIX_SAVED_PASSES;
+  // the shortest such segment: more than MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1) items
+  static constexpr size_t MIN_LENGTH = (segsort_tuning::MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1)) + 1;
+};
+__device__ __forceinline__ bool long_by_radix(size_t len, uint32_t min_merge_passes) {
+  return len <= segsort_tuning::RADIX_MAX_LENGTH && long_passes(len) >= min_merge_passes;
+}
+
+// Half h (0 or 1) of a segment of len items sorted by radix halves: its chunk tiles (the first
+// c / 2 of the segment's c chunk tiles, or the rest), its items, and where in the segment's
+// stretch of the output its tables lie (the other half's stretch).
+struct radix_half {
+  size_t start, len;         // items [start, start + len) of the segment
+  size_t first_tile, tiles;  // chunk tiles of the segment
+  size_t tables_at;          // item offset within the segment, in the output
+};
+__device__ __forceinline__ radix_half radix_half_of(size_t len, int h) {
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  const size_t c = (len + T - 1) / T, c0 = c / 2, h0 = c0 * T;
+  return h == 0 ? radix_half{0, h0, 0, c0, h0} : radix_half{h0, len - h0, c0, c - c0, 0};
 }
 
 // Long segment j, in the long bin's order: its start and length in the caller's offsets.
@@ -122,13 +155,16 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_l
   static_assert(ITEMS % LOAD_BATCH == 0 && LOAD_BATCH <= 32, "loads go in whole batches (a 32-bit mask)");
 
   for (size_t w = blockIdx.x; w < work; w += gridDim.x) {
-    // 2. this work item's segments (start and length per group) and group size
+    // 2. this work item's segments (start and length per group) and group size; a long
+    //    segment's chunk is skipped when the segment is sorted by radix halves (every thread
+    //    reads the same words, so the skip is uniform and needs no barrier)
     int log2_g;
     if (w < chunk_tiles) {
       log2_g = 8;  // one group of the whole block
+      const size_t j = find_long_segment(a.lng.tile_start, a.lng.meta[LONG_COUNT], w);
+      const long_segment g = long_segment_of(a, j);
+      if (long_by_radix(g.len, segsort_radix<Key>::MIN_MERGE_PASSES)) continue;
       if (tid == 0) {
-        const size_t j = find_long_segment(a.lng.tile_start, a.lng.meta[LONG_COUNT], w);
-        const long_segment g = long_segment_of(a, j);
         const size_t first = (w - a.lng.tile_start[j]) * segsort_tuning::MAX_TILE_LENGTH;
         const size_t rest = g.len - first;
         seg_begin[0] = g.begin + first;
