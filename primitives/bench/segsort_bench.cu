@@ -11,7 +11,7 @@
 // pairs by default (1 GB moved per run, many times the L2). Bandwidth bound: each pair read and
 // written once (16 bytes) at the measured device-to-device copy bandwidth.
 //
-//   segsort_bench [--n 26] [--dists len8,len32,len128,len512,len2048,len4096,powerlaw,powerlaw2]
+//   segsort_bench [--n 26] [--dists len8,len32,len128,len512,len2048,len4096,powerlaw,powerlaw2,len1048576,len67108864]
 //                 [--trials 10] [--no-cub] [--json FILE] [--commit SHA]
 #include <cuda_runtime.h>
 
@@ -72,7 +72,7 @@ struct result {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string dists_s = "len8,len32,len128,len512,len2048,len4096,powerlaw,powerlaw2";
+  std::string dists_s = "len8,len32,len128,len512,len2048,len4096,powerlaw,powerlaw2,len1048576,len67108864";
   std::string json, commit = MSPLIT_BENCH_COMMIT;
   int log2n = 26, trials = 10;
   bool cub = true;
