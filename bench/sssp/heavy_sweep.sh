@@ -8,10 +8,11 @@
 #     PARTS    "main sweep" (default), or one of them
 # Main rows: near-far, multisplit and sort with --buckets auto at each width of the graph's
 # list ("auto" is the automatic delta), Bellman-Ford (delta-free) at the automatic delta only;
-# sweep rows: multisplit with 4, 16, 64 and 256 buckets at three of the widths. The widths are
-# powers of 4 around 8 and 64-256 x the median weight (about 6,000 for log-uniform weights over
-# 1..2^24, 130 for bimodal ones), shifted up on NY, whose distances reach 30-200 times the
-# grid's: there a width of 8,192 leaves 12,000 non-empty buckets.
+# sweep rows: multisplit with 4, 16, 64 and 256 buckets at two or three of the widths. The
+# odd widths are 8, 32, 64 and 256 x each graph's median weight (ds_median_weight: 6,334 on
+# grid-1000-log, 6,300.5 on geo-1M-log, 5,763 on NY-log, 130 on the bimodal ones), the rest
+# powers of 2 around them; NY's are shifted up, as its distances reach 10-250 times the grid's
+# (a width of 8,192 leaves 12,000 non-empty buckets there).
 # One row per engine: graph, delta asked, delta used, buckets asked and used, engine, median ms
 # of 3 trials, rounds, arcs relaxed, check. Every run is validated (--validate: Dijkstra and the
 # validator); the sssp logs go to LOG_DIR.
@@ -42,10 +43,13 @@ one() { # graph file extra delta buckets algos
 
 widths() { # graph: "ALL|SWEPT"
   case "$1" in
-    NY-log|BAY-log|COL-log) echo "auto 32768 131072 524288 2097152 8388608|auto 131072 2097152" ;;
-    NY-bimodal|BAY-bimodal|COL-bimodal) echo "auto 1024 4096 16384 65536 262144|auto 4096 65536" ;;
-    *-log) echo "auto 8192 32768 131072 524288 2097152|auto 32768 524288" ;;
-    *) echo "auto 256 1024 4096 16384 65536|auto 1024 16384" ;;
+    grid-1000-log) echo "auto 8192 50672 131072 202688 405376 2097152|auto 50672 405376" ;;
+    geo-1M-log) echo "auto 8192 50404 131072 201616 403232 2097152|auto 50404 403232" ;;
+    grid-1000-bimodal) echo "auto 256 1040 4096 4160 8320 65536|auto 1040 8320" ;;
+    geo-1M-bimodal) echo "auto 256 1040 4160 8320 65536|auto 1040 8320" ;;
+    NY-log|BAY-log|COL-log) echo "auto 46104 131072 368832 1475328 8388608|auto 368832 1475328" ;;
+    NY-bimodal|BAY-bimodal|COL-bimodal) echo "auto 1040 4096 8320 33280 262144|auto 8320 33280" ;;
+    *) echo "auto 256 4096 65536 1048576|auto 65536" ;; # Kronecker and R-MAT
   esac
 }
 declare -A files extras
