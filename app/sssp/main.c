@@ -42,7 +42,9 @@ static void usage(FILE *f) {
 "                      arc weight / delta rounded up to a power of two,\n"
 "                      within %u..%u)\n"
 "  --delta D|auto      bucket width (default auto: %g * mean arc weight,\n"
-"                      %g * below %g arcs per vertex; CPU algorithms alone:\n"
+"                      %g * below %g arcs per vertex, %g * the median weight\n"
+"                      below %g arcs per vertex where the mean is %g * it or\n"
+"                      more; CPU algorithms alone:\n"
 "                      %g * the smaller of mean and median weight below %g\n"
 "                      arcs per vertex, else %g * mean arc weight / arcs\n"
 "                      per vertex; rounded up and at least 1 for integer\n"
@@ -61,7 +63,8 @@ static void usage(FILE *f) {
           DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
           DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_BUCKETS_AUTO_MIN, DS_BUCKETS_AUTO_MAX,
           DS_DELTA_AUTO_SCALE,
-          DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_CPU_SCALE,
+          DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_SCALE_HEAVY,
+          DS_DELTA_AUTO_MEDIAN_DEGREE, DS_DELTA_AUTO_HEAVY_TAIL, DS_DELTA_AUTO_CPU_SCALE,
           DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
           DS_CLI_DEFAULT_TRIALS);
   ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device");

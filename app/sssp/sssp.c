@@ -4,8 +4,11 @@
  * The automatic delta is a fixed multiple of the mean arc weight,
  *     delta = DS_DELTA_AUTO_SCALE * mean_weight,
  * or DS_DELTA_AUTO_SCALE_SPARSE * mean_weight on graphs of fewer than
- * DS_DELTA_AUTO_SPARSE_DEGREE arcs per vertex, chosen from delta sweeps on
- * the H100 (see sssp.h and docs/performance.md, "SSSP on the GPU").
+ * DS_DELTA_AUTO_SPARSE_DEGREE arcs per vertex, or DS_DELTA_AUTO_SCALE_HEAVY *
+ * the median weight on graphs of fewer than DS_DELTA_AUTO_MEDIAN_DEGREE arcs
+ * per vertex whose mean is DS_DELTA_AUTO_HEAVY_TAIL times the median or more
+ * (a heavy tail), chosen from delta sweeps on the H100 (see sssp.h and
+ * docs/performance.md, "SSSP on the GPU").
  * Integer weights round it up (at least 1);
  * float weights keep it at least DS_DELTA_AUTO_MIN_FLOAT. A graph without
  * arcs or with only zero weights gets 1 (every delta is then correct).
@@ -95,8 +98,15 @@ double ds_delta_auto(const ds_graph *g) {
   if (!(mean_weight > 0.0)) return 1.0;
   // a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
   const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
-  return delta_from_scale(g, mean_weight,
-                          sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE);
+  if (sparse) return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_SCALE_SPARSE);
+  // grids and geometric graphs are bound by their work: a heavy tail of weights lifts the mean
+  // far above the typical weight, and one bucket then relaxes whole regions again and again
+  if ((double)g->m < DS_DELTA_AUTO_MEDIAN_DEGREE * (double)g->n) {
+    const double median = ds_median_weight(g);
+    if (median > 0.0 && DS_DELTA_AUTO_HEAVY_TAIL * median < mean_weight)
+      return delta_from_scale(g, median, DS_DELTA_AUTO_SCALE_HEAVY);
+  }
+  return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_SCALE);
 }
 
 double ds_delta_auto_cpu(const ds_graph *g) {

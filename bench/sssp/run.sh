@@ -9,8 +9,8 @@
 #                  Kronecker scale 22 is ~1.5 GB of .mtx plus its cache)
 #     --out DIR    results (default: bench/results)
 #     --quick      scale 20 Kronecker, the thesis R-MAT and NY only
-#     --heavy      the heavy-tailed weight classes instead (graphs.sh: kron20, rmat-thesis and
-#                  geo-1M with log-uniform and bimodal weights over 1..2^24)
+#     --heavy      the heavy-tailed weight classes instead (graphs.sh: kron20, rmat-thesis,
+#                  grid-1000, geo-1M and NY with log-uniform and bimodal weights over 1..2^24)
 #     --graphs LIST  these graphs of the set only (space-separated names, as in
 #                  graphs.sh; the whole suite runs past the GPU machine's
 #                  10 minutes per command, so it is run in parts there)
@@ -62,7 +62,8 @@ run() { # name, extra sssp options...
 if [ -z "$graphs" ]; then
   graphs="kron20 rmat-thesis NY"
   [ "$quick" = 0 ] && graphs="$graphs kron22 grid-1000 geo-1M BAY COL"
-  [ "$heavy" = 1 ] && graphs="kron20-log kron20-bimodal rmat-thesis-log rmat-thesis-bimodal geo-1M-log geo-1M-bimodal"
+  [ "$heavy" = 1 ] && graphs="kron20-log kron20-bimodal rmat-thesis-log rmat-thesis-bimodal grid-1000-log
+    grid-1000-bimodal geo-1M-log geo-1M-bimodal NY-log NY-bimodal"
 fi
 for g in $graphs; do run "$g"; done
 echo "results in $out"

@@ -246,7 +246,8 @@ int main(void) {
   ds_graph_free(&g);
   graphs++;
 #endif
-  // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x;
+  // 4. the automatic delta: 256 x the mean weight below 3 arcs per vertex, else 64 x, and
+  //    32 x the median below 8 arcs per vertex where the mean is 4 x the median or more;
   //    the CPU's: 8 x the smaller of the mean and the median weight below 8 arcs per vertex,
   //    else 2 x the mean weight / arcs per vertex
   static const uint32_t EDGES_PER_VERTEX[] = {2, 4, 12};
@@ -286,6 +287,19 @@ int main(void) {
             "buckets auto, max weight %u, delta %g: %u, want %u", wmax, delta,
             ds_buckets_auto(&a, delta), BUCKETS[b].want);
     }
+    // a heavy tail (1 % of the weights 2^24, the rest 1..256) moves the GPU's width onto the
+    // median only between 3 and 8 arcs per vertex (the uniform weights above kept the mean)
+    uint32_t *w = (uint32_t *)a.weights;
+    for (uint64_t e = 0; e < a.m; e++) w[e] = e % 100 == 0 ? 1u << 24 : 1u + (uint32_t)(e % 256);
+    double heavy_sum = 0;
+    for (uint64_t e = 0; e < a.m; e++) heavy_sum += w[e];
+    const double heavy_mean = heavy_sum / (double)a.m, heavy_median = median_of_all(&a);
+    const double want_heavy = ceil(k == 0   ? DS_DELTA_AUTO_SCALE_SPARSE * heavy_mean
+                                   : k == 1 ? DS_DELTA_AUTO_SCALE_HEAVY * heavy_median
+                                            : DS_DELTA_AUTO_SCALE * heavy_mean);
+    CHECK(DS_DELTA_AUTO_HEAVY_TAIL * heavy_median < heavy_mean && ds_delta_auto(&a) == want_heavy,
+          "delta auto, heavy tail, %llu arcs on %u vertices: %g, want %g (mean %g, median %g)",
+          (unsigned long long)a.m, n, ds_delta_auto(&a), want_heavy, heavy_mean, heavy_median);
     ds_graph_free(&a);
   }
 #ifdef DS_TEST_HAVE_GEN
@@ -303,6 +317,8 @@ int main(void) {
       const double median = median_of_all(&h);
       CHECK(median <= 257 && ds_delta_auto_cpu(&h) == ceil(DS_DELTA_AUTO_CPU_SCALE * median),
             "heavy-tailed grid: cpu delta auto %g, median weight %g", ds_delta_auto_cpu(&h), median);
+      CHECK(ds_delta_auto(&h) == ceil(DS_DELTA_AUTO_SCALE_HEAVY * median),
+            "heavy-tailed grid: delta auto %g, median weight %g", ds_delta_auto(&h), median);
       check_graph(&h, 0, "heavy-tailed grid", 4);
       graphs++;
       ds_graph_free(&h);
