@@ -18,11 +18,7 @@
 #define SLOTS (WINDOW_BUCKETS + 1)
 #define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
 #define BIN_INITIAL_CAP 256     /* first allocation of a bin */
-/* A thread relaxes its own entries of the current bucket without a round while they are fewer
- * than this. 16 host cores of the H100 machine, median ms of 9 in three interleaved rounds, 256 /
- * 1024 / 4096: Kronecker 20 33.4-40.0 / 34.1-38.5 / 31.7-37.8 (4096 fastest in every round),
- * Kronecker 18, NY, COL within each other's spread (NY 3.8-4.8 / 3.9-4.9 / 3.9-4.9). */
-#define FUSE_LIMIT 4096
+#define FUSE_LIMIT 1024         /* own entries of the current bucket relaxed without a round while fewer */
 /* A lone thread enters its next bucket while it holds fewer entries of it than this: beyond a
  * few dozen, the rest of the team relaxing in parallel beats one thread saving two barriers.
  * NY, 2 threads, ms (two runs): 1: 6.5-6.6, 64: 6.4-7.1, 256: 6.5-9.7, 1024: 7.8-8.5. */
