@@ -73,6 +73,21 @@ struct radix_halves_smem {
   static constexpr size_t TOTAL = align_up(SUMS + 2 * WARP_SIZE * sizeof(uint32_t), 16);
 };
 
+// Whether a half's tables (PASSES x 256 digit counts, two look-back buffers of 256 words a tile)
+// fit the other half's stretch of the output for every segment the radix way takes. The shortest
+// such segment is the tightest case (its c chunk tiles, c0 = c / 2 in half 0; the tables grow
+// by 2 KB a tile, the stretch by 4,096 keys): half 0's tables lie in at least (c - c0 - 1) x
+// 4,096 + 1 keys, half 1's in c0 x 4,096.
+template <typename Key>
+__host__ __device__ constexpr bool radix_tables_fit() {
+  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH, P = segsort_radix<Key>::PASSES;
+  constexpr size_t c = (size_t(1) << (segsort_radix<Key>::MIN_MERGE_PASSES - 1)) + 1, c0 = c / 2;
+  constexpr size_t words0 = P * SEGSORT_DIGITS + 2 * c0 * SEGSORT_DIGITS;
+  constexpr size_t words1 = P * SEGSORT_DIGITS + 2 * (c - c0) * SEGSORT_DIGITS;
+  return words0 * sizeof(uint32_t) <= ((c - c0 - 1) * T + 1) * sizeof(Key) &&
+         words1 * sizeof(uint32_t) <= c0 * T * sizeof(Key) && sizeof(Key) % sizeof(uint32_t) == 0;
+}
+
 // Chunk tile t in half h of a segment sorted by radix halves, or nothing (returns false).
 struct radix_tile {
   size_t begin;      // the half's first item, as an index of the output and the second buffer
@@ -245,6 +260,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning:
   constexpr int ITEMS = segsort_tuning::ITEMS;
   constexpr uint32_t PASSES = segsort_radix<Key>::PASSES;
   static_assert(PASSES % 2 == 0, "the halves end in the second buffer");
+  static_assert(radix_tables_fit<Key>(), "a half's tables fit the other half's stretch of the output");
   extern __shared__ __align__(16) unsigned char segsort_smem[];
   // nothing to do after a bad offset, or without such segments (the same answer for every block)
   if (a.error[ERR_SEGMENT] != NO_BAD_SEGMENT || (a.lng.meta[LONG_MAX_PASSES] >> 32) == 0) return;
