@@ -137,8 +137,8 @@ struct merge_job {
   size_t at, a_len, b_len, d0, d1;
 };
 
-// The job of output tile t (of long segment j) in merge pass `pass` (runs of T << (pass - 1)
-// into runs of twice that), the runs ping-ponging between the output and the second buffer.
+// The job of the output tile at out0 (within segment g) in merge pass `pass` (runs of T << (pass
+// - 1) into runs of twice that), the runs ping-ponging between the output and the second buffer.
 template <typename Key, typename Value, typename Offset>
 __device__ __forceinline__ merge_job<Key, Value> merge_pass_job(const segsort_args<Key, Value, Offset> &a,
                                                                  const long_segment &g, uint32_t pass, size_t out0) {
@@ -154,8 +154,8 @@ __device__ __forceinline__ merge_job<Key, Value> merge_pass_job(const segsort_ar
                                g.begin + pair0, a_len, b_len, d0, d1};
 }
 
-// The job of output tile t of a segment sorted by radix halves: its two sorted halves, in the
-// second buffer, merged into the output.
+// The job of the output tile at out0 of a segment sorted by radix halves: its two sorted halves,
+// in the second buffer, merged into the output.
 template <typename Key, typename Value, typename Offset>
 __device__ __forceinline__ merge_job<Key, Value> merge_halves_job(const segsort_args<Key, Value, Offset> &a,
                                                                    const long_segment &g, size_t out0) {

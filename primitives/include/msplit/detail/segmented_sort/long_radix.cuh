@@ -44,6 +44,7 @@
 
 #include "msplit/detail/block_scan.cuh"
 #include "msplit/detail/lookback.cuh"
+#include "msplit/detail/radix_sort/sweep.cuh"
 #include "msplit/detail/segmented_sort/tile_kernel.cuh"
 #include "msplit/detail/warp_rank.cuh"
 #include "msplit/radix_sort_tuning.h"
@@ -51,8 +52,6 @@
 
 namespace msplit {
 namespace detail {
-
-constexpr uint32_t SEGSORT_DIGITS = 1u << tuning::RADIX_BITS;
 
 // Shared memory of the radix-halves kernel: the exchanged keys and values of a tile, the warps'
 // digit counters (the digit counting step's PASSES x 256 counters share them), the digits'
@@ -62,14 +61,14 @@ struct radix_halves_smem {
   static constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
   static constexpr size_t TILE = segsort_tuning::MAX_TILE_LENGTH;
   static constexpr size_t WARPS = segsort_tuning::BLOCK_THREADS / WARP_SIZE;
-  static constexpr size_t HIST_WORDS = WARPS * SEGSORT_DIGITS > segsort_radix<Key>::PASSES * SEGSORT_DIGITS
-                                           ? WARPS * SEGSORT_DIGITS
-                                           : segsort_radix<Key>::PASSES * SEGSORT_DIGITS;
+  static constexpr size_t HIST_WORDS = WARPS * RADIX_DIGITS > segsort_radix<Key>::PASSES * RADIX_DIGITS
+                                           ? WARPS * RADIX_DIGITS
+                                           : segsort_radix<Key>::PASSES * RADIX_DIGITS;
   static constexpr size_t KEYS = 0;
   static constexpr size_t VALUES = align_up(KEYS + TILE * sizeof(Key), 16);
   static constexpr size_t HIST = align_up(VALUES + (HAS_VALUES ? TILE * sizeof(Value) : 0), 16);
   static constexpr size_t DEST = align_up(HIST + HIST_WORDS * sizeof(uint32_t), 16);
-  static constexpr size_t SUMS = DEST + SEGSORT_DIGITS * sizeof(size_t);
+  static constexpr size_t SUMS = DEST + RADIX_DIGITS * sizeof(size_t);
   static constexpr size_t TOTAL = align_up(SUMS + 2 * WARP_SIZE * sizeof(uint32_t), 16);
 };
 
@@ -82,8 +81,8 @@ template <typename Key>
 __host__ __device__ constexpr bool radix_tables_fit() {
   constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH, P = segsort_radix<Key>::PASSES;
   constexpr size_t c = (size_t(1) << (segsort_radix<Key>::MIN_MERGE_PASSES - 1)) + 1, c0 = c / 2;
-  constexpr size_t words0 = P * SEGSORT_DIGITS + 2 * c0 * SEGSORT_DIGITS;
-  constexpr size_t words1 = P * SEGSORT_DIGITS + 2 * (c - c0) * SEGSORT_DIGITS;
+  constexpr size_t words0 = P * RADIX_DIGITS + 2 * c0 * RADIX_DIGITS;
+  constexpr size_t words1 = P * RADIX_DIGITS + 2 * (c - c0) * RADIX_DIGITS;
   return words0 * sizeof(uint32_t) <= ((c - c0 - 1) * T + 1) * sizeof(Key) &&
          words1 * sizeof(uint32_t) <= c0 * T * sizeof(Key) && sizeof(Key) % sizeof(uint32_t) == 0;
 }
@@ -115,7 +114,7 @@ __device__ __forceinline__ bool radix_tile_of(const segsort_args<Key, Value, Off
 
 template <typename Key>
 __device__ __forceinline__ uint32_t radix_digit(Key k, typename key_order<Key>::bits flip, uint32_t shift) {
-  return uint32_t((key_order<Key>::ordered(k) ^ flip) >> shift) & (SEGSORT_DIGITS - 1);
+  return uint32_t((key_order<Key>::ordered(k) ^ flip) >> shift) & (RADIX_DIGITS - 1);
 }
 
 // Adds the block's digit counts (PASSES x 256 in shared memory) to a half's tables, and clears
@@ -124,7 +123,7 @@ template <uint32_t PASSES>
 __device__ __forceinline__ void radix_flush_counts(uint32_t *counts, uint32_t *tables) {
   __syncthreads();
   if (tables) {
-    for (uint32_t i = threadIdx.x; i < PASSES * SEGSORT_DIGITS; i += blockDim.x) {
+    for (uint32_t i = threadIdx.x; i < PASSES * RADIX_DIGITS; i += blockDim.x) {
       if (counts[i]) atomicAdd(&tables[i], counts[i]);
       counts[i] = 0;
     }
@@ -132,8 +131,8 @@ __device__ __forceinline__ void radix_flush_counts(uint32_t *counts, uint32_t *t
   __syncthreads();
 }
 
-// One tile of digit pass p of a half (see radix_sweep_kernel in radix_sort/sweep.cuh, whose steps
-// this follows with the segment's own tables). Called by the whole block.
+// One tile of digit pass p of a half (radix_sweep_kernel's steps, radix_sort/sweep.cuh, with the
+// segment's own tables, raw keys and digits of their ordered bits). Called by the whole block.
 template <typename Key, typename Value, typename Offset>
 __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, Value, Offset> &a,
                                                         const radix_tile &rt, uint32_t p, unsigned char *smem) {
@@ -144,7 +143,7 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   constexpr int WARPS = BT / WARP_SIZE;
   constexpr uint32_t WARP_TILE = WARP_SIZE * ITEMS;
   constexpr uint32_t PASSES = segsort_radix<Key>::PASSES;
-  static_assert(BT == int(SEGSORT_DIGITS), "a thread per digit");
+  static_assert(BT == int(RADIX_DIGITS), "a thread per digit");
   static_assert(L::TILE <= 0xFFFF, "ranks and positions are packed into 16 bits");
   Key *ex_keys = reinterpret_cast<Key *>(smem + L::KEYS);
   Value *ex_vals = reinterpret_cast<Value *>(smem + L::VALUES);
@@ -157,8 +156,8 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   const Value *src_vals = p == 0 ? a.values_in : (p & 1) ? a.values_out : a.tmp_values;
   Key *dst_keys = (p & 1) ? a.tmp_keys : a.keys_out;
   Value *dst_vals = (p & 1) ? a.tmp_values : a.values_out;
-  uint32_t *status = rt.tables + PASSES * SEGSORT_DIGITS + (p & 1) * rt.tiles * SEGSORT_DIGITS;
-  uint32_t *status_next = rt.tables + PASSES * SEGSORT_DIGITS + ((p + 1) & 1) * rt.tiles * SEGSORT_DIGITS;
+  uint32_t *status = rt.tables + PASSES * RADIX_DIGITS + (p & 1) * rt.tiles * RADIX_DIGITS;
+  uint32_t *status_next = rt.tables + PASSES * RADIX_DIGITS + ((p + 1) & 1) * rt.tiles * RADIX_DIGITS;
 
   const size_t tile_begin = rt.begin + rt.tile * L::TILE;
   const size_t rest = rt.len - rt.tile * L::TILE;
@@ -167,14 +166,14 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   const uint32_t first = warp * WARP_TILE + lane;  // item k of the lane: element first + k * 32
 
   // 1. load warp-striped and rank: dr[k] = digit << 16 | rank among the warp's keys of the digit
-  for (uint32_t i = tid; i < WARPS * SEGSORT_DIGITS; i += BT) warp_hist[i] = 0;
+  for (uint32_t i = tid; i < WARPS * RADIX_DIGITS; i += BT) warp_hist[i] = 0;
   Key keys[ITEMS];
   const Key *my_keys = src_keys + tile_begin + first;  // one base: the items' offsets are immediates
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k)
     if (full || first + k * WARP_SIZE < tile_valid) keys[k] = my_keys[k * WARP_SIZE];
   __syncthreads();
-  uint32_t *my_hist = warp_hist + warp * SEGSORT_DIGITS;
+  uint32_t *my_hist = warp_hist + warp * RADIX_DIGITS;
   uint32_t dr[ITEMS];
   uint32_t run = 0;  // unused by 8-bit ranks
 #pragma unroll
@@ -187,20 +186,22 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   __syncthreads();
 
   // 2. thread d: the warps' offsets in digit d's run and the tile's count of d (published at
-  //    once), the run's start in the tile, and the digit's first position in the half
+  //    once), the run's start in the tile, and the digit's first position in the half (the
+  //    sweep's radix_warp_offsets and radix_add_start, without their guard for the threads
+  //    beyond the digits: every thread of this block serves one)
   uint32_t count = 0;
 #pragma unroll
   for (int w = 0; w < WARPS; ++w) {
-    const uint32_t c = warp_hist[w * SEGSORT_DIGITS + tid];
-    warp_hist[w * SEGSORT_DIGITS + tid] = count;
+    const uint32_t c = warp_hist[w * RADIX_DIGITS + tid];
+    warp_hist[w * RADIX_DIGITS + tid] = count;
     count += c;
   }
-  cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(status[rt.tile * SEGSORT_DIGITS + tid])
+  cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(status[rt.tile * RADIX_DIGITS + tid])
       .store((rt.tile == 0 ? LOOKBACK_FLAG_PREFIX : LOOKBACK_FLAG_AGGREGATE) | count, cuda::memory_order_relaxed);
   const uint32_t start = block_exclusive_scan<BT>(count, sums);
-  const uint32_t digit_first = block_exclusive_scan<BT>(rt.tables[p * SEGSORT_DIGITS + tid], sums + WARP_SIZE);
+  const uint32_t digit_first = block_exclusive_scan<BT>(rt.tables[p * RADIX_DIGITS + tid], sums + WARP_SIZE);
 #pragma unroll
-  for (int w = 0; w < WARPS; ++w) warp_hist[w * SEGSORT_DIGITS + tid] += start;
+  for (int w = 0; w < WARPS; ++w) warp_hist[w * RADIX_DIGITS + tid] += start;
   __syncthreads();
 
   // 3. exchange through shared memory (the values are loaded only now: fewer live registers
@@ -228,11 +229,11 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   }
   const uint32_t before =
       rt.tile == 0 ? 0u
-                   : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(status, rt.tile, SEGSORT_DIGITS, tid, 0, 1, true);
+                   : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(status, rt.tile, RADIX_DIGITS, tid, 0, 1, true);
   if (rt.tile != 0)
-    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(status[rt.tile * SEGSORT_DIGITS + tid])
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(status[rt.tile * RADIX_DIGITS + tid])
         .store(LOOKBACK_FLAG_PREFIX | (before + count), cuda::memory_order_relaxed);
-  status_next[rt.tile * SEGSORT_DIGITS + tid] = 0;  // for pass p + 1 (its previous user, pass p - 1, is done)
+  status_next[rt.tile * RADIX_DIGITS + tid] = 0;  // for pass p + 1 (its previous user, pass p - 1, is done)
   dest[tid] = rt.begin + digit_first + before - start;  // modular: dest + position in the tile is right
   __syncthreads();
 
@@ -275,13 +276,13 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning:
     for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
       radix_tile rt;
       if (!radix_tile_of(a, count, t, h, rt)) continue;
-      uint32_t *status = rt.tables + PASSES * SEGSORT_DIGITS;
-      status[rt.tile * SEGSORT_DIGITS + tid] = 0;
-      status[(rt.tiles + rt.tile) * SEGSORT_DIGITS + tid] = 0;
+      uint32_t *status = rt.tables + PASSES * RADIX_DIGITS;
+      status[rt.tile * RADIX_DIGITS + tid] = 0;
+      status[(rt.tiles + rt.tile) * RADIX_DIGITS + tid] = 0;
       if (rt.tile == 0)
-        for (uint32_t i = tid; i < PASSES * SEGSORT_DIGITS; i += BT) rt.tables[i] = 0;
+        for (uint32_t i = tid; i < PASSES * RADIX_DIGITS; i += BT) rt.tables[i] = 0;
     }
-    for (uint32_t i = tid; i < PASSES * SEGSORT_DIGITS; i += BT) counts[i] = 0;
+    for (uint32_t i = tid; i < PASSES * RADIX_DIGITS; i += BT) counts[i] = 0;
     grid.sync();
 
     // 2. count the digits of every pass, per block in shared memory, added to the half's tables
@@ -312,7 +313,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning:
         if (uint32_t(k) * BT + tid >= tile_valid) continue;
 #pragma unroll
         for (uint32_t p = 0; p < PASSES; ++p)
-          atomicAdd(&counts[p * SEGSORT_DIGITS + radix_digit(keys[k], a.flip, p * uint32_t(tuning::RADIX_BITS))], 1u);
+          atomicAdd(&counts[p * RADIX_DIGITS + radix_digit(keys[k], a.flip, p * uint32_t(tuning::RADIX_BITS))], 1u);
       }
     }
     radix_flush_counts<PASSES>(counts, held);
