@@ -34,6 +34,7 @@ struct build_args {
   int symmetric, is_float;
   uint64_t seed;
   uint32_t wmin, wmax;
+  ds_weight_dist wdist;
   uint64_t *keys;
   uint32_t *values;
   unsigned long long *bad; /* the first bad edge's index, or ~0 */
@@ -49,7 +50,7 @@ __global__ void make_keys(build_args a) {
     uint32_t w = 0;
     bool bad = u >= a.n || v >= a.n;
     if (a.weights == nullptr) {
-      if (!bad) w = ds_pattern_weight(a.seed, u, v, a.wmin, a.wmax);
+      if (!bad) w = ds_pattern_weight(a.seed, u, v, a.wmin, a.wmax, a.wdist);
     } else {
       w = a.weights[i];
       if (a.is_float) {
@@ -233,7 +234,7 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
   DS_CUDA_TRY(cudaEventRecord(d.ev[0], s));
   build_args a = {b.src, b.dst, b.win, count, n, symmetric != 0,
                   e->weight_type == DS_WEIGHT_F32, opt->seed, opt->weight_min, opt->weight_max,
-                  b.keys[0], b.values[0], b.bad};
+                  opt->weight_dist, b.keys[0], b.values[0], b.bad};
   make_keys<<<grid_for(count), BLOCK, 0, s>>>(a);
   DS_LAUNCH_CHECK("make_keys");
   msplit::double_buffer<uint64_t> keys(b.keys[0], b.keys[1]);
@@ -322,7 +323,8 @@ extern "C" ds_status ds_csr_build_gpu_ex(int device, const ds_edge_list *edges, 
   const int pattern = edges->weights == NULL;
   if ((edges->count > 0 && (edges->src == NULL || edges->dst == NULL)) ||
       (edges->weight_type != DS_WEIGHT_U32 && edges->weight_type != DS_WEIGHT_F32) ||
-      (pattern && opt->weight_min > opt->weight_max))
+      (pattern &&
+       ds_weight_dist_check(opt->weight_dist, opt->weight_min, opt->weight_max, NULL) != DS_OK))
     return ds_csr_build(edges, symmetric, opt, g, err);
   if (edges->count >= MAX_EDGES)
     return ds_error_set(err, DS_ERR_DEVICE, "GPU CSR build: %llu edges (at most 2^31 - 1)",

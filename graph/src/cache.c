@@ -2,12 +2,12 @@
  * "<cache_dir>/<name>.<hash of the input path>.dscache".
  *
  * Layout (native byte order; the magic ends in "\r\n" so text-mode mangling
- * shows): a fixed 392-byte header, then row_offsets (n + 1 uint64), col (m
+ * shows): a fixed 400-byte header, then row_offsets (n + 1 uint64), col (m
  * uint32), weights (m uint32 or float bits). The header holds the version,
  * the graph's shape and description, what the CSR depends on (the undirected
- * option; weight range and seed when the weights were generated; the input's
- * stamp: size, mtime to the nanosecond, inode, device and a content hash), a
- * checksum of the payload and one of the header itself.
+ * option; weight range, distribution and seed when the weights were
+ * generated; the input's stamp: size, mtime to the nanosecond, inode, device
+ * and a content hash), a checksum of the payload and one of the header itself.
  * Freshness is exact equality of the whole stamp, so a file rewritten at the
  * same size within the same second, or moved over the input, is rebuilt.
  * Only regular files are ever read or written as caches, and only regular
@@ -18,7 +18,9 @@
  * write. Something other than a regular file at the cache path is left alone.
  * Reading: wrong magic, header checksum, file length or payload checksum, or
  * a payload that breaks the CSR invariants -> DS_ERR_FORMAT (corrupt); other
- * version, input or parameters -> DS_ERR_STALE.
+ * version, input or parameters -> DS_ERR_STALE. The version is read before
+ * the rest of the header, so that a cache of another version (whose header
+ * may have another length and layout) is stale, never "corrupt".
  */
 #define _XOPEN_SOURCE 700
 #include "graph_internal.h"
@@ -33,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_VERSION 2u
+#define CACHE_VERSION 3u /* 3: the weight distribution in the header */
 #define CACHE_SUFFIX ".dscache"
 #define TMP_INFIX ".tmp."
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -52,6 +54,7 @@ typedef struct {
   uint64_t n, m;
   uint32_t weight_type, flags;
   uint32_t weight_min, weight_max;
+  uint32_t weight_dist, reserved; /* reserved: 0, keeps weight_seed aligned */
   uint64_t weight_seed;
   uint64_t input_size;
   int64_t input_mtime_s, input_mtime_ns;
@@ -63,7 +66,7 @@ typedef struct {
   uint64_t header_checksum; /* of every byte above */
 } cache_header;
 
-_Static_assert(sizeof(cache_header) == 392, "cache header must have no padding");
+_Static_assert(sizeof(cache_header) == 400, "cache header must have no padding");
 _Static_assert(sizeof(((ds_graph *)0)->name) == sizeof(((cache_header *)0)->name),
                "graph name and cache name must have the same size");
 
@@ -287,6 +290,7 @@ ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_loa
             (opt->undirected ? FLAG_UNDIRECTED_OPT : 0);
   h.weight_min = g->weight_min;
   h.weight_max = g->weight_max;
+  h.weight_dist = (uint32_t)g->weight_dist;
   h.weight_seed = g->weight_seed;
   h.input_size = input->size;
   h.input_mtime_s = input->mtime_s;
@@ -368,6 +372,7 @@ static ds_status check_header(const char *path, const cache_header *h, uint64_t 
       (h->flags & ~FLAGS_KNOWN) != 0 || (h->index_base != 0 && h->index_base != 1) ||
       h->format < DS_FORMAT_AUTO || h->format > DS_FORMAT_WEL ||
       memchr(h->name, '\0', sizeof h->name) == NULL ||
+      h->weight_dist >= DS_WEIGHT_DISTS || h->reserved != 0 ||
       ((h->flags & FLAG_GENERATED) &&
        (h->weight_min > h->weight_max || h->weight_type != DS_WEIGHT_U32)))
     return ds_error_set(err, DS_ERR_FORMAT, "%s: the cache header holds impossible values", path);
@@ -386,16 +391,22 @@ static ds_status cache_decode(const char *path, cache_src *src, const ds_load_op
   cache_header h;
   ds_status st = DS_OK;
   memset(g, 0, sizeof *g);
-  // 1. header: intact, ours, current
-  if (!src_read(src, &h, sizeof h))
+  // 1. header: ours, current (magic and version first: they lead every
+  //    version's header), then intact
+  const size_t lead = offsetof(cache_header, header_bytes);
+  if (!src_read(src, &h, lead))
     return ds_error_set(err, DS_ERR_FORMAT, "%s: too short for a cache header", path);
-  if (memcmp(h.magic, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) != 0 ||
-      h.header_checksum != header_checksum(&h))
+  if (memcmp(h.magic, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) != 0)
     return ds_error_set(err, DS_ERR_FORMAT, "%s: not a deltasplit cache, or its header is corrupt",
                         path);
-  if (h.version != CACHE_VERSION || h.header_bytes != sizeof h)
+  if (h.version != CACHE_VERSION)
     return ds_error_set(err, DS_ERR_STALE, "%s: cache version %u, expected %u", path, h.version,
                         CACHE_VERSION);
+  if (!src_read(src, (char *)&h + lead, sizeof h - lead))
+    return ds_error_set(err, DS_ERR_FORMAT, "%s: too short for a cache header", path);
+  if (h.header_checksum != header_checksum(&h) || h.header_bytes != sizeof h)
+    return ds_error_set(err, DS_ERR_FORMAT, "%s: not a deltasplit cache, or its header is corrupt",
+                        path);
   if (input != NULL) {
     int generated = (h.flags & FLAG_GENERATED) != 0;
     const ds_input_stamp was = {h.input_size, h.input_mtime_s, h.input_mtime_ns, h.input_inode,
@@ -403,6 +414,7 @@ static ds_status cache_decode(const char *path, cache_src *src, const ds_load_op
     if (!ds_input_stamp_equal(&was, input) ||
         ((h.flags & FLAG_UNDIRECTED_OPT) != 0) != (opt->undirected != 0) ||
         (generated && (h.weight_min != opt->weight_min || h.weight_max != opt->weight_max ||
+                       h.weight_dist != (uint32_t)opt->weight_dist ||
                        h.weight_seed != opt->seed)))
       return ds_error_set(err, DS_ERR_STALE, "%s: the cache is of another version of the input "
                           "or other load options", path);
@@ -437,6 +449,7 @@ static ds_status cache_decode(const char *path, cache_src *src, const ds_load_op
   g->weights_generated = (h.flags & FLAG_GENERATED) != 0;
   g->weight_min = h.weight_min;
   g->weight_max = h.weight_max;
+  g->weight_dist = (ds_weight_dist)h.weight_dist;
   g->weight_seed = h.weight_seed;
   g->index_base = h.index_base;
   g->format = (ds_format)h.format;

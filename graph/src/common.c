@@ -1,5 +1,6 @@
 /* Small shared pieces of the graph layer: the error helper, enum names, the
- * default load options, freeing a graph, and file names. */
+ * weight distributions' names and checks, the default load options, freeing a
+ * graph, and file names. */
 #include "graph_internal.h"
 
 #include <ctype.h>
@@ -49,6 +50,35 @@ const char *ds_format_name(ds_format f) {
   return "unknown";
 }
 
+static const char *const WEIGHT_DIST_NAMES[DS_WEIGHT_DISTS] = {"uniform", "log", "bimodal"};
+
+const char *ds_weight_dist_name(ds_weight_dist d) {
+  return (unsigned)d < DS_WEIGHT_DISTS ? WEIGHT_DIST_NAMES[d] : "unknown";
+}
+
+ds_status ds_weight_dist_parse(const char *text, ds_weight_dist *d, ds_error *err) {
+  if (text == NULL || d == NULL)
+    return ds_error_set(err, DS_ERR_ARG, "ds_weight_dist_parse: text and d must not be NULL");
+  for (int k = 0; k < DS_WEIGHT_DISTS; k++)
+    if (strcmp(text, WEIGHT_DIST_NAMES[k]) == 0) {
+      *d = (ds_weight_dist)k;
+      return DS_OK;
+    }
+  return ds_error_set(err, DS_ERR_ARG, "'%s' is not a weight distribution (uniform, log or "
+                      "bimodal)", text);
+}
+
+ds_status ds_weight_dist_check(ds_weight_dist d, uint32_t lo, uint32_t hi, ds_error *err) {
+  if (lo > hi)
+    return ds_error_set(err, DS_ERR_ARG, "weight range %u:%u is empty (min > max)", lo, hi);
+  if ((unsigned)d >= DS_WEIGHT_DISTS)
+    return ds_error_set(err, DS_ERR_ARG, "unknown weight distribution %d", (int)d);
+  if (d == DS_WEIGHTS_LOG && lo == 0) /* octave floor(log2 0) does not exist */
+    return ds_error_set(err, DS_ERR_ARG, "log-uniform weights need a minimum of at least 1 (the "
+                        "range is 0:%u)", hi);
+  return DS_OK;
+}
+
 void ds_load_options_default(ds_load_options *opt) {
   if (opt == NULL) return;
   memset(opt, 0, sizeof *opt);
@@ -56,6 +86,7 @@ void ds_load_options_default(ds_load_options *opt) {
   opt->undirected = 0;
   opt->weight_min = DEFAULT_WEIGHT_MIN;
   opt->weight_max = DEFAULT_WEIGHT_MAX;
+  opt->weight_dist = DS_WEIGHTS_UNIFORM;
   opt->seed = DEFAULT_SEED;
   opt->use_cache = 1;
   opt->cache_dir = NULL;

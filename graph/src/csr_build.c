@@ -103,9 +103,10 @@ static ds_status check_edges(const ds_edge_list *e, const ds_load_options *opt, 
                         (unsigned long long)e->count);
   if (e->weight_type != DS_WEIGHT_U32 && e->weight_type != DS_WEIGHT_F32)
     return ds_error_set(err, DS_ERR_ARG, "edge list: unknown weight type %d", (int)e->weight_type);
-  if (e->weights == NULL && opt->weight_min > opt->weight_max)
-    return ds_error_set(err, DS_ERR_ARG, "weight range %u:%u is empty (min > max)",
-                        opt->weight_min, opt->weight_max);
+  if (e->weights == NULL) {
+    ds_status st = ds_weight_dist_check(opt->weight_dist, opt->weight_min, opt->weight_max, err);
+    if (st != DS_OK) return st;
+  }
   for (uint64_t i = 0; i < e->count; i++) {
     if (e->src[i] >= e->n || e->dst[i] >= e->n)
       return ds_error_set(err, DS_ERR_ARG,
@@ -131,6 +132,7 @@ void ds_csr_describe(const ds_edge_list *edges, int symmetric, const ds_load_opt
   if (pattern) {
     g->weight_min = opt->weight_min;
     g->weight_max = opt->weight_max;
+    g->weight_dist = opt->weight_dist;
     g->weight_seed = opt->seed;
   }
   g->format = DS_FORMAT_AUTO;
@@ -199,7 +201,8 @@ ds_status ds_csr_build_progress(const ds_edge_list *edges, int symmetric,
       uint32_t u = src[i], v = dst[i];
       int mine_u = u - lo < span, mine_v = symmetric && v - lo < span;
       if (u == v || !(mine_u || mine_v)) continue;
-      uint32_t wb = pattern ? ds_pattern_weight(opt->seed, u, v, opt->weight_min, opt->weight_max)
+      uint32_t wb = pattern ? ds_pattern_weight(opt->seed, u, v, opt->weight_min,
+                                                opt->weight_max, opt->weight_dist)
                             : weight_bits(edges, i);
       if (mine_u) keys[pos[u]++] = ((uint64_t)v << WEIGHT_BITS) | wb;
       if (mine_v) keys[pos[v]++] = ((uint64_t)u << WEIGHT_BITS) | wb;

@@ -311,7 +311,7 @@ int main(void) {
     spec.rows = spec.cols = 64;
     spec.weight_min = 1;
     spec.weight_max = 1u << 24;
-    spec.weight_dist = DS_GEN_WEIGHTS_BIMODAL;
+    spec.weight_dist = DS_WEIGHTS_BIMODAL;
     ds_graph h;
     if (CHECK(ds_gen_graph(&spec, &h, &err) == DS_OK, "heavy grid: %s", err.msg)) {
       const double median = median_of_all(&h);

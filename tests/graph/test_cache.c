@@ -242,11 +242,12 @@ static void run_temporaries(const char *dir) {
 
 /* ---- crafted caches with valid checksums ------------------------------------ */
 
-/* Offsets in a cache image (cache.c's header layout, version 2). */
+/* Offsets in a cache image (cache.c's header layout, version 3). */
 #define HDR_N 16
 #define HDR_FLAGS 36
-#define HDR_FORMAT 108
-#define HDR_BYTES 392
+#define HDR_WEIGHT_DIST 48
+#define HDR_FORMAT 116
+#define HDR_BYTES 400
 #define SEED_SELECTOR 0 /* the fuzz target's first byte: auto format, so content decides */
 
 typedef enum { AT_HEADER, AT_OFFSETS, AT_COLS, AT_WEIGHTS } region;
@@ -274,6 +275,7 @@ static const crafted_case crafted[] = {
     {"n_too_large", 0, AT_HEADER, HDR_N, 1000000, 8, "wrong length"},
     {"flags_unknown", 0, AT_HEADER, HDR_FLAGS, 0x80, 4, "impossible values"},
     {"format_unknown", 0, AT_HEADER, HDR_FORMAT, 77, 4, "impossible values"},
+    {"weight_dist_unknown", 0, AT_HEADER, HDR_WEIGHT_DIST, 7, 4, "impossible values"},
 };
 
 /* The cache image of one of two small symmetric graphs: the ring of TEXT
@@ -489,7 +491,7 @@ int main(int argc, char **argv) {
           "corruption %d: the cache was not rewritten: %s", k, err.msg);
     ds_graph_free(&g);
   }
-  flip_byte(cpath, 200); /* a header byte (the header is 392 bytes, the file ~ 500) */
+  flip_byte(cpath, 200); /* a header byte (the header is 400 bytes, the file 568) */
   CHECK(ds_cache_read(cpath, &opt, &stamp, &g, &err) == DS_ERR_FORMAT, "header flip");
 
   // 5. a cache named directly as the input

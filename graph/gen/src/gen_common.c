@@ -81,17 +81,9 @@ static ds_status check_probs(const ds_gen_spec *s, ds_error *err) {
 
 static ds_status check_spec(const ds_gen_spec *s, ds_error *err) {
   const char *k = ds_gen_kind_name(s->kind);
-  if (s->weight_min > s->weight_max)
-    return ds_error_set(err, DS_ERR_ARG, "%s: weight range %u:%u is empty (min > max)", k,
-                        s->weight_min, s->weight_max);
-  if (s->weight_dist != DS_GEN_WEIGHTS_UNIFORM && s->weight_dist != DS_GEN_WEIGHTS_LOG &&
-      s->weight_dist != DS_GEN_WEIGHTS_BIMODAL)
-    return ds_error_set(err, DS_ERR_ARG, "%s: unknown weight distribution %d", k,
-                        (int)s->weight_dist);
-  if (s->weight_dist == DS_GEN_WEIGHTS_LOG && s->weight_min == 0)
-    return ds_error_set(err, DS_ERR_ARG,
-                        "%s: log-uniform weights need a minimum of at least 1 (the range is 0:%u)",
-                        k, s->weight_max);
+  ds_error why;
+  if (ds_weight_dist_check(s->weight_dist, s->weight_min, s->weight_max, &why) != DS_OK)
+    return ds_error_set(err, DS_ERR_ARG, "%s: %s", k, why.msg);
   switch (s->kind) {
     case DS_GEN_KRON:
       if (s->scale < 1 || s->scale > MAX_KRON_SCALE)
@@ -121,7 +113,7 @@ static ds_status check_spec(const ds_gen_spec *s, ds_error *err) {
         return ds_error_set(err, DS_ERR_ARG, "geo: radius %g is not finite", s->radius);
       if (s->geo_weight != DS_GEN_GEO_WEIGHT_DISTANCE && s->geo_weight != DS_GEN_GEO_WEIGHT_RANDOM)
         return ds_error_set(err, DS_ERR_ARG, "geo: unknown weight mode %d", (int)s->geo_weight);
-      if (s->geo_weight == DS_GEN_GEO_WEIGHT_DISTANCE && s->weight_dist != DS_GEN_WEIGHTS_UNIFORM)
+      if (s->geo_weight == DS_GEN_GEO_WEIGHT_DISTANCE && s->weight_dist != DS_WEIGHTS_UNIFORM)
         return ds_error_set(err, DS_ERR_ARG,
                             "geo: distance weights follow the distances; a weight distribution "
                             "needs random weights");

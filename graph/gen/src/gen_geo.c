@@ -71,7 +71,7 @@ static uint64_t cell_pairs(const geo_grid *G, uint64_t c, const ds_gen_spec *s, 
             w = s->weight_min + (uint32_t)llround(frac * ((double)s->weight_max - s->weight_min));
           } else {
             ds_rng rng = ds_rng_stream(s->seed, DS_TAG_WEIGHT, e);
-            w = ds_gen_weight(s, ds_rng_next(&rng));
+            w = ds_weight_shape(s->weight_dist, ds_rng_next(&rng), s->weight_min, s->weight_max);
           }
           out->src[e] = (uint32_t)(k < k2 ? k : k2);
           out->dst[e] = (uint32_t)(k < k2 ? k2 : k);

@@ -5,7 +5,7 @@
  *
  * Edge order: the rows*(cols-1) horizontal edges (row-major), then the
  * (rows-1)*cols vertical ones. Edge i's weight is the first draw of
- * ds_rng_stream(seed, DS_TAG_WEIGHT, i), made a weight by ds_gen_weight.
+ * ds_rng_stream(seed, DS_TAG_WEIGHT, i), made a weight by ds_weight_shape.
  */
 #include "gen_kinds.h"
 
@@ -35,7 +35,7 @@ ds_status ds_gen_grid_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_erro
       ds_rng rng = ds_rng_at(base, (uint64_t)i);
       src[i] = (uint32_t)u;
       dst[i] = (uint32_t)v;
-      w[i] = ds_gen_weight(s, ds_rng_next(&rng));
+      w[i] = ds_weight_shape(s->weight_dist, ds_rng_next(&rng), s->weight_min, s->weight_max);
     }
     ds_gen_report(s, (double)end / (double)count);
   }

@@ -177,7 +177,7 @@ ds_status ds_gen_rmat_edges(const ds_gen_spec *s, ds_gen_edge_list *out, ds_erro
       }
       src[i] = u;
       dst[i] = v;
-      w[i] = ds_gen_weight(s, ds_rng_next(&r));
+      w[i] = ds_weight_shape(s->weight_dist, ds_rng_next(&r), s->weight_min, s->weight_max);
     }
     ds_gen_report(s, (double)end / (double)count);
   }

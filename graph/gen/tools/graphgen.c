@@ -246,10 +246,8 @@ static int apply(cli *c, const char *opt, const char *val) {
     else if (!strcmp(val, "random")) s->geo_weight = DS_GEN_GEO_WEIGHT_RANDOM;
     else BAD("'distance' or 'random'");
   } else if (!strcmp(opt, "--weight-dist")) {
-    if (!strcmp(val, "uniform")) s->weight_dist = DS_GEN_WEIGHTS_UNIFORM;
-    else if (!strcmp(val, "log")) s->weight_dist = DS_GEN_WEIGHTS_LOG;
-    else if (!strcmp(val, "bimodal")) s->weight_dist = DS_GEN_WEIGHTS_BIMODAL;
-    else BAD("'uniform', 'log' or 'bimodal'");
+    if (ds_weight_dist_parse(val, &s->weight_dist, NULL) != DS_OK)
+      BAD("'uniform', 'log' or 'bimodal'");
   } else if (!strcmp(opt, "--weights")) {
     const char *colon = strchr(val, ':');
     uint64_t lo = 0, hi = 0;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ds/rng.h" /* ds_weight_dist */
 #include "ds/status.h"
 
 #ifdef __cplusplus
@@ -45,6 +46,7 @@ typedef struct {
   int symmetric;         /* stored with both directions */
   int weights_generated; /* pattern input: weights drawn at random */
   uint32_t weight_min, weight_max; /* range of generated weights */
+  ds_weight_dist weight_dist;      /* and their distribution */
   uint64_t weight_seed;
   ds_format format;      /* format of the original input */
   uint64_t input_entries; /* entries read from the input file */
@@ -57,6 +59,7 @@ typedef struct ds_load_options {
   int undirected;        /* store both directions even for general files */
   uint32_t weight_min;   /* for pattern graphs; default 1 */
   uint32_t weight_max;   /* default 1000 */
+  ds_weight_dist weight_dist; /* for pattern graphs; default DS_WEIGHTS_UNIFORM */
   uint64_t seed;         /* default 1 */
   int use_cache;         /* read/write the binary cache; default 1 */
   const char *cache_dir; /* NULL: next to the input */
@@ -159,12 +162,14 @@ void ds_graph_free(ds_graph *g);
  * the result does not depend on the thread count.
  * Generated weights (pattern) depend only on the seed and the unordered pair
  * of 0-based ids, so both directions and repeated lines of an edge agree:
- *   w(u,v) = weight_min + splitmix64(splitmix64(seed) ^ (min(u,v) << 32 | max(u,v)))
- *            % (weight_max - weight_min + 1)
+ *   r(u,v) = splitmix64(splitmix64(seed) ^ (min(u,v) << 32 | max(u,v)))
+ *   w(u,v) = weight_min + r(u,v) % (weight_max - weight_min + 1)    (uniform)
+ *   w(u,v) = ds_weight_shape(weight_dist, r(u,v), weight_min, weight_max)
+ *                                                         (log, bimodal; rng.h)
  * where splitmix64(x) adds 0x9E3779B97F4A7C15 to x and applies the splitmix64
  * finaliser (Steele, Lea, Flood 2014).
- * Errors: DS_ERR_ARG (ids >= n, negative/NaN/inf float weights, min > max),
- * DS_ERR_NOMEM. */
+ * Errors: DS_ERR_ARG (ids >= n, negative/NaN/inf float weights; for pattern
+ * edges what ds_weight_dist_check refuses), DS_ERR_NOMEM. */
 typedef struct ds_edge_list {
   uint32_t n;
   uint64_t count;
@@ -227,6 +232,19 @@ ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt,
 ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err);
 
 const char *ds_format_name(ds_format f);
+
+/* "uniform", "log", "bimodal" (the names of the command lines); "unknown"
+ * for another value. */
+const char *ds_weight_dist_name(ds_weight_dist d);
+/* The distribution named text (ds_weight_dist_name's names, exactly).
+ * Errors: DS_ERR_ARG "'TEXT' is not a weight distribution (uniform, log or
+ * bimodal)"; *d is left alone. */
+ds_status ds_weight_dist_parse(const char *text, ds_weight_dist *d, ds_error *err);
+/* Whether weights of distribution d over [lo, hi] can be drawn (ds_weight_shape's
+ * preconditions). Errors: DS_ERR_ARG "weight range 9:2 is empty (min > max)",
+ * "unknown weight distribution 7", "log-uniform weights need a minimum of at
+ * least 1 (the range is 0:100)". */
+ds_status ds_weight_dist_check(ds_weight_dist d, uint32_t lo, uint32_t hi, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,11 @@
 /* The GPU CSR build (ds_csr_build_gpu) against ds_csr_build, arc for arc and
  * weight for weight: seeded random edge lists (repeated edges with different
- * weights, self loops, integer, float with -0, and pattern weights; directed
- * and symmetric), an empty list, no vertices, and bad edges (the same error
- * as the CPU build), then, but with --quick, every test graph file and
- * bundled dataset loaded through the loader's builder hook (directed and made
- * undirected). The CSRs are compared whole. --sanitize: four random lists
+ * weights, self loops, integer, float with -0, and pattern weights of every
+ * distribution; directed and symmetric), an empty list, no vertices, and bad
+ * edges (the same error as the CPU build), then, but with --quick, every test
+ * graph file and bundled dataset loaded through the loader's builder hook
+ * (directed and made undirected; pattern files with every weight
+ * distribution). The CSRs are compared whole. --sanitize: four random lists
  * alone (for racecheck's pace). Exits 77 where no CUDA device is present.
  *
  *   test_csr_gpu [--quick | --sanitize] [--datasets DIR] [--data DIR]
@@ -27,7 +28,8 @@ static int same_graph(const ds_graph *a, const ds_graph *b, const char *what) {
              b->n, (unsigned long long)b->m, a->n, (unsigned long long)a->m))
     return 0;
   int ok = CHECK(a->weight_type == b->weight_type && a->symmetric == b->symmetric &&
-                     a->weights_generated == b->weights_generated,
+                     a->weights_generated == b->weights_generated &&
+                     a->weight_dist == b->weight_dist,
                  "%s: descriptions differ", what);
   ok &= CHECK(memcmp(a->row_offsets, b->row_offsets, 8 * ((size_t)a->n + 1)) == 0,
               "%s: row offsets differ", what);
@@ -38,12 +40,15 @@ static int same_graph(const ds_graph *a, const ds_graph *b, const char *what) {
   return ok;
 }
 
-static void compare_lists(const ds_edge_list *e, const char *what) {
+/* Pattern weights of dist over 3..900 (uniform) or 3..2^24 (the heavy-tailed
+ * ones, whose octaves and modes need a wide range). */
+static void compare_lists(const ds_edge_list *e, ds_weight_dist dist, const char *what) {
   for (int sym = 0; sym < 2; sym++) {
     ds_load_options opt;
     ds_load_options_default(&opt);
     opt.weight_min = 3;
-    opt.weight_max = 900;
+    opt.weight_max = dist == DS_WEIGHTS_UNIFORM ? 900 : 1u << 24;
+    opt.weight_dist = dist;
     opt.seed = 77;
     ds_graph cpu, gpu;
     ds_error ecpu, egpu;
@@ -61,7 +66,7 @@ static void compare_lists(const ds_edge_list *e, const char *what) {
 }
 
 /* n vertices, count edges drawn with repeats and self loops; kind 0: u32
- * weights, 1: float (some -0), 2: pattern. */
+ * weights, 1: float (some -0), 2, 3, 4: pattern, uniform, log, bimodal. */
 static void random_lists(uint64_t seeds) {
   char what[96];
   for (uint64_t seed = 1; seed <= seeds; seed++) {
@@ -78,20 +83,21 @@ static void random_lists(uint64_t seeds) {
       w[i] = (uint32_t)(ds_splitmix64_next(&s) % 50);
       f[i] = w[i] == 0 ? -0.0f : (float)w[i] / 7.0f;
     }
-    for (int kind = 0; kind < 3; kind++) {
+    for (int kind = 0; kind < 2 + DS_WEIGHT_DISTS; kind++) {
       ds_edge_list e = {n, count, src, dst, kind == 1 ? DS_WEIGHT_F32 : DS_WEIGHT_U32,
                         kind == 0 ? (const void *)w : kind == 1 ? (const void *)f : NULL};
+      const ds_weight_dist dist = kind < 2 ? DS_WEIGHTS_UNIFORM : (ds_weight_dist)(kind - 2);
       snprintf(what, sizeof what, "random n=%u count=%llu kind %d", n, (unsigned long long)count,
                kind);
-      compare_lists(&e, what);
+      compare_lists(&e, dist, what);
     }
     if (count > 0) { /* bad edges: an id out of range, then a negative weight */
       ds_edge_list e = {n, count, src, dst, DS_WEIGHT_F32, f};
       src[count / 2] = n;
-      compare_lists(&e, "an id out of range");
+      compare_lists(&e, DS_WEIGHTS_UNIFORM, "an id out of range");
       src[count / 2] = 0;
       f[count / 3] = -1.0f;
-      compare_lists(&e, "a negative weight");
+      compare_lists(&e, DS_WEIGHTS_UNIFORM, "a negative weight");
     }
     free(src);
     free(dst);
@@ -100,9 +106,9 @@ static void random_lists(uint64_t seeds) {
   }
   const uint32_t one = 0;
   ds_edge_list empty = {5, 0, &one, &one, DS_WEIGHT_U32, NULL};
-  compare_lists(&empty, "no edges");
+  compare_lists(&empty, DS_WEIGHTS_UNIFORM, "no edges");
   ds_edge_list none = {0, 0, &one, &one, DS_WEIGHT_U32, NULL};
-  compare_lists(&none, "no vertices");
+  compare_lists(&none, DS_WEIGHTS_UNIFORM, "no vertices");
 }
 
 static ds_status build_on_gpu(void *ctx, const ds_edge_list *edges, int symmetric,
@@ -115,15 +121,23 @@ static void files(const char *dir, const char *const *names, size_t count) {
   char path[4096];
   for (size_t i = 0; i < count; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    for (int undirected = 0; undirected < 2; undirected++) {
+    for (int run = 0; run < 2 * DS_WEIGHT_DISTS; run++) {
+      const int undirected = run % 2;
+      const ds_weight_dist dist = (ds_weight_dist)(run / 2);
       ds_load_options opt;
       ds_load_options_default(&opt);
       opt.use_cache = 0;
       opt.progress = 0;
       opt.undirected = undirected;
+      if (dist != DS_WEIGHTS_UNIFORM) /* the heavy-tailed road graphs of bench/sssp */
+        opt.weight_max = 1u << 24, opt.weight_dist = dist;
       ds_graph cpu, gpu;
       ds_error err;
       if (!CHECK(ds_graph_load(path, &opt, &cpu, &err) == DS_OK, "%s: %s", path, err.msg)) continue;
+      if (dist != DS_WEIGHTS_UNIFORM && !cpu.weights_generated) { /* the file's weights */
+        ds_graph_free(&cpu);
+        continue;
+      }
       opt.csr_build = build_on_gpu;
       if (CHECK(ds_graph_load(path, &opt, &gpu, &err) == DS_OK, "%s gpu: %s", path, err.msg))
         same_graph(&cpu, &gpu, names[i]);

@@ -405,9 +405,9 @@ static void test_bad_specs(void) {
     if (!strcmp(f, "huge")) s.rows = s.cols = 70000;
     if (!strcmp(f, "noradius")) s.radius = 0, s.degree = 0;
     if (!strcmp(f, "wrange")) s.weight_min = 10, s.weight_max = 9;
-    if (!strcmp(f, "log0")) s.weight_dist = DS_GEN_WEIGHTS_LOG, s.weight_min = 0;
-    if (!strcmp(f, "geodist")) s.weight_dist = DS_GEN_WEIGHTS_BIMODAL;
-    if (!strcmp(f, "distbad")) s.weight_dist = (ds_gen_weight_dist)7;
+    if (!strcmp(f, "log0")) s.weight_dist = DS_WEIGHTS_LOG, s.weight_min = 0;
+    if (!strcmp(f, "geodist")) s.weight_dist = DS_WEIGHTS_BIMODAL;
+    if (!strcmp(f, "distbad")) s.weight_dist = (ds_weight_dist)7;
     if (!strcmp(f, "impossible")) { /* all mass on the last id, which is >= n */
       s.n = 1025;
       s.m = 10;

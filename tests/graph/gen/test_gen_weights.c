@@ -1,4 +1,4 @@
-/* Tests of the generators' weight distributions (ds_gen_weight_dist), on a
+/* Tests of the generators' weight distributions (ds_weight_dist, ds/rng.h), on a
  * uniform random graph of 2^20 edges over the range 1 .. 2^24:
  *   - log-uniform puts about the same count in every octave of the range
  *     (within 5 standard deviations);
@@ -24,7 +24,7 @@ static void test_weight_dists(void) {
   s.weight_max = 1u << 24;
   ds_gen_edge_list e;
   // log-uniform: 25 octaves [2^k, 2^(k+1)), k = 0..24 (the last holds 2^24 alone)
-  s.weight_dist = DS_GEN_WEIGHTS_LOG;
+  s.weight_dist = DS_WEIGHTS_LOG;
   gen_or_die(&s, &e);
   uint64_t oct[32] = {0}, out = 0;
   for (uint64_t i = 0; i < e.count; i++) {
@@ -39,7 +39,7 @@ static void test_weight_dists(void) {
           (unsigned long long)oct[k], mean, 5 * sd);
   ds_gen_edges_free(&e);
   // bimodal: 1 % in [2^24 - (2^24 - 1) / 2, 2^24], the rest in [1, 1 + (2^24 - 1) / 65536]
-  s.weight_dist = DS_GEN_WEIGHTS_BIMODAL;
+  s.weight_dist = DS_WEIGHTS_BIMODAL;
   gen_or_die(&s, &e);
   const uint32_t span = s.weight_max - s.weight_min;
   uint64_t high = 0, low = 0;
@@ -54,7 +54,7 @@ static void test_weight_dists(void) {
         (unsigned long long)high, hm, 5 * hsd);
   ds_gen_edges_free(&e);
   // uniform: the draw of every edge is unchanged (seeded graphs stay what they were)
-  s.weight_dist = DS_GEN_WEIGHTS_UNIFORM;
+  s.weight_dist = DS_WEIGHTS_UNIFORM;
   s.weight_min = 1;
   s.weight_max = 255;
   gen_or_die(&s, &e);

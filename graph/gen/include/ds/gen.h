@@ -41,19 +41,6 @@ typedef enum {
   DS_GEN_UNIFORM = 4  /* uniform random: m edges, endpoints uniform over n */
 } ds_gen_kind;
 
-/* How the integer weights in [weight_min, weight_max] are drawn (the geometric
- * graph's distance weights excepted). Heavy-tailed weights are where the
- * bucket count of delta-stepping decides the work: with uniform weights a
- * search at the automatic delta fits in a few buckets. */
-typedef enum {
-  DS_GEN_WEIGHTS_UNIFORM = 0, /* uniform over [min, max] */
-  DS_GEN_WEIGHTS_LOG = 1,     /* log-uniform by octaves: an octave [2^k, 2^(k+1)) within the
-                                 range chosen uniformly, then a weight uniform within it (the
-                                 range's share of it); needs min >= 1 */
-  DS_GEN_WEIGHTS_BIMODAL = 2  /* 99 %: uniform over [min, min + (max - min) / 65536];
-                                 1 %: uniform over [max - (max - min) / 2, max] */
-} ds_gen_weight_dist;
-
 /* How the geometric graph gets its weights. */
 typedef enum {
   DS_GEN_GEO_WEIGHT_DISTANCE = 0, /* weight_min + round(d / radius * (weight_max - weight_min)) */
@@ -68,7 +55,8 @@ typedef struct {
   ds_gen_kind kind;
   uint64_t seed;
   uint32_t weight_min, weight_max; /* integer weights in [min, max] */
-  ds_gen_weight_dist weight_dist;  /* how they are drawn (default uniform) */
+  ds_weight_dist weight_dist;      /* how they are drawn (ds/rng.h; default uniform), the
+                                      geometric graph's distance weights excepted */
   int symmetric;  /* 1: undirected (both directions stored); 0: directed arcs */
 
   /* DS_GEN_KRON */
