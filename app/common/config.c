@@ -134,7 +134,7 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   const char *key = item->string;
   uint64_t x = 0;
   ds_exit_code rc = DS_EXIT_OK;
-  char what[64];
+  char what[DS_CLI_MSG_LEN]; /* the path and the key, ahead of a setter's message */
   snprintf(what, sizeof what, "%s: key \"%s\"", path, key);
   if (!known_key(c->prog->config_keys, key)) {
     char text[512];
