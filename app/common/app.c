@@ -116,6 +116,7 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   opt.undirected = undirected;
   opt.weight_min = cli->weight_min;
   opt.weight_max = cli->weight_max;
+  opt.weight_dist = cli->weight_dist;
   opt.seed = cli->seed;
   opt.use_cache = !cli->no_cache;
   opt.cache_dir = cli->cache_dir;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ds/graph.h" /* ds_weight_dist_parse */
 
 #define DECIMAL_CHARS "0123456789.eE+-"
 
@@ -45,6 +46,7 @@ void ds_cli_defaults(ds_cli *c, const ds_program *prog) {
   c->trials = DS_CLI_DEFAULT_TRIALS;
   c->weight_min = DS_CLI_DEFAULT_WEIGHT_MIN;
   c->weight_max = DS_CLI_DEFAULT_WEIGHT_MAX;
+  c->weight_dist = DS_WEIGHTS_UNIFORM;
   c->seed = DS_CLI_DEFAULT_SEED;
 }
 
@@ -204,6 +206,14 @@ ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, c
   return DS_EXIT_OK;
 }
 
+ds_exit_code ds_cli_set_weight_dist(ds_cli *c, const char *text, const char *what, char *msg,
+                                    size_t msg_len) {
+  ds_error err;
+  if (ds_weight_dist_parse(text, &c->weight_dist, &err) != DS_OK)
+    return usage_error(msg, msg_len, "%s: %s", what, err.msg);
+  return DS_EXIT_OK;
+}
+
 static const char *const INTERSECT_NAMES[DS_INTERSECT_MODES] = {"auto", "bitmap", "hash",
                                                                  "search"};
 
@@ -326,6 +336,8 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       /* read before the command line by ds_config_load */
     } else if (strcmp(name, "--weights") == 0) {
       rc = ds_cli_set_weights(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--weight-dist") == 0) {
+      rc = ds_cli_set_weight_dist(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--seed") == 0) {
       rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_SEED, &c->seed, name, msg, msg_len);
     } else if (strcmp(name, "--output") == 0) {
@@ -368,6 +380,10 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
     return usage_error(msg, msg_len,
                        "--source %llu and --sources %u conflict: several sources are random",
                        (unsigned long long)c->source, c->sources);
+  ds_error err;
+  if (ds_weight_dist_check(c->weight_dist, c->weight_min, c->weight_max, &err) != DS_OK)
+    return usage_error(msg, msg_len, "--weights %u:%u with --weight-dist %s: %s", c->weight_min,
+                       c->weight_max, ds_weight_dist_name(c->weight_dist), err.msg);
   const int has_sources = ds_program_has_option(c->prog, "--sources");
   if (c->output_path != NULL && (c->n_graphs > 1 || c->sources > 1))
     return usage_error(msg, msg_len, has_sources ? "--output needs a single graph and a single source"

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ds/rng.h"
 #include "sssp.h"
 
 /* Exit codes of the programs (documented in --help and README). */
@@ -92,6 +93,7 @@ typedef struct ds_cli {
   char *json_path, *output_path, *cache_dir; /* owned, or NULL */
   int undirected;
   uint32_t weight_min, weight_max;
+  ds_weight_dist weight_dist; /* of the weights of pattern graphs (ds/rng.h) */
   uint64_t seed;
   int predecessors;
   int device;
@@ -137,6 +139,10 @@ ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, cha
                               size_t msg_len);
 ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,
                                 size_t msg_len);
+/* "uniform", "log" or "bimodal"; the range is checked against it by ds_cli_check
+ * (log needs a minimum of at least 1), since --weights may come after. */
+ds_exit_code ds_cli_set_weight_dist(ds_cli *c, const char *text, const char *what, char *msg,
+                                    size_t msg_len);
 ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len);
 ds_exit_code ds_cli_set_intersect(ds_cli *c, const char *text, const char *what, char *msg,
                                   size_t msg_len);

@@ -5,9 +5,10 @@
  *   graph (string or list of strings), source (integer or "random"), sources,
  *   algo (string "a,b" or list), buckets and delta (number or "auto"), trials,
  *   validate, undirected, predecessors, no_cache (booleans), weights
- *   ("MIN:MAX"), seed, device, threads (integers), json, output, cache_dir
- *   (strings). Relative paths (graph, json, output, cache_dir) are relative
- *   to the configuration file's folder.
+ *   ("MIN:MAX"), weight_dist ("uniform", "log" or "bimodal"), seed, device,
+ *   threads (integers), json, output, cache_dir (strings). Relative paths
+ *   (graph, json, output, cache_dir) are relative to the configuration
+ *   file's folder.
  * The command line is applied afterwards and overrides it. Unknown keys and
  * values of the wrong type are errors that name the file and the key; a JSON
  * syntax error names the line.
@@ -223,6 +224,10 @@ static ds_exit_code apply_key(ds_cli *c, const cJSON *item, const char *path, ch
   } else if (strcmp(key, "weights") == 0) {
     if (!cJSON_IsString(item)) return wrong_type(msg, len, path, item, "a string \"MIN:MAX\"");
     rc = ds_cli_set_weights(c, item->valuestring, what, msg, len);
+  } else if (strcmp(key, "weight_dist") == 0) {
+    if (!cJSON_IsString(item))
+      return wrong_type(msg, len, path, item, "a string \"uniform\", \"log\" or \"bimodal\"");
+    rc = ds_cli_set_weight_dist(c, item->valuestring, what, msg, len);
   } else if (strcmp(key, "seed") == 0) {
     /* JSON reads every integer up to 2^53 - 1 exactly (2^53 + 1 reads as 2^53) */
     rc = get_uint(item, 0, (double)DS_CLI_MAX_SEED, &c->seed, path, msg, len);

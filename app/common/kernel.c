@@ -151,6 +151,7 @@ static ds_exit_code symmetrise(const ds_cli *cli, const char *path, ds_graph *g)
   sym.weights_generated = g->weights_generated;
   sym.weight_min = g->weight_min;
   sym.weight_max = g->weight_max;
+  sym.weight_dist = g->weight_dist;
   sym.weight_seed = g->weight_seed;
   sym.format = g->format;
   sym.input_entries = g->input_entries;

@@ -50,8 +50,8 @@ void ds_report_load_line(FILE *f, const ds_graph *g, double load_ms, const char 
   fprintf(f, "graph %s: %u vertices, %llu arcs, %s weights", g->name, g->n,
           (unsigned long long)g->m, g->weight_type == DS_WEIGHT_U32 ? "integer" : "float");
   if (g->weights_generated)
-    fprintf(f, " (generated %u..%u, seed %llu)", g->weight_min, g->weight_max,
-            (unsigned long long)g->weight_seed);
+    fprintf(f, " (generated %u..%u, %s, seed %llu)", g->weight_min, g->weight_max,
+            ds_weight_dist_name(g->weight_dist), (unsigned long long)g->weight_seed);
   fprintf(f, ", %s%s, loaded in %.1f ms (cache %s)\n", ds_format_name(g->format),
           g->symmetric ? ", symmetric" : "", load_ms, cache);
 }
@@ -135,6 +135,7 @@ cJSON *ds_report_json_run(cJSON *root, const ds_graph *g, const char *path, doub
     char range[64];
     snprintf(range, sizeof range, "%u:%u", g->weight_min, g->weight_max);
     cJSON_AddStringToObject(jg, "weights", range);
+    cJSON_AddStringToObject(jg, "weight_dist", ds_weight_dist_name(g->weight_dist));
     cJSON_AddNumberToObject(jg, "weight_seed", (double)g->weight_seed);
   }
   cJSON_AddNumberToObject(jg, "load_ms", load_ms);

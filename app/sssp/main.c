@@ -21,6 +21,9 @@ static void usage(FILE *f) {
 "                      .el/.wel (format from the content); repeat for several\n"
 "  --undirected        store both directions of every edge\n"
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
+"  --weight-dist D     their distribution: uniform (default) | log (log-uniform\n"
+"                      by octaves, MIN >= 1) | bimodal (99 %%: MIN .. MIN +\n"
+"                      (MAX-MIN)/65536, 1 %%: the top half of the range)\n"
 "  --seed S            seed for weights and random sources, 0..2^53-1 (the\n"
 "                      JSON report holds it exactly); default %u\n"
 "  --cache-dir DIR     where the binary cache lives, made when missing\n"
@@ -78,8 +81,8 @@ static void usage(FILE *f) {
 /* The options, configuration keys and algorithms of sssp (cli.h). */
 static const char *const SSSP_VALUE_OPTIONS[] = {
     "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
-    "--json",  "--config", "--weights", "--seed",    "--output", "--device", "--cache-dir",
-    "--threads", NULL};
+    "--json",  "--config", "--weights", "--weight-dist", "--seed", "--output", "--device",
+    "--cache-dir", "--threads", NULL};
 static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
                                                 "--quiet",    "--help",       "--version",
                                                 "--no-cache", "-h",           NULL};
@@ -89,7 +92,7 @@ static const char *sssp_algo_name(int a) { return ds_algo_name((ds_algo)a); }
 static const ds_program SSSP = {
     "sssp", SSSP_VALUE_OPTIONS, SSSP_FLAG_OPTIONS,
     "graph, source, sources, algo, buckets, delta, trials, validate, undirected, predecessors, "
-    "no_cache, weights, seed, device, threads, json, output, cache_dir",
+    "no_cache, weights, weight_dist, seed, device, threads, json, output, cache_dir",
     DS_ALGO_COUNT, sssp_algo_name, usage};
 
 int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, ds_run); }

@@ -105,6 +105,7 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
   char wr[64];
   snprintf(wr, sizeof wr, "%u:%u", cli->weight_min, cli->weight_max);
   cJSON_AddStringToObject(jp, "weights", wr);
+  cJSON_AddStringToObject(jp, "weight_dist", ds_weight_dist_name(cli->weight_dist));
   cJSON_AddBoolToObject(jp, "undirected", cli->undirected);
   cJSON_AddBoolToObject(jp, "validate", cli->validate);
   cJSON_AddBoolToObject(jp, "predecessors", cli->predecessors);

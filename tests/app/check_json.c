@@ -123,6 +123,7 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) need(p, keys[i], is_number);
       need(p, "sources", is_array);
       need(p, "weights", is_string);
+      need(p, "weight_dist", is_string);
       need(p, "delta_rule", is_string);
     }
     const cJSON *algos = need(run, "algorithms", is_array), *a;
