@@ -20,9 +20,9 @@ for g in $graphs; do
     for m in $buckets; do
       log="$out/delta-$g-$d-$m.txt"
       # shellcheck disable=SC2086
-      "$build/app/sssp" --graph "$file" $extra --algo "$algos" --delta "$d" --buckets "$m" \
+      "$build/app/sssp" --graph "$file" --algo "$algos" --delta "$d" --buckets "$m" \
         --trials 3 --seed 1 --validate --cache-dir "$work" --json "$out/delta-$g-$d-$m.json" \
-        > "$log" 2>&1 || { echo "FAILED: $g delta $d buckets $m (see $log)"; status=1; }
+        $extra > "$log" 2>&1 || { echo "FAILED: $g delta $d buckets $m (see $log)"; status=1; }
       printf '%-12s delta %-7s m %-4s ' "$g" "$d" "$m"
       grep -E "^ *(near-far|multisplit|sort|bellman-ford) " "$log" | awk '{printf "%s %s ms  ", $1, $3}'
       echo

@@ -1,7 +1,9 @@
 # The suite's graph set, shared by run.sh and knob_sweep.sh (sourced, not run).
 #   suite_graph NAME GRAPHGEN WORK_DIR ROOT
 # prints the graph's file (generated into WORK_DIR on first use with fixed seeds)
-# and, after a tab, the extra sssp options it needs; fails on an unknown name.
+# and, after a tab, the extra sssp options it needs; fails on an unknown name. The extra
+# options may hold a --seed (the seed of a bundled graph's weights): callers put them after
+# their own options, so that they win.
 #   kron20, kron22   Graph500 Kronecker, edge factor 16, weights 1..255
 #   rmat-thesis      R-MAT n=800000, m=4800000, a=0.5 b=0.1 c=0.1, weights 0..1000
 #   grid-1000        1000 x 1000 grid, weights 1..255 (road-like, high diameter)
@@ -10,7 +12,7 @@
 # Heavy-tailed weights over 1..2^24 (graphgen --weight-dist), where the bucket count decides the
 # work: NAME-log (log-uniform by octaves) and NAME-bimodal (99 % in 1..256, 1 % in 2^23..2^24)
 # for NAME = kron20, rmat-thesis, and the road-like grid-1000, geo-1M (random weights), NY, BAY
-# and COL (the bundled topology with the weights written in by reweight.py, seed 60).
+# and COL (the bundled topology, its weights drawn when loaded: sssp --weight-dist, seed 60).
 suite_graph() {
   local name=$1 gen=$2 work=$3 root=$4 args
   case "$name" in
@@ -30,10 +32,8 @@ suite_graph() {
       esac
       args="$args --weights 1:16777216 --weight-dist $dist" ;;
     NY-log|NY-bimodal|BAY-log|BAY-bimodal|COL-log|COL-bimodal)
-      [ -f "$work/$name.mtx" ] || python3 "$root/bench/sssp/reweight.py" \
-        "$root/datasets/${name%-*}.mtx.gz" "$work/$name.mtx" --weights 1:16777216 \
-        --weight-dist "${name##*-}" --seed 60 >&2 || return 1
-      printf '%s\t\n' "$work/$name.mtx"; return 0 ;;
+      printf '%s\t--weights 1:16777216 --weight-dist %s --seed 60\n' \
+        "$root/datasets/${name%-*}.mtx.gz" "${name##*-}"; return 0 ;;
     NY|BAY|COL) printf '%s\t--weights 1:255\n' "$root/datasets/$name.mtx.gz"; return 0 ;;
     *) echo "unknown graph $name" >&2; return 1 ;;
   esac

@@ -31,8 +31,8 @@ one() { # graph file extra delta buckets algos
   fi
   log="$logs/$g-$d-$m-${algos//,/-}.txt"
   # shellcheck disable=SC2086
-  timeout 60 "$build/app/sssp" --graph "$file" $extra --algo "$algos" --delta "$d" --buckets "$m" \
-    --trials 3 --seed 1 --validate --cache-dir "$work" > "$log" 2>&1 ||
+  timeout 60 "$build/app/sssp" --graph "$file" --algo "$algos" --delta "$d" --buckets "$m" \
+    --trials 3 --seed 1 --validate --cache-dir "$work" $extra > "$log" 2>&1 ||
     { echo "FAILED: $g delta $d buckets $m $algos (see $log)"; status=1; }
   local dv mv
   dv=$(sed -n 's/^delta \([^ ]*\) .*/\1/p' "$log") mv=$(sed -n 's/.*buckets \([0-9]*\) .*/\1/p' "$log")

@@ -32,9 +32,9 @@ for g in $graphs; do
     [ "${TRACE:-0}" = 1 ] && trace=("DS_GPU_TRACE=$out/trace-$g-$i.txt")
     log="$out/knob-$g-$i.txt"
     # shellcheck disable=SC2086
-    env $cfg "${trace[@]}" "$build/app/sssp" --graph "$file" $extra --algo "$algos" --delta auto \
+    env $cfg "${trace[@]}" "$build/app/sssp" --graph "$file" --algo "$algos" --delta auto \
       --buckets 10 --trials 5 --seed 1 --validate --cache-dir "$work" --json "$out/knob-$g-$i.json" \
-      > "$log" 2>&1 || { echo "FAILED: $g [$cfg] (see $log)"; status=1; }
+      $extra > "$log" 2>&1 || { echo "FAILED: $g [$cfg] (see $log)"; status=1; }
     printf '%-12s [%s] ' "$g" "${cfg:-defaults}"
     grep -E "^ *(near-far|multisplit|sort|bellman-ford) " "$log" | awk '{printf "%s %s (%s r, %.2fM e)  ", $1, $3, $7, $8 / 1e6}'
     echo

@@ -18,8 +18,9 @@ rep="/tmp/$name"
 # shellcheck disable=SC2086
 ncu --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
   --section SourceCounters --section MemoryWorkloadAnalysis --import-source yes \
-  -k "regex:$regex" -c 1 -f -o "$rep" "$build/app/sssp" --graph "$file" $extra --algo "$algo" \
-  --delta auto --buckets 10 --trials 1 --seed 1 --cache-dir "$work" > "$out/$name-ncu.log" 2>&1 || {
+  -k "regex:$regex" -c 1 -f -o "$rep" "$build/app/sssp" --graph "$file" --algo "$algo" \
+  --delta auto --buckets 10 --trials 1 --seed 1 --cache-dir "$work" $extra \
+  > "$out/$name-ncu.log" 2>&1 || {
   tail -20 "$out/$name-ncu.log"; exit 1; }
 ncu -i "$rep.ncu-rep" --page details --csv > "$out/$name-details.csv" 2>&1
 ncu -i "$rep.ncu-rep" --page source --csv --print-source sass > "$out/$name-sass.csv" 2>&1

@@ -55,8 +55,8 @@ run() { # name, extra sssp options...
   file=${spec%%$'\t'*} extra=${spec#*$'\t'}
   echo "== $name"
   # shellcheck disable=SC2086
-  "$SSSP" --graph "$file" $extra --algo all --validate --delta auto --buckets 10 --trials "$trials" \
-          --seed 1 --cache-dir "$work" --json "$json" "$@"
+  "$SSSP" --graph "$file" --algo all --validate --delta auto --buckets 10 --trials "$trials" \
+          --seed 1 --cache-dir "$work" --json "$json" $extra "$@"
 }
 
 if [ -z "$graphs" ]; then
