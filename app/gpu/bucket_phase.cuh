@@ -37,6 +37,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
                   stamp,
                   hi};
   if (a.kn.local_order) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
+  if (a.kn.hub_order) s.hwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.hub_order;
   return s;
 }
 
@@ -61,8 +62,10 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     st->sc[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
+    a.huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
+    a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
   }
-  return relax_round<W, ORD>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
+  return relax_round<W, ORD, BPS == 2>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);
 }
 
@@ -97,7 +100,7 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
                            c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
-        relax_huge_grid<W>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge<W, BPS>(a, r, true));
+        relax_huge_grid<W, BPS == 2>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge<W, BPS>(a, r, true), edges);
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }
@@ -127,6 +130,9 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
     st->stamp_next = stamp0 + r + 1;
     a.huge_word[r & 1] = 0; /* read by every block before the last barrier; the next phase starts at 0 */
     a.huge_word[2 + (r & 1)] = 0;
+    a.huge_word[HUGE_MIN_WORD + (r & 1)] = ~0ull;
+    /* a phase's first frontier is not queued by a round: no anchor */
+    for (int i = 0; i < 3; ++i) a.huge_word[HUGE_NEXT_WORD + i] = ~0ull;
   }
   return base;
 }

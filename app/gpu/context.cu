@@ -121,11 +121,13 @@ extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   o->rank_blocks = RANK_BLOCKS;
   o->dynamic_tiles = DYNAMIC_TILES;
   o->min_tile = MIN_TILE;
-  o->huge_degree = HUGE_DEGREE;
+  o->huge_degree = 0; /* by the graph: HUB_HUGE_DEGREE in hub order, else HUGE_DEGREE */
   o->local_solo = LOCAL_SOLO;
   o->local_team = LOCAL_TEAM;
   o->local_grid = LOCAL_GRID;
   o->local_order = 0; /* by the graph: ORDERED_LOCAL_STEPS on the denser sparse graphs */
+  o->hub_order = 0;  /* by the graph: HUB_ORDER where hubs hold many arcs (hub_share) */
+  o->hub_degree = 0; /* HUB_DEGREE */
   o->spill_limit = 0;
   o->self_check = 0;
   o->trace = NULL;
@@ -142,7 +144,7 @@ static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
                {"rank_blocks", o->rank_blocks, 0, 1},
                {"dynamic_tiles", o->dynamic_tiles, 0, 2},
                {"min_tile", o->min_tile, 1, UINT32_MAX},
-               {"huge_degree", o->huge_degree, 1, UINT32_MAX},
+               {"huge_degree", o->huge_degree, 0, UINT32_MAX},
                {"local_solo", o->local_solo, 0, LOCAL_STEPS_MAX},
                {"local_team", o->local_team, 0, LOCAL_STEPS_MAX},
                {"local_grid", o->local_grid, 0, LOCAL_STEPS_MAX},
@@ -200,13 +202,26 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   free(ctx);
 }
 
+/* Whether vertices of at least HUB_SHARE_DEGREE arcs hold 1 / HUB_SHARE_PART
+ * of the arcs or more: the graphs where hub order pays (tuning.cuh). */
+static bool hub_share(const ds_graph *g) {
+  uint64_t arcs = 0;
+  for (uint32_t v = 0; v < g->n; ++v) {
+    const uint64_t d = g->row_offsets[v + 1] - g->row_offsets[v];
+    if (d >= HUB_SHARE_DEGREE) arcs += d;
+  }
+  return arcs * HUB_SHARE_PART >= g->m && g->m > 0;
+}
+
 static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_options *opt, ds_error *err) {
   const uint32_t n = g->n;
   const uint64_t m = g->m;
   // 1. will it fit? graph + vertex arrays + the largest algorithm's queues
   const uint64_t graph_bytes = 8ull * (n + 1) + 4ull * m + 4ull * m;
   const uint64_t vertex_bytes = (uint64_t)n * (8 + 4 + 4 + 4 + 4 + 4);
-  const uint64_t need = graph_bytes + vertex_bytes + QUEUE_BYTES_PER_VERTEX * n + FIXED_BYTES;
+  /* the huge lists at the least huge degree (two rounds' worth, d_huge) */
+  const uint64_t huge_bytes = sizeof(huge_entry) * 2 * (m / HUGE_DEGREE_MIN + 1);
+  const uint64_t need = graph_bytes + vertex_bytes + huge_bytes + QUEUE_BYTES_PER_VERTEX * n + FIXED_BYTES;
   size_t free_b = 0, total_b = 0;
   DS_CUDA_TRY(cudaSetDevice(c->device));
   DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
@@ -230,7 +245,13 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.rank_blocks = opt->rank_blocks;
   kn.min_tile = opt->min_tile; /* 256: no spreading */
   kn.dyn_tiles = opt->dynamic_tiles;
-  kn.huge_degree = opt->huge_degree;
+  /* hub order runs in the two-block build only (round_schedule.cuh) */
+  kn.hub_order = opt->hub_order == 1 || c->blocks_per_sm == 1 ? 0
+                 : opt->hub_order                            ? opt->hub_order
+                 : hub_share(g)                              ? HUB_ORDER
+                                                             : 0;
+  kn.hub_mid = !kn.hub_order ? UINT32_MAX : opt->hub_degree ? opt->hub_degree : HUB_DEGREE;
+  kn.huge_degree = opt->huge_degree ? opt->huge_degree : kn.hub_order ? HUB_HUGE_DEGREE : HUGE_DEGREE;
   kn.local_solo = opt->local_solo;
   kn.local_team = opt->local_team;
   kn.local_grid = opt->local_grid;
@@ -264,7 +285,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   DS_CUDA_TRY(cudaMalloc(&c->d_dist_out, 8ull * (n ? n : 1)));
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, STAT_COUNT * sizeof(unsigned long long)));
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, 4 * sizeof(unsigned long long)));
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, HUGE_WORDS * sizeof(unsigned long long)));
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
   DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / kn.huge_degree + 1) +
@@ -309,7 +330,9 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   DS_LAUNCH_CHECK("reset_kernel");
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, STAT_COUNT * sizeof(unsigned long long), ctx->stream));
-  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, 4 * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, HUGE_MIN_WORD * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word + HUGE_MIN_WORD, 0xff, (HUGE_WORDS - HUGE_MIN_WORD) * sizeof(unsigned long long),
+                              ctx->stream));
   return DS_OK;
 }
 

@@ -65,6 +65,9 @@ template <typename W> struct split_sink {
   /* ordered local steps (ds_gpu_options::local_order): a step expands the
      entries below its buffer's dmin + lwin and carries the rest (0: off) */
   typename weight_traits<W>::acc_t lwin = 0;
+  /* hub order (ds_gpu_options::hub_order; huge_list.cuh): listed vertices
+     are expanded within hwin of the round's least listed distance (0: off) */
+  typename weight_traits<W>::acc_t hwin = 0;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;

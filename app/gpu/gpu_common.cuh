@@ -141,6 +141,8 @@ struct round_knobs {
   /* local steps of solo, team and grid rounds (relax_frontier.cuh) */
   uint32_t local_solo, local_team, local_grid;
   uint32_t local_order; /* 0, or k: local steps ordered by distance in windows of delta / k */
+  uint32_t hub_order;   /* 0, or k: huge vertices expanded in windows of delta / k (huge_list.cuh) */
+  uint32_t hub_mid;     /* and so are those of at least this degree (UINT32_MAX: none; two-block build) */
 };
 
 } // namespace dsgpu
@@ -170,7 +172,8 @@ struct ds_gpu_ctx {
   unsigned long long *d_stats; /* reached, reached_arcs, marked off, saturated (STAT_*) */
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
-  unsigned long long *d_huge_word; /* four words: huge-list words, tile counters (rounds alternate) */
+  unsigned long long *d_huge_word; /* HUGE_WORDS words: huge-list words, tile counters, least listed
+                                       distances (rounds alternate; huge_list.cuh) */
   void *d_huge;                     /* huge_entry[2 * (arcs / huge_degree + 1)] */
 };
 

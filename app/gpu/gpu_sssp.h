@@ -45,13 +45,22 @@ typedef struct {
   int rank_blocks;        /* 0/1: blocks ranked so the team spans distinct SMs */
   int dynamic_tiles;      /* 0 static, 1 by an atomic counter, 2 counter on large rounds */
   uint32_t min_tile;      /* smallest tile of a spread small frontier (1..256) */
-  uint32_t huge_degree;   /* vertices of at least this degree go to the huge list */
+  uint32_t huge_degree;   /* vertices of at least this degree go to the huge list
+                             (0: by the graph, lower in hub order) */
   uint32_t local_solo;    /* local steps of one-block rounds (0..64) */
   uint32_t local_team;    /* of team rounds (0..64) */
   uint32_t local_grid;    /* of grid rounds (0..64) */
   uint32_t local_order;   /* k >= 2: a local step expands only the vertices within
                              delta / k of its smallest distance, the rest wait; 1 off;
                              0 by the graph's density (64 from 6 arcs per vertex) */
+  uint32_t hub_order;     /* k >= 2: a round expands the vertices it lists as huge only
+                             within delta / k of the least listed distance, the rest
+                             wait for the next round; 1 off; 0 by the graph (on where
+                             vertices of 256 arcs or more hold a quarter of the arcs);
+                             two-block build only (blocks_per_sm 2) */
+  uint32_t hub_degree;    /* in hub order, the vertices of at least this degree below the
+                             huge degree wait too, unless within delta / k of the least
+                             distance queued for the round; 0 by the graph */
   uint32_t spill_limit;   /* bucket engine: a phase ends once its spill passes this
                              (0: the queue's room); small values test that path */
   int self_check;         /* 0/1: fail a search whose done marks disagree with its

@@ -73,6 +73,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
                   a.infinite ? weight_traits<W>::acc_max() : S};
   /* Bellman-Ford has no bucket to order by */
   if (a.kn.local_order && !a.infinite) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
+  if (a.kn.hub_order && !a.infinite) s.hwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.hub_order;
   return s;
 }
 
@@ -100,9 +101,11 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     ctl->fr[(r + 1) % 3] = 0;
     a.huge_word[(r + 1) & 1] = 0;
     a.huge_word[2 + ((r + 1) & 1)] = 0;
+    a.huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
+    a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
   }
   const huge_list hl = nf_huge<W, BPS>(a, r);
-  const bool handed = relax_round<W, ORD>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
+  const bool handed = relax_round<W, ORD, BPS == 2>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
                                      hl, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
@@ -141,7 +144,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
         return nf_round<W, BPS, ORD>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
       if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
-        relax_huge_grid<W>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r));
+        relax_huge_grid<W, BPS == 2>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r), edges);
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }
@@ -170,13 +173,19 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
     //    rest to the other pile, counted in the slot of round r + 1 (cleared
     //    at the start of round r), whose pushes follow them there
     uint32_t *src = a.far[fp], *dst = a.far[fp ^ 1];
+    uint32_t near_min = UINT32_MAX; /* hub order: the least distance queued for round r + 1 */
     for (uint64_t i = gtid; i < nfar; i += gsize) {
       uint32_t v = src[i];
       uint32_t d = dist_of(a.vs.dist[v]);
       if (T::below(d, S)) continue;
-      if (T::below(d, S_new)) queue_push_once(a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.vs.stamp, 2 * r + 2, v);
-      else queue_push_once(dst, &a.ctl->fr[(r + 1) % 3], a.vs.stamp2, 2 * r + 2, v);
+      if (T::below(d, S_new)) {
+        queue_push_once(a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3], a.vs.stamp, 2 * r + 2, v);
+        near_min = min(near_min, d);
+      } else {
+        queue_push_once(dst, &a.ctl->fr[(r + 1) % 3], a.vs.stamp2, 2 * r + 2, v);
+      }
     }
+    if (BPS == 2 && a.kn.hub_mid != UINT32_MAX) publish_next_min(nf_huge<W, BPS>(a, r), near_min);
     grid.sync();
     nin = ctl->ncnt[(r + 1) % 3]; /* with the split's near pushes */
     if (first) ctl->gmin = T::INF_BITS;

@@ -100,7 +100,7 @@ struct relax_smem {
  * if it is full), so that a block's chain runs in distance order rather than
  * hop order and fewer vertices are expanded at distances that are undercut
  * later. No entry is dropped: each is expanded, carried or queued. */
-template <typename W, bool ORD>
+template <typename W, bool ORD, bool HUB>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
@@ -121,6 +121,15 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
   }
   uint64_t tile = (uint64_t)part * tl;
+  /* hub order: the least distance this thread listed, and queued */
+  const bool hub_order = hub_order_on<W, HUB>(sink, hl);
+  const bool mids = hub_order && hl.mid_degree < hl.degree;
+  uint32_t listed_min = UINT32_MAX, next_min = UINT32_MAX;
+  typename weight_traits<W>::acc_t mid_thr = weight_traits<W>::acc_max();
+  if (mids) {
+    const unsigned long long a = *(volatile const unsigned long long *)hl.anchor;
+    if (a != ~0ull) mid_thr = weight_traits<W>::plus((uint32_t)a, sink.hwin);
+  }
   if (steps) {
     if (tid == 0) {
       sm.lb[0].cnt = 0;
@@ -200,7 +209,11 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (du != weight_traits<W>::INF_BITS) {
           if (hl.unique) {
             expand = dn > du;
-            if (expand) atomicMin(&vs.done[u], du);
+            /* in hub order a listed vertex is marked when it is expanded, a
+               waiting one not at all */
+            const bool later = hub_order && (re - rb >= hl.degree ||
+                                             (mids && re - rb >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr)));
+            if (expand && !later) atomicMin(&vs.done[u], du);
           } else {
             expand = atomicMin(&vs.done[u], du) > du;
           }
@@ -208,13 +221,21 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (expand) {
           beg = rb;
           deg = re - rb;
-          edges += deg;
           if (deg >= hl.degree) {
             /* each vertex is expanded at most once per round (frontiers are
                deduplicated), so arcs / degree + 1 entries suffice */
             unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
             hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
+            if (hub_order) listed_min = min(listed_min, du);
+            else edges += deg; /* in hub order relax_huge counts the arcs it relaxes */
             deg = 0;
+          } else if (mids && deg >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr)) {
+            const int k = sink.claim(u, du); /* waits for the next round */
+            if (k >= 0) sink.push(k, u);
+            next_min = min(next_min, du);
+            deg = 0;
+          } else {
+            edges += deg;
           }
         }
       }
@@ -306,6 +327,10 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
                    ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
                    : -1;
+      if (mids)
+#pragma unroll
+        for (int j = 0; j < RELAX_ILP; ++j)
+          if (k[j] == 0) next_min = min(next_min, nd[j]);
       warp_push<RELAX_ILP, W, ORD>(sink, v, nd, k, vb, ve);
     }
     __syncthreads();
@@ -317,6 +342,11 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       tile = dynamic ? (uint64_t)sm.next[(it + 1) & 1] * RELAX_BLOCK : tile + (uint64_t)parts * tl;
     }
   }
+  if (hub_order) { /* one atomic per warp that listed a vertex; read after the round's barrier */
+    listed_min = __reduce_min_sync(0xffffffffu, listed_min);
+    if (tid % WARP_SIZE == 0 && listed_min != UINT32_MAX) atomicMin(hl.hmin, (unsigned long long)listed_min);
+  }
+  if (mids) publish_next_min(hl, next_min);
 }
 
 } // namespace dsgpu

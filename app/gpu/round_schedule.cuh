@@ -38,7 +38,9 @@ __device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_wo
                                                      const round_knobs &kn, uint32_t r, bool unique) {
   return huge_list{huge_word + (r & 1), huge, huge_word + 2 + (r & 1), kn.huge_degree, kn.dyn_tiles, kn.min_tile,
                    unique, local_steps<BPS>(kn.local_solo), local_steps<BPS>(kn.local_team),
-                   local_steps<BPS>(kn.local_grid)};
+                   local_steps<BPS>(kn.local_grid), huge_word + HUGE_MIN_WORD + (r & 1),
+                   BPS == 1 ? UINT32_MAX : kn.hub_mid, huge_word + HUGE_NEXT_WORD + r % 3,
+                   huge_word + HUGE_NEXT_WORD + (r + 1) % 3};
 }
 
 /* The context's knobs for a launch of `grid` blocks: the team fewer blocks
@@ -77,7 +79,7 @@ constexpr uint64_t SOLO_HUGE_ARCS = SOLO_HUGE_ARCS_PER_BLOCK;
  * round's parity in its stretch (which shared buffers it writes), bit 1 set if
  * the previous round (the other parity) left the whole frontier in shared
  * memory. */
-template <typename W, bool ORD>
+template <typename W, bool ORD, bool HUB>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
@@ -105,7 +107,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   DS_STEP_NO_TILE(sm, ss.b == 0); /* until relax_frontier's tile loop stamps its own */
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W, ORD>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
+  relax_frontier<W, ORD, HUB>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
                     parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
   ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
@@ -117,7 +119,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
       handed = true;
     } else {
-      relax_huge<W>(g, vs, h, hw, s, ss.b, parts);
+      relax_huge<W, HUB>(g, vs, h, hw, s, ss.b, parts, edges);
       ss.round_sync(parts);
       counts[0] = *(volatile uint32_t *)s.cnt[0];
       counts[1] = *(volatile uint32_t *)s.cnt[1];
@@ -135,11 +137,11 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
 /* The huge list a round of part of the grid handed over (relax_round returned
  * true), by the whole grid; every thread of every block calls it after a grid
  * barrier. */
-template <typename W>
+template <typename W, bool HUB>
 __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &vs,
-                                const split_sink<W> &sink, const huge_list &hl) {
+                                const split_sink<W> &sink, const huge_list &hl, unsigned long long &edges) {
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
-  relax_huge<W>(g, vs, hl, hw, sink, blockIdx.x, gridDim.x);
+  relax_huge<W, HUB>(g, vs, hl, hw, sink, blockIdx.x, gridDim.x, edges);
   cg::this_grid().sync();
 }
 

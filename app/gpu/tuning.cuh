@@ -51,6 +51,27 @@ constexpr uint32_t MIN_TILE = 8;
  * the counter was 4-7 % faster than mode 2. */
 constexpr int DYNAMIC_TILES = 1;
 
+/* Hub order (huge_list.cuh; the options hub_order, hub_degree, huge_degree), in the
+ * two-block build, on graphs whose vertices of at least HUB_SHARE_DEGREE arcs hold
+ * 1 / HUB_SHARE_PART of the arcs or more (kron18 52 %, kron20 64 %; R-MAT of the
+ * suite 0 %, road-like graphs 0 %). A round expands the vertices it lists as huge
+ * (HUB_HUGE_DEGREE arcs and more, instead of HUGE_DEGREE) only within delta /
+ * HUB_ORDER of the least distance listed, and those of HUB_DEGREE arcs and more only
+ * within delta / HUB_ORDER of the least distance queued for the round; the others wait
+ * for the next round. H100, near-far at delta auto, ms (arcs relaxed), off -> on:
+ * kron20 2.83 -> 2.18 (95 M -> 51 M, 13 -> 25 rounds), kron22 11.09 -> 8.95 (343 M ->
+ * 212 M, 12 -> 27 rounds). Swept: huge degree 256-2048 (256 best with the order, 2048
+ * without), HUB_ORDER 256-2048 (kron22 10.1 at 256 and 9.9 at 2048 for the huge
+ * vertices alone; 1024 and 2048 within 2 % with the mid-degree ones), HUB_DEGREE
+ * 16-128 (kron20 2.13-2.35, kron22 8.95-9.47; 32 within 3 % of the best on both). On
+ * R-MAT of the suite (max degree 411) the order cost 15-70 % (re-listed stragglers
+ * kept a huge list in every round), hence the share rule. */
+constexpr uint32_t HUB_ORDER = 1024;
+constexpr uint32_t HUB_DEGREE = 32;
+constexpr uint32_t HUB_HUGE_DEGREE = 256;
+constexpr uint32_t HUB_SHARE_DEGREE = 256;
+constexpr uint64_t HUB_SHARE_PART = 4;
+
 /* ---- local steps (relax_frontier.cuh) ------------------------------------ */
 
 /* Local steps per round of solo, team and grid rounds (one-block-per-SM

@@ -32,6 +32,8 @@ static const env_field ENV_FIELDS[] = {
     {"DS_GPU_LOCAL_TEAM", offsetof(ds_gpu_options, local_team), 0},
     {"DS_GPU_LOCAL_GRID", offsetof(ds_gpu_options, local_grid), 0},
     {"DS_GPU_LOCAL_ORDER", offsetof(ds_gpu_options, local_order), 0},
+    {"DS_GPU_HUB_ORDER", offsetof(ds_gpu_options, hub_order), 0},
+    {"DS_GPU_HUB_DEGREE", offsetof(ds_gpu_options, hub_degree), 0},
     {"DS_GPU_SPILL_LIMIT", offsetof(ds_gpu_options, spill_limit), 0},
     {"DS_GPU_SELF_CHECK", offsetof(ds_gpu_options, self_check), 1},
 };
