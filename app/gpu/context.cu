@@ -251,6 +251,7 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
                  : hub_share(g)                              ? HUB_ORDER
                                                              : 0;
   kn.hub_mid = !kn.hub_order ? UINT32_MAX : opt->hub_degree ? opt->hub_degree : HUB_DEGREE;
+  kn.huge_plain = opt->huge_degree ? opt->huge_degree : HUGE_DEGREE;
   kn.huge_degree = opt->huge_degree ? opt->huge_degree : kn.hub_order ? HUB_HUGE_DEGREE : HUGE_DEGREE;
   kn.local_solo = opt->local_solo;
   kn.local_team = opt->local_team;
@@ -258,11 +259,12 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.local_order = opt->local_order == 1 ? 0
                   : opt->local_order      ? opt->local_order
                   : m >= ORDERED_ARCS_PER_VERTEX * n ? ORDERED_LOCAL_STEPS : 0;
-  if (kn.huge_degree < HUGE_DEGREE_MIN) kn.huge_degree = HUGE_DEGREE_MIN;
   /* the huge-list word counts entries in 64 - HUGE_COUNT_SHIFT bits: at most
      arcs / degree + 1 of them (every vertex listed once per round) */
-  if (m / kn.huge_degree >= (1ull << (63 - HUGE_COUNT_SHIFT)))
-    kn.huge_degree = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
+  for (uint32_t *d : {&kn.huge_degree, &kn.huge_plain}) {
+    if (*d < HUGE_DEGREE_MIN) *d = HUGE_DEGREE_MIN;
+    if (m / *d >= (1ull << (63 - HUGE_COUNT_SHIFT))) *d = (uint32_t)(m >> (63 - HUGE_COUNT_SHIFT)) + 1;
+  }
   if (opt->trace) { /* performance work: the per-round trace, copied to the caller's buffer */
     c->trace_out = opt->trace;
     c->trace.cap = opt->trace->capacity;
@@ -288,7 +290,8 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, HUGE_WORDS * sizeof(unsigned long long)));
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
-  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / kn.huge_degree + 1) +
+  const uint32_t least_huge = kn.huge_degree < kn.huge_plain ? kn.huge_degree : kn.huge_plain;
+  DS_CUDA_TRY(cudaMalloc(&c->d_huge, sizeof(huge_entry) * (2 * (m / least_huge + 1) +
                                                            (kn.team_max > kn.solo_max ? kn.team_max : kn.solo_max) + 1)));
   DS_CUDA_TRY(cudaStreamSynchronize(c->stream));
   return DS_OK;

@@ -143,6 +143,7 @@ struct round_knobs {
   uint32_t local_order; /* 0, or k: local steps ordered by distance in windows of delta / k */
   uint32_t hub_order;   /* 0, or k: huge vertices expanded in windows of delta / k (huge_list.cuh) */
   uint32_t hub_mid;     /* and so are those of at least this degree (UINT32_MAX: none; two-block build) */
+  uint32_t huge_plain;  /* the huge degree of a search without hub order (Bellman-Ford) */
 };
 
 } // namespace dsgpu

@@ -254,6 +254,11 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
                        who, &pl, err);
   if (st != DS_OK) goto done;
   a.kn = knobs_for(ctx, pl.grid);
+  if (infinite) { /* no bucket to order by: the hubs' huge degree without the order */
+    a.kn.hub_order = 0;
+    a.kn.hub_mid = UINT32_MAX;
+    a.kn.huge_degree = a.kn.huge_plain;
+  }
   st = timed_search(
       ctx, who, [&]() { return cooperative_launch(ctx, pl, args, who, err); }, &h, ctl, sizeof h, &ms, err);
   if (st != DS_OK) goto done;
