@@ -277,6 +277,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     /* the loop runs while any lane of the warp has an arc (e0 - lane is the
        warp's first): warp_push needs every lane */
     const uint32_t lane = tid % WARP_SIZE;
+    /* the tile's or step's entries: the owner search need not look past them
+       (a local step's few dozen entries take 5-6 halvings instead of 8) */
+    const uint32_t nent = step ? lcount : (uint32_t)min((uint64_t)tl, (uint64_t)count - tile);
     for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * RELAX_ILP) {
       uint32_t v[RELAX_ILP] = {}, nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
       uint64_t vb[RELAX_ILP], ve[RELAX_ILP]; /* the targets' rows, for a local step */
@@ -289,7 +292,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (e < total) {
           // owner: the last k with off[k] <= e (entries of degree 0 share
           // offsets); owners grow with e, so each search starts at the last
-          uint32_t hi = RELAX_BLOCK - 1;
+          uint32_t hi = nent - 1;
           while (lo < hi) {
             uint32_t mid = (lo + hi + 1) / 2;
             if (sm.off[mid] <= e) lo = mid;
