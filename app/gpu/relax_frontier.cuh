@@ -57,7 +57,7 @@ __device__ __forceinline__ unsigned long long *tile_counter(int mode, uint32_t c
 }
 
 struct relax_smem {
-  typedef cub::BlockScan<uint32_t, RELAX_BLOCK> scan_t;
+  typedef cub::BlockScan<uint32_t, RELAX_BLOCK, cub::BLOCK_SCAN_WARP_SCANS> scan_t;
   typename scan_t::TempStorage scan;
   uint32_t off[RELAX_BLOCK + 1];
   uint64_t beg[RELAX_BLOCK];
@@ -293,6 +293,14 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
           // owner: the last k with off[k] <= e (entries of degree 0 share
           // offsets); owners grow with e, so each search starts at the last
           uint32_t hi = nent - 1;
+          /* four-way first: three independent loads a step instead of one
+             dependent load a halving */
+          while (hi - lo >= 3) {
+            const uint32_t q = (hi - lo + 1) / 4, m1 = lo + q, m2 = m1 + q, m3 = m2 + q;
+            const bool b1 = sm.off[m1] <= e, b2 = sm.off[m2] <= e, b3 = sm.off[m3] <= e;
+            hi = b3 ? hi : b2 ? m3 - 1 : b1 ? m2 - 1 : m1 - 1;
+            lo = b3 ? m3 : b2 ? m2 : b1 ? m1 : lo;
+          }
           while (lo < hi) {
             uint32_t mid = (lo + hi + 1) / 2;
             if (sm.off[mid] <= e) lo = mid;
