@@ -4,7 +4,8 @@
  * gzip) into one NUL-terminated buffer; format_detect.c names the format from
  * the content, then the name; one reader per format (read_mtx.c,
  * read_dimacs.c, read_el.c) turns the text into a 0-based edge list with the
- * lexer of lex.h; csr_build.c makes the CSR; cache.c keeps a binary copy.
+ * lexer of lex.h; csr_build.c makes the CSR; cache.c keeps a binary copy,
+ * fresh while the input's stamp (input_stamp.c) holds.
  */
 #ifndef DS_GRAPH_INTERNAL_H
 #define DS_GRAPH_INTERNAL_H
@@ -152,7 +153,8 @@ ds_status ds_cache_from_memory(const char *name, const void *bytes, size_t len, 
 /* Recomputes both checksums of a cache image in memory, for tests and fuzz
  * seeds that craft caches whose checksums must pass. */
 void ds_cache_seal(void *image, size_t len);
-/* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes. */
+/* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes (cache.c; the input stamp
+ * hashes the input with it too). */
 uint64_t ds_checksum64(const void *data, size_t len, uint64_t seed);
 
 /* ---- large arrays (big_alloc.c): huge-page friendly, freed with free() --- */

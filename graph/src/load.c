@@ -1,6 +1,6 @@
 /* ds_graph_load_info: a file to a CSR graph, through the binary cache.
  *
- *   1. check the input (missing file, directory) and stamp it (cache.c:
+ *   1. check the input (missing file, directory) and stamp it (input_stamp.c:
  *      size, mtime in ns, inode, device, content hash); a pipe or device has
  *      no stamp and is never cached;
  *   2. when the cache is on and its stamp, parameters, checksums and CSR
