@@ -10,7 +10,7 @@
  * gigabytes. The build defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, so
  * the cache's payload checksum does not stop mutated caches before the
  * checks of their arrays; the seeds cache_* (valid, and one per invariant
- * broken with the checksums resealed: tests/graph/test_cache --write-seeds
+ * broken with the checksums resealed: tests/graph/test_cache_crafted --write-seeds
  * DIR writes them) start it there.
  *
  * Build and run (WORK_CORPUS: an empty scratch folder that collects the

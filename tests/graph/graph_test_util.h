@@ -1,5 +1,6 @@
 /* Helpers of the graph-layer tests, over the shared harness (ds_test.h):
- * comparing graphs arc by arc, and load options that bypass the cache. */
+ * comparing graphs arc by arc, load options with and without the cache, and
+ * a load that reports how the cache was used. */
 #ifndef DS_GRAPH_TEST_UTIL_H
 #define DS_GRAPH_TEST_UTIL_H
 
@@ -22,6 +23,24 @@ static inline ds_load_options options_no_cache(void) {
   o.use_cache = 0;
   o.progress = 0;
   return o;
+}
+
+/* The default options with the cache on and no progress bar. */
+static inline ds_load_options options_cached(void) {
+  ds_load_options o;
+  ds_load_options_default(&o);
+  o.progress = 0;
+  return o;
+}
+
+/* Loads path through the cache and returns what info said (-1: the load failed,
+ * a test failure). */
+static inline ds_cache_use load_info(const char *path, const ds_load_options *opt, ds_graph *g,
+                                     ds_load_info *info) {
+  ds_error err;
+  ds_status st = ds_graph_load_info(path, opt, g, info, &err);
+  CHECK(st == DS_OK, "load %s: %s", path, err.msg);
+  return st == DS_OK ? info->cache : (ds_cache_use)-1;
 }
 
 #endif /* DS_GRAPH_TEST_UTIL_H */
