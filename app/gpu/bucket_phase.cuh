@@ -65,7 +65,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
     a.huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
     a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
   }
-  return relax_round<W, ORD, BPS == 2>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
+  return relax_round<W, ORD, BPS>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);
 }
 

@@ -105,7 +105,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
   }
   const huge_list hl = nf_huge<W, BPS>(a, r);
-  const bool handed = relax_round<W, ORD, BPS == 2>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
+  const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
                                      hl, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
@@ -265,6 +265,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   res->time_ms = ms;
   res->rounds = h.rounds;
   ds_step_prof_report(who);
+  ds_lstep_prof_report(who);
   st = ds_gpu_trace_read(ctx, h.rounds, err);
 done:
   cudaFree(buf);

@@ -73,6 +73,87 @@ struct relax_smem {
   DS_STEP_PROFILE_SMEM
 };
 
+/* The arcs of a tile or local step (total of them, from nent entries whose
+ * degree offsets, first arcs, vertices and distances are in sm), dealt out
+ * over the block: N arcs per thread per pass, in three stages (arc loads,
+ * distance loads, atomics) so that each stage's memory accesses are in flight
+ * together: a round is a chain of dependent L2 accesses, and one arc at a
+ * time left the memory system mostly idle (ncu, kron20: 19 % of L2
+ * throughput, 25 % occupancy). local: a local step's entries (their sources'
+ * distances are checked here). Every thread of the block calls it. */
+template <int N, typename W, bool ORD>
+__device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vertex_state &vs,
+                                           const split_sink<W> &sink, const relax_smem &sm, uint32_t total,
+                                           uint32_t nent, bool local, bool mids, uint32_t &next_min) {
+  /* the loop runs while any lane of the warp has an arc (e0 - lane is the
+     warp's first): warp_push needs every lane */
+  const uint32_t tid = threadIdx.x, lane = tid % WARP_SIZE;
+  for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * N) {
+    uint32_t v[N] = {}, nd[N], src[N], cur[N];
+    uint64_t vb[N], ve[N]; /* the targets' rows, for a local step */
+    uint32_t sd[N], su[N]; /* in a local step: the source's distance now, and expanded at */
+    int k[N];
+    uint32_t lo = 0;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const uint32_t e = e0 + (uint32_t)j * RELAX_BLOCK;
+      if (e < total) {
+        // owner: the last k with off[k] <= e (entries of degree 0 share
+        // offsets); owners grow with e, so each search starts at the last
+        uint32_t hi = nent - 1;
+        /* four-way first: three independent loads a step instead of one
+           dependent load a halving */
+        while (hi - lo >= 3) {
+          const uint32_t q = (hi - lo + 1) / 4, m1 = lo + q, m2 = m1 + q, m3 = m2 + q;
+          const bool b1 = sm.off[m1] <= e, b2 = sm.off[m2] <= e, b3 = sm.off[m3] <= e;
+          hi = b3 ? hi : b2 ? m3 - 1 : b1 ? m2 - 1 : m1 - 1;
+          lo = b3 ? m3 : b2 ? m2 : b1 ? m1 : lo;
+        }
+        while (lo < hi) {
+          uint32_t mid = (lo + hi + 1) / 2;
+          if (sm.off[mid] <= e) lo = mid;
+          else hi = mid - 1;
+        }
+        const uint64_t arc = sm.beg[lo] + (e - sm.off[lo]);
+        src[j] = sm.u[lo];
+        const uint2 a = g.arc[arc];
+        v[j] = a.x;
+        nd[j] = weight_traits<W>::add(sm.du[lo], weight_traits<W>::weight(a.y));
+        /* a local step expands its entries without loading their distance
+           first (relax_frontier); the source's distance is loaded here, with
+           the arc, and an arc whose source was lowered since it was pushed
+           is dropped (whoever lowered it expands it): on grid-1000 and
+           geo-1M, 16-21 % of the arcs otherwise */
+        if (local) {
+          sd[j] = dist_of(*(volatile unsigned long long *)&vs.dist[src[j]]);
+          su[j] = sm.du[lo];
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
+        cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
+        /* loaded with the distance, in case the target goes to the next
+           local step (which then need not load them) */
+        if (sink.lb) {
+          vb[j] = g.row[v[j]];
+          ve[j] = g.row[v[j] + 1];
+        }
+      }
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(local && sd[j] < su[j])
+                 ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
+                 : -1;
+    if (mids)
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        if (k[j] == 0) next_min = min(next_min, nd[j]);
+    warp_push<N, W, ORD>(sink, v, nd, k, vb, ve);
+  }
+}
+
 /* Called by every thread of `parts` blocks with the same (frontier, count):
  * the whole grid (part = the block's rank, parts = gridDim.x), or the blocks of
  * ranks 0..parts-1 (block 0 alone or a team: rounds of small frontiers, see
@@ -100,7 +181,7 @@ struct relax_smem {
  * if it is full), so that a block's chain runs in distance order rather than
  * hop order and fewer vertices are expanded at distances that are undercut
  * later. No entry is dropped: each is expanded, carried or queued. */
-template <typename W, bool ORD, bool HUB>
+template <typename W, bool ORD, int BPS>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
                                relax_smem &sm, const huge_list &hl, unsigned long long &edges,
@@ -122,7 +203,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   }
   uint64_t tile = (uint64_t)part * tl;
   /* hub order: the least distance this thread listed, and queued */
-  const bool hub_order = hub_order_on<W, HUB>(sink, hl);
+  const bool hub_order = hub_order_on<W, BPS == 2>(sink, hl);
   const bool mids = hub_order && hl.mid_degree < hl.degree;
   uint32_t listed_min = UINT32_MAX, next_min = UINT32_MAX;
   typename weight_traits<W>::acc_t mid_thr = weight_traits<W>::acc_max();
@@ -144,6 +225,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
      kept (parity (s - 1) & 1), pushing to parity s & 1 or, in the last step,
      to the queues */
   uint32_t step = 0, lcount = 0;
+  DS_LSTEP_VARS;
   for (uint32_t it = 0;; ++it) {
     if (step == 0 && tile >= count) {
       if (!steps) break;
@@ -163,6 +245,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       }
       sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
     }
+    DS_LSTEP_MARK(part == 0, 0);
     bool carry = false; /* an ordered step's entry for the next step */
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
@@ -246,12 +329,14 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     // 2. the tile's arcs, dealt out over the block
     uint32_t my_off = 0, total = 0;
     relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
+    DS_LSTEP_MARK(part == 0, 1);
     sm.off[tid] = my_off;
     sm.beg[tid] = beg;
     sm.u[tid] = u;
     sm.du[tid] = du;
     if (tid == 0) sm.off[RELAX_BLOCK] = total;
     __syncthreads();
+    DS_LSTEP_MARK(part == 0, 2);
     DS_STEP(sm, part == 0, 2);
     if (ORD && carry) {
       /* after the barrier: the reset of the next buffer (thread 0, above) is done */
@@ -269,82 +354,19 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (k >= 0) sink.push(k, u);
       }
     }
-    /* RELAX_ILP arcs per thread per step, in three stages (arc loads, distance
-       loads, atomics) so that each stage's memory accesses are in flight
-       together: a round is a chain of dependent L2 accesses, and one arc at a
-       time left the memory system mostly idle (ncu, kron20: 19 % of L2
-       throughput, 25 % occupancy) */
-    /* the loop runs while any lane of the warp has an arc (e0 - lane is the
-       warp's first): warp_push needs every lane */
-    const uint32_t lane = tid % WARP_SIZE;
     /* the tile's or step's entries: the owner search need not look past them
        (a local step's few dozen entries take 5-6 halvings instead of 8) */
     const uint32_t nent = step ? lcount : (uint32_t)min((uint64_t)tl, (uint64_t)count - tile);
-    for (uint32_t e0 = tid; e0 - lane < total; e0 += RELAX_BLOCK * RELAX_ILP) {
-      uint32_t v[RELAX_ILP] = {}, nd[RELAX_ILP], src[RELAX_ILP], cur[RELAX_ILP];
-      uint64_t vb[RELAX_ILP], ve[RELAX_ILP]; /* the targets' rows, for a local step */
-      uint32_t sd[RELAX_ILP], su[RELAX_ILP]; /* in a local step: the source's distance now, and expanded at */
-      int k[RELAX_ILP];
-      uint32_t lo = 0;
-#pragma unroll
-      for (int j = 0; j < RELAX_ILP; ++j) {
-        const uint32_t e = e0 + (uint32_t)j * RELAX_BLOCK;
-        if (e < total) {
-          // owner: the last k with off[k] <= e (entries of degree 0 share
-          // offsets); owners grow with e, so each search starts at the last
-          uint32_t hi = nent - 1;
-          /* four-way first: three independent loads a step instead of one
-             dependent load a halving */
-          while (hi - lo >= 3) {
-            const uint32_t q = (hi - lo + 1) / 4, m1 = lo + q, m2 = m1 + q, m3 = m2 + q;
-            const bool b1 = sm.off[m1] <= e, b2 = sm.off[m2] <= e, b3 = sm.off[m3] <= e;
-            hi = b3 ? hi : b2 ? m3 - 1 : b1 ? m2 - 1 : m1 - 1;
-            lo = b3 ? m3 : b2 ? m2 : b1 ? m1 : lo;
-          }
-          while (lo < hi) {
-            uint32_t mid = (lo + hi + 1) / 2;
-            if (sm.off[mid] <= e) lo = mid;
-            else hi = mid - 1;
-          }
-          const uint64_t arc = sm.beg[lo] + (e - sm.off[lo]);
-          src[j] = sm.u[lo];
-          const uint2 a = g.arc[arc];
-          v[j] = a.x;
-          nd[j] = weight_traits<W>::add(sm.du[lo], weight_traits<W>::weight(a.y));
-          /* a local step expands its entries without loading their distance
-             first (step 1 above); the source's distance is loaded here, with
-             the arc, and an arc whose source was lowered since it was pushed
-             is dropped (whoever lowered it expands it): on grid-1000 and
-             geo-1M, 16-21 % of the arcs otherwise */
-          if (step) {
-            sd[j] = dist_of(*(volatile unsigned long long *)&vs.dist[src[j]]);
-            su[j] = sm.du[lo];
-          }
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < RELAX_ILP; ++j)
-        if (e0 + (uint32_t)j * RELAX_BLOCK < total) {
-          cur[j] = dist_of(*(volatile unsigned long long *)&vs.dist[v[j]]);
-          /* loaded with the distance, in case the target goes to the next
-             local step (which then need not load them) */
-          if (sink.lb) {
-            vb[j] = g.row[v[j]];
-            ve[j] = g.row[v[j] + 1];
-          }
-        }
-#pragma unroll
-      for (int j = 0; j < RELAX_ILP; ++j)
-        k[j] = e0 + (uint32_t)j * RELAX_BLOCK < total && !(step && sd[j] < su[j])
-                   ? relax_commit<W>(vs, src[j], v[j], nd[j], cur[j], sink)
-                   : -1;
-      if (mids)
-#pragma unroll
-        for (int j = 0; j < RELAX_ILP; ++j)
-          if (k[j] == 0) next_min = min(next_min, nd[j]);
-      warp_push<RELAX_ILP, W, ORD>(sink, v, nd, k, vb, ve);
-    }
+    /* one arc per thread in the one-block build when the block has enough
+       threads: the local steps of a road graph relax a few dozen arcs each,
+       bound by their warps' chain of instructions, which the unrolled stages
+       lengthen (NY 1.91 -> 1.81 ms, grid-1000 6.68 -> 6.31). In the two-block
+       build the second path cost the dense graphs 3-22 % */
+    if (BPS == 1 && total <= RELAX_BLOCK) relax_arcs<1, W, ORD>(g, vs, sink, sm, total, nent, step != 0, mids, next_min);
+    else relax_arcs<RELAX_ILP, W, ORD>(g, vs, sink, sm, total, nent, step != 0, mids, next_min);
+    DS_LSTEP_MARK(part == 0, 3);
     __syncthreads();
+    DS_LSTEP_END(part == 0, parts == 1, step, nent, total);
     DS_STEP(sm, part == 0, 3);
     if (step) {
       if (step == steps) break;

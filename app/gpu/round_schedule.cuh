@@ -79,7 +79,7 @@ constexpr uint64_t SOLO_HUGE_ARCS = SOLO_HUGE_ARCS_PER_BLOCK;
  * round's parity in its stretch (which shared buffers it writes), bit 1 set if
  * the previous round (the other parity) left the whole frontier in shared
  * memory. */
-template <typename W, bool ORD, bool HUB>
+template <typename W, bool ORD, int BPS>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
                             relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
@@ -107,7 +107,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   DS_STEP_NO_TILE(sm, ss.b == 0); /* until relax_frontier's tile loop stamps its own */
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W, ORD, HUB>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
+  relax_frontier<W, ORD, BPS>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
                     parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
   ss.round_sync(parts);
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
@@ -119,7 +119,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
       handed = true;
     } else {
-      relax_huge<W, HUB>(g, vs, h, hw, s, ss.b, parts, edges);
+      relax_huge<W, BPS == 2>(g, vs, h, hw, s, ss.b, parts, edges);
       ss.round_sync(parts);
       counts[0] = *(volatile uint32_t *)s.cnt[0];
       counts[1] = *(volatile uint32_t *)s.cnt[1];

@@ -9,6 +9,10 @@
  * steps (entry, frontier and scan, arcs, barrier, exit), [k][5] rounds,
  * [k][6] cycles between rounds. The engines print them with
  * ds_step_prof_report (one copy per translation unit, like the array).
+ * Within the rounds, the same thread stamps each tile and local step of
+ * relax_frontier (DS_LSTEP_*, ds_lstep_prof_report): its entries and scan, the
+ * offsets' barrier, warp 0's arcs and the wait for the other warps, by the
+ * step's size.
  *
  * The bucket engine's search kernel: thread 0 of block 0 adds up the cycles of
  * its steps (BK_STAMP): [0] phases, [1] split, bookkeeping and barrier,
@@ -45,6 +49,51 @@ static inline void ds_step_prof_report(const char *algo) {
               p[k][5], (double)p[k][0] / p[k][5], (double)p[k][1] / p[k][5], (double)p[k][2] / p[k][5],
               (double)p[k][3] / p[k][5], (double)p[k][4] / p[k][5], (double)p[k][6] / p[k][5]);
 }
+
+/* Tiles and local steps of the block of rank 0 (relax_frontier), thread 0's
+ * clock: [o][k][i], o = 0 in solo rounds, 1 in team and grid rounds; k = 0 the
+ * frontier's tiles, 1..4 local steps of 1-8, 9-32, 33-96 and more entries;
+ * i = 0 count, 1 entries, 2 arcs, cycles of 3 the entries and the degree
+ * scan, 4 the offsets' barrier, 5 warp 0's arcs, 6 the wait for the block's
+ * other warps at the step's end. */
+static __device__ unsigned long long ds_lstep_prof[2][5][8];
+
+static inline void ds_lstep_prof_report(const char *algo) {
+  unsigned long long p[2][5][8], zero[2][5][8] = {};
+  if (cudaMemcpyFromSymbol(p, ds_lstep_prof, sizeof p) != cudaSuccess ||
+      cudaMemcpyToSymbol(ds_lstep_prof, zero, sizeof zero) != cudaSuccess)
+    return;
+  static const char *kind[5] = {"tiles", "steps 1-8", "steps 9-32", "steps 33-96", "steps 97+"};
+  for (int o = 0; o < 2; ++o)
+    for (int k = 0; k < 5; ++k) {
+      const unsigned long long *q = p[o][k];
+      if (!q[0]) continue;
+      const double c = (double)q[0];
+      fprintf(stderr, "local profile %s %s %-11s: %8llu x, entries %6.1f arcs %6.1f, cycles: scan %5.0f "
+              "offsets %5.0f arcs %5.0f wait %5.0f\n", algo, o ? "team" : "solo", kind[k], q[0], q[1] / c,
+              q[2] / c, q[3] / c, q[4] / c, q[5] / c, q[6] / c);
+    }
+}
+#define DS_LSTEP_VARS long long lt_[4] = {0, 0, 0, 0}
+#define DS_LSTEP_MARK(lead, i)                                                                   \
+  do {                                                                                           \
+    if ((lead) && threadIdx.x == 0) lt_[i] = clock64();                                          \
+  } while (0)
+#define DS_LSTEP_END(lead, solo, step, n, arcs)                                                  \
+  do {                                                                                           \
+    if ((lead) && threadIdx.x == 0) {                                                            \
+      const long long t_ = clock64();                                                            \
+      const int k_ = (step) == 0 ? 0 : (n) <= 8 ? 1 : (n) <= 32 ? 2 : (n) <= 96 ? 3 : 4;         \
+      unsigned long long *p_ = ds_lstep_prof[(solo) ? 0 : 1][k_];                                \
+      p_[0] += 1;                                                                                \
+      p_[1] += (n);                                                                              \
+      p_[2] += (arcs);                                                                           \
+      p_[3] += lt_[1] - lt_[0];                                                                  \
+      p_[4] += lt_[2] - lt_[1];                                                                  \
+      p_[5] += lt_[3] - lt_[2];                                                                  \
+      p_[6] += t_ - lt_[3];                                                                      \
+    }                                                                                            \
+  } while (0)
 
 /* The stamps, in relax_smem. */
 #define DS_STEP_PROFILE_SMEM long long prof[8];
@@ -118,6 +167,12 @@ struct phase_profile {
 #else
 
 static inline void ds_step_prof_report(const char *) {}
+static inline void ds_lstep_prof_report(const char *) {}
+#define DS_LSTEP_VARS                                                                            \
+  do {                                                                                           \
+  } while (0)
+#define DS_LSTEP_MARK(lead, i) DS_LSTEP_VARS
+#define DS_LSTEP_END(lead, solo, step, n, arcs) DS_LSTEP_VARS
 #define DS_STEP_PROFILE_SMEM
 #define DS_STEP(sm, lead, i)                                                                     \
   do {                                                                                           \
