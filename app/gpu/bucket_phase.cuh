@@ -60,10 +60,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
   if (ss.b == 0 && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
     st->sc[(r + 1) % 3] = 0;
-    a.huge_word[(r + 1) & 1] = 0;
-    a.huge_word[2 + ((r + 1) & 1)] = 0;
-    a.huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
-    a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
+    reset_next_huge_words(a.huge_word, r);
   }
   return relax_round<W, ORD, BPS>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);

@@ -99,10 +99,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.trace.begin(r, nin, parts < gridDim.x ? parts : 0);
     ctl->ncnt[(r + 2) % 3] = 0;
     ctl->fr[(r + 1) % 3] = 0;
-    a.huge_word[(r + 1) & 1] = 0;
-    a.huge_word[2 + ((r + 1) & 1)] = 0;
-    a.huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
-    a.huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
+    reset_next_huge_words(a.huge_word, r);
   }
   const huge_list hl = nf_huge<W, BPS>(a, r);
   const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,

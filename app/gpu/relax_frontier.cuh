@@ -63,6 +63,7 @@ struct relax_smem {
   uint64_t beg[RELAX_BLOCK];
   uint32_t u[RELAX_BLOCK];
   uint32_t du[RELAX_BLOCK];
+  uint8_t owner[RELAX_BLOCK]; /* one arc per thread (relax_arcs<1>): each arc's entry */
   uint32_t next[2]; /* dynamically dealt tiles: the next tile, double-buffered */
   /* local solo rounds (relax_round), by the parity of the round in its stretch */
   uint32_t fq[2][SOLO_LOCAL_CAP]; /* the next frontier */
@@ -80,11 +81,15 @@ struct relax_smem {
  * together: a round is a chain of dependent L2 accesses, and one arc at a
  * time left the memory system mostly idle (ncu, kron20: 19 % of L2
  * throughput, 25 % occupancy). local: a local step's entries (their sources'
- * distances are checked here). Every thread of the block calls it. */
+ * distances are checked here). owner (N = 1 only, total <= RELAX_BLOCK):
+ * owner[e] is arc e's entry; NULL: each thread searches off for it. Every
+ * thread of the block calls it. */
 template <int N, typename W, bool ORD>
 __device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vertex_state &vs,
-                                           const split_sink<W> &sink, const relax_smem &sm, uint32_t total,
-                                           uint32_t nent, bool local, bool mids, uint32_t &next_min) {
+                                           const split_sink<W> &sink, const relax_smem &sm, const uint8_t *owner,
+                                           uint32_t total, uint32_t nent, bool local, bool mids,
+                                           uint32_t &next_min) {
+  static_assert(RELAX_BLOCK <= 256, "owner holds entry numbers in a byte");
   /* the loop runs while any lane of the warp has an arc (e0 - lane is the
      warp's first): warp_push needs every lane */
   const uint32_t tid = threadIdx.x, lane = tid % WARP_SIZE;
@@ -98,21 +103,25 @@ __device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vert
     for (int j = 0; j < N; ++j) {
       const uint32_t e = e0 + (uint32_t)j * RELAX_BLOCK;
       if (e < total) {
-        // owner: the last k with off[k] <= e (entries of degree 0 share
-        // offsets); owners grow with e, so each search starts at the last
-        uint32_t hi = nent - 1;
-        /* four-way first: three independent loads a step instead of one
-           dependent load a halving */
-        while (hi - lo >= 3) {
-          const uint32_t q = (hi - lo + 1) / 4, m1 = lo + q, m2 = m1 + q, m3 = m2 + q;
-          const bool b1 = sm.off[m1] <= e, b2 = sm.off[m2] <= e, b3 = sm.off[m3] <= e;
-          hi = b3 ? hi : b2 ? m3 - 1 : b1 ? m2 - 1 : m1 - 1;
-          lo = b3 ? m3 : b2 ? m2 : b1 ? m1 : lo;
-        }
-        while (lo < hi) {
-          uint32_t mid = (lo + hi + 1) / 2;
-          if (sm.off[mid] <= e) lo = mid;
-          else hi = mid - 1;
+        if (N == 1 && owner) {
+          lo = owner[e];
+        } else {
+          // owner: the last k with off[k] <= e (entries of degree 0 share
+          // offsets); owners grow with e, so each search starts at the last
+          uint32_t hi = nent - 1;
+          /* four-way first: three independent loads a step instead of one
+             dependent load a halving */
+          while (hi - lo >= 3) {
+            const uint32_t q = (hi - lo + 1) / 4, m1 = lo + q, m2 = m1 + q, m3 = m2 + q;
+            const bool b1 = sm.off[m1] <= e, b2 = sm.off[m2] <= e, b3 = sm.off[m3] <= e;
+            hi = b3 ? hi : b2 ? m3 - 1 : b1 ? m2 - 1 : m1 - 1;
+            lo = b3 ? m3 : b2 ? m2 : b1 ? m1 : lo;
+          }
+          while (lo < hi) {
+            uint32_t mid = (lo + hi + 1) / 2;
+            if (sm.off[mid] <= e) lo = mid;
+            else hi = mid - 1;
+          }
         }
         const uint64_t arc = sm.beg[lo] + (e - sm.off[lo]);
         src[j] = sm.u[lo];
@@ -288,15 +297,16 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
            the test is a load issued with the others and a reduction nobody waits
            for, one dependent atomic less per round */
         const uint32_t dn = hl.unique ? vs.done[u] : 0;
+        /* listed as huge; or, in hub order, waiting for the next round */
+        const bool listed = re - rb >= hl.degree;
+        const bool waits = !listed && mids && re - rb >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr);
         bool expand = false;
         if (du != weight_traits<W>::INF_BITS) {
           if (hl.unique) {
             expand = dn > du;
             /* in hub order a listed vertex is marked when it is expanded, a
                waiting one not at all */
-            const bool later = hub_order && (re - rb >= hl.degree ||
-                                             (mids && re - rb >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr)));
-            if (expand && !later) atomicMin(&vs.done[u], du);
+            if (expand && !(hub_order && (listed || waits))) atomicMin(&vs.done[u], du);
           } else {
             expand = atomicMin(&vs.done[u], du) > du;
           }
@@ -304,7 +314,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (expand) {
           beg = rb;
           deg = re - rb;
-          if (deg >= hl.degree) {
+          if (listed) {
             /* each vertex is expanded at most once per round (frontiers are
                deduplicated), so arcs / degree + 1 entries suffice */
             unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
@@ -312,7 +322,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
             if (hub_order) listed_min = min(listed_min, du);
             else edges += deg; /* in hub order relax_huge counts the arcs it relaxes */
             deg = 0;
-          } else if (mids && deg >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr)) {
+          } else if (waits) {
             const int k = sink.claim(u, du); /* waits for the next round */
             if (k >= 0) sink.push(k, u);
             next_min = min(next_min, du);
@@ -327,9 +337,20 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
        after the barriers below, from the other half of next[] */
     if (dynamic && step == 0 && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
     // 2. the tile's arcs, dealt out over the block
+    /* the tile's or step's entries: the owner search need not look past them
+       (a local step's few dozen entries take 5-6 halvings instead of 8) */
+    const uint32_t nent = step ? lcount : (uint32_t)min((uint64_t)tl, (uint64_t)count - tile);
     uint32_t my_off = 0, total = 0;
     relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
     DS_LSTEP_MARK(part == 0, 1);
+    /* one arc per thread (below): each entry writes its arcs' owner, one store
+       an arc before the barrier instead of a search of off after it, which
+       cost warp 0 ~520 of a road step's ~2,400 cycles of arcs (now ~155):
+       NY 1.82 -> 1.75 ms, COL 2.78 -> 2.65, grid-1000 6.30 -> 6.09. The
+       ordered build (6 or more arcs per vertex) keeps the search: with the
+       stores geo-1M took 1 % longer */
+    if (BPS == 1 && !ORD && total <= RELAX_BLOCK)
+      for (uint32_t a = 0; a < deg; ++a) sm.owner[my_off + a] = (uint8_t)tid;
     sm.off[tid] = my_off;
     sm.beg[tid] = beg;
     sm.u[tid] = u;
@@ -354,16 +375,15 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         if (k >= 0) sink.push(k, u);
       }
     }
-    /* the tile's or step's entries: the owner search need not look past them
-       (a local step's few dozen entries take 5-6 halvings instead of 8) */
-    const uint32_t nent = step ? lcount : (uint32_t)min((uint64_t)tl, (uint64_t)count - tile);
     /* one arc per thread in the one-block build when the block has enough
        threads: the local steps of a road graph relax a few dozen arcs each,
        bound by their warps' chain of instructions, which the unrolled stages
        lengthen (NY 1.91 -> 1.81 ms, grid-1000 6.68 -> 6.31). In the two-block
        build the second path cost the dense graphs 3-22 % */
-    if (BPS == 1 && total <= RELAX_BLOCK) relax_arcs<1, W, ORD>(g, vs, sink, sm, total, nent, step != 0, mids, next_min);
-    else relax_arcs<RELAX_ILP, W, ORD>(g, vs, sink, sm, total, nent, step != 0, mids, next_min);
+    if (BPS == 1 && total <= RELAX_BLOCK)
+      relax_arcs<1, W, ORD>(g, vs, sink, sm, ORD ? NULL : sm.owner, total, nent, step != 0, mids, next_min);
+    else
+      relax_arcs<RELAX_ILP, W, ORD>(g, vs, sink, sm, NULL, total, nent, step != 0, mids, next_min);
     DS_LSTEP_MARK(part == 0, 3);
     __syncthreads();
     DS_LSTEP_END(part == 0, parts == 1, step, nent, total);

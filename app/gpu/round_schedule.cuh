@@ -43,6 +43,16 @@ __device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_wo
                    huge_word + HUGE_NEXT_WORD + (r + 1) % 3};
 }
 
+/* Thread 0 of block rank 0, as round r starts: clears the huge-list words of
+ * round r + 1 (list word, tile counter, least listed distance; round r uses
+ * the other parity) and the least-queued word of round r + 2 (three rotate). */
+__device__ __forceinline__ void reset_next_huge_words(unsigned long long *huge_word, uint32_t r) {
+  huge_word[(r + 1) & 1] = 0;
+  huge_word[2 + ((r + 1) & 1)] = 0;
+  huge_word[HUGE_MIN_WORD + ((r + 1) & 1)] = ~0ull;
+  huge_word[HUGE_NEXT_WORD + (r + 2) % 3] = ~0ull;
+}
+
 /* The context's knobs for a launch of `grid` blocks: the team fewer blocks
  * than the grid (team_blocks = 1, team_max = solo_max: no team rounds). */
 inline round_knobs knobs_for(const ds_gpu_ctx *ctx, uint32_t grid) {
