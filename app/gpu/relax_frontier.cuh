@@ -349,7 +349,8 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
        NY 1.82 -> 1.75 ms, COL 2.78 -> 2.65, grid-1000 6.30 -> 6.09. The
        ordered build (6 or more arcs per vertex) keeps the search: with the
        stores geo-1M took 1 % longer */
-    if (BPS == 1 && !ORD && total <= RELAX_BLOCK)
+    const bool narrow = BPS == 1 && total <= RELAX_BLOCK; /* one arc per thread, below */
+    if (narrow && !ORD)
       for (uint32_t a = 0; a < deg; ++a) sm.owner[my_off + a] = (uint8_t)tid;
     sm.off[tid] = my_off;
     sm.beg[tid] = beg;
@@ -380,7 +381,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
        bound by their warps' chain of instructions, which the unrolled stages
        lengthen (NY 1.91 -> 1.81 ms, grid-1000 6.68 -> 6.31). In the two-block
        build the second path cost the dense graphs 3-22 % */
-    if (BPS == 1 && total <= RELAX_BLOCK)
+    if (narrow)
       relax_arcs<1, W, ORD>(g, vs, sink, sm, ORD ? NULL : sm.owner, total, nent, step != 0, mids, next_min);
     else
       relax_arcs<RELAX_ILP, W, ORD>(g, vs, sink, sm, NULL, total, nent, step != 0, mids, next_min);
