@@ -158,7 +158,9 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
             ++edges; /* counted here: a waiting entry relaxes nothing */
             if (a == h.off) atomicMin(&vs.done[h.u], h.du); /* expanded at du (relax_frontier's test) */
           }
-          const uint2 arc = g.arc[h.beg + (a - h.off)];
+          /* the hubs' arcs are read once a round: streamed, as relax_arcs
+             does in the two-block build, which HUB marks */
+          const uint2 arc = HUB ? __ldcs(&g.arc[h.beg + (a - h.off)]) : g.arc[h.beg + (a - h.off)];
           v[s] = arc.x;
           nd[s] = weight_traits<W>::add(h.du, weight_traits<W>::weight(arc.y));
         }

@@ -120,11 +120,16 @@ constexpr uint64_t ORDERED_ARCS_PER_VERTEX = 6;
 constexpr int PERSISTENT_BLOCKS_PER_SM = 2;
 constexpr uint64_t SPARSE_ARCS_PER_VERTEX = 8;
 /* A frontier of at most this many vertices runs on one block alone, with
- * block barriers instead of grid-wide ones: 5-8 % faster than none on the
- * road networks and neutral on Kronecker; 1024 and more are slower everywhere
- * (one block walks several tiles in series), 512 slower on the roads (NY
- * 5.27 -> 5.41). */
-constexpr uint32_t SOLO_MAX_FRONTIER = 256;
+ * block barriers instead of grid-wide ones. Before local steps 256 was best
+ * (5-8 % faster than none on the road networks, 512 and more slower). With
+ * them a solo round of 150-250 vertices cost 30-38 us on NY, more than a team
+ * round of 400-1000 (28-31 us): its local steps grow to a few hundred
+ * vertices, bound by one SM's rate of L1 requests. 256 -> 32, near-far (3
+ * interleaved runs): NY 1.74 -> 1.59 ms, BAY 1.29 -> 1.25, COL 2.63 -> 2.49,
+ * grid-1000 6.02 -> 5.64, geo-1M 7.38 -> 7.04, kron20 2.15 -> 2.14, R-MAT
+ * 2.12 -> 2.09, kron22 8.97 -> 8.97; 16 and 64 within 1 % of 32 on the
+ * sparse graphs, 128 2-5 % slower. */
+constexpr uint32_t SOLO_MAX_FRONTIER = 32;
 /* One that exceeds it but has at most TEAM_MAX_FRONTIER vertices runs on a
  * team of TEAM_BLOCKS blocks with a barrier of its own while the others wait
  * at one grid barrier: a grid barrier of every resident block is most of a
