@@ -59,10 +59,12 @@ if [ $san = 1 ]; then
   : > "$out/sanitizer.txt"
   echo >> "$summary"; echo "## compute-sanitizer (quick GPU suites)" >> "$summary"
   # the GPU SSSP suite three times: as it runs, with local steps in every round
-  # and on every graph (tests/app/gpu/CMakeLists.txt: gpu_sssp_local_steps), and
-  # with hub order on nearly every vertex (gpu_sssp_hub_order)
+  # and on every graph (tests/app/gpu/CMakeLists.txt: gpu_sssp_local_steps), with
+  # hub order on nearly every vertex (gpu_sssp_hub_order), and with that and
+  # every grid round dense (gpu_sssp_dense_hub_order)
   local_env="DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=3 DS_GPU_LOCAL_GRID=3"
   hub_env="DS_GPU_BLOCKS_PER_SM=2 DS_GPU_HUB_ORDER=8 DS_GPU_HUB_DEGREE=2 DS_GPU_HUGE_DEGREE=256"
+  dense_env="$hub_env DS_GPU_DENSE_DIV=4294967295"
   # Each (tool, suite) runs as its own process, all at once: the sanitizers are bound by host
   # instrumentation, so this takes the time of the slowest suite rather than the sum. Logs stay
   # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
@@ -76,7 +78,7 @@ if [ $san = 1 ]; then
              "primitives/tests/test_histogram --quick" "primitives/tests/test_radix_sort --quick" \
              "primitives/tests/test_segmented_sort --quick" "primitives/tests/test_slab_hash --quick" \
              "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick" \
-             "hub: tests/app/gpu/gpu_sssp_test --quick" \
+             "hub: tests/app/gpu/gpu_sssp_test --quick" "dense: tests/app/gpu/gpu_sssp_test --quick" \
              "tests/app/graph_gpu/test_graph_codes_gpu --sanitize" \
              "tests/app/graph_gpu/test_csr_gpu --sanitize"; do
       idx=$((idx + 1))
@@ -84,6 +86,7 @@ if [ $san = 1 ]; then
       case "$t" in
         "local: "*) envs=$local_env; t=${t#local: } ;;
         "hub: "*) envs=$hub_env; t=${t#hub: } ;;
+        "dense: "*) envs=$dense_env; t=${t#dense: } ;;
       esac
       res="$logs/$(printf %02d $idx).txt"
       # a primitive's suite is checked once the primitive is built in this tree

@@ -30,7 +30,8 @@ template <typename W> struct bk_phase_args {
  * others still read round r's counts). */
 template <typename W>
 __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint32_t r, uint32_t base,
-                                                 uint32_t stamp, typename weight_traits<W>::acc_t hi) {
+                                                 uint32_t stamp, typename weight_traits<W>::acc_t hi,
+                                                 bool dense = false) {
   split_sink<W> s{{a.b.q[r & 1], a.b.spill + base},
                   {&a.b.st->qc[r % 3], &a.b.st->sc[r % 3]},
                   {a.vs.stamp, a.vs.stamp2},
@@ -38,6 +39,7 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
                   hi};
   if (a.kn.local_order) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
   if (a.kn.hub_order) s.hwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.hub_order;
+  s.dense = dense;
   return s;
 }
 
@@ -55,14 +57,14 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
                                          uint32_t nin, uint32_t base, uint32_t stamp,
                                          typename weight_traits<W>::acc_t hi, relax_smem &sm,
                                          unsigned long long &edges, uint32_t parts, stretch_sync &ss,
-                                         int local, bool unique, uint32_t (&counts)[2]) {
+                                         int local, bool unique, uint32_t (&counts)[2], bool dense = false) {
   volatile bk_state<W> *st = a.b.st;
   if (ss.b == 0 && threadIdx.x == 0) {
     st->qc[(r + 1) % 3] = 0;
     st->sc[(r + 1) % 3] = 0;
     reset_next_huge_words(a.huge_word, r);
   }
-  return relax_round<W, ORD, BPS>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi), sm, bk_huge<W, BPS>(a, r, unique),
+  return relax_round<W, ORD, BPS>(a.g, a.vs, in, nin, bk_sink(a, r, base, stamp, hi, dense), sm, bk_huge<W, BPS>(a, r, unique),
                         edges, parts, ss, local, counts);
 }
 
@@ -87,7 +89,17 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     uint32_t counts[2]; /* the next frontier's size, the round's spill pushes */
-    bk_round<W, BPS, ORD>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts);
+    const bool dense = BPS == 2 && nin >= a.kn.dense_min;
+    bk_round<W, BPS, ORD>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts,
+                          dense);
+    if (dense) {
+      /* the round queued nothing in bucket c: its next frontier is what it left pending below hi */
+      uint32_t least = UINT32_MAX;
+      queue_pending<W>(a.vs, a.g.n, hi, a.b.q[r & 1], &a.b.st->qc[r % 3], least);
+      if (a.kn.hub_mid != UINT32_MAX) publish_next_min(bk_huge<W, BPS>(a, r, true), least);
+      grid.sync();
+      counts[0] = st->qc[r % 3];
+    }
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };

@@ -128,6 +128,7 @@ extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   o->local_order = 0; /* by the graph: ORDERED_LOCAL_STEPS on the denser sparse graphs */
   o->hub_order = 0;  /* by the graph: HUB_ORDER where hubs hold many arcs (hub_share) */
   o->hub_degree = 0; /* HUB_DEGREE */
+  o->dense_div = 0; /* DENSE_FRONTIER_DIV */
   o->spill_limit = 0;
   o->self_check = 0;
   o->trace = NULL;
@@ -253,6 +254,12 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.hub_mid = !kn.hub_order ? UINT32_MAX : opt->hub_degree ? opt->hub_degree : HUB_DEGREE;
   kn.huge_plain = opt->huge_degree ? opt->huge_degree : HUGE_DEGREE;
   kn.huge_degree = opt->huge_degree ? opt->huge_degree : kn.hub_order ? HUB_HUGE_DEGREE : HUGE_DEGREE;
+  /* dense rounds: the two-block build only; an option's divisor alone (tests
+     force them on small graphs), the default's no smaller than DENSE_FRONTIER_MIN */
+  kn.dense_min = opt->dense_div == 1 || c->blocks_per_sm == 1 ? UINT32_MAX
+                 : opt->dense_div ? n / opt->dense_div
+                 : n / DENSE_FRONTIER_DIV > DENSE_FRONTIER_MIN ? n / DENSE_FRONTIER_DIV
+                                                               : DENSE_FRONTIER_MIN;
   kn.local_solo = opt->local_solo;
   kn.local_team = opt->local_team;
   kn.local_grid = opt->local_grid;

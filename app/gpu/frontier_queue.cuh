@@ -68,9 +68,12 @@ template <typename W> struct split_sink {
   /* hub order (ds_gpu_options::hub_order; huge_list.cuh): listed vertices
      are expanded within hwin of the round's least listed distance (0: off) */
   typename weight_traits<W>::acc_t hwin = 0;
+  /* a dense round: nothing is claimed for queue 0 (queue_pending finds them) */
+  bool dense = false;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
+    if (dense && k == 0) return -1;
     /* selects, not an index: a dynamic index puts the sink in local memory */
     return atomicExch(&(k ? stamp[1] : stamp[0])[v], stamp_value) != stamp_value ? k : -1;
   }
@@ -169,6 +172,54 @@ __device__ __forceinline__ int relax_commit(const dev_vertex_state &vs, uint32_t
     return sink.claim(v, nd);
   }
   return -1;
+}
+
+/* After a dense round (split_sink::dense), by every thread of the grid once
+ * the round's relaxations are complete: appends to q (count *cnt) every
+ * vertex left pending below split, that is lowered below the distance it
+ * was last expanded at (done), and lowers `least` to the least of their
+ * distances. That is the set the round's claims would have queued (each
+ * lowering is followed by an expansion, and a vertex a round lists or makes
+ * wait is not marked done), without a stamp exchange and a push for each
+ * lowering: in the large rounds of a Kronecker graph most relaxed arcs lower
+ * their target. Each lane tests PER consecutive vertices; one atomic per
+ * warp and pass. */
+template <typename W>
+__device__ void queue_pending(const dev_vertex_state &vs, uint32_t n, typename weight_traits<W>::acc_t split,
+                              uint32_t *q, uint32_t *cnt, uint32_t &least) {
+  constexpr uint32_t PER = 8;
+  const uint32_t lane = threadIdx.x % WARP_SIZE;
+  const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP_SIZE;
+  for (uint64_t base = warp * WARP_SIZE * PER; base < n; base += warps * WARP_SIZE * PER) {
+    const uint64_t v0 = base + (uint64_t)lane * PER;
+    uint32_t mask = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < PER; ++j)
+      if (v0 + j < n) {
+        const uint32_t d = dist_of(*(volatile unsigned long long *)&vs.dist[v0 + j]);
+        const uint32_t dn = *(volatile uint32_t *)&vs.done[v0 + j];
+        if (d != weight_traits<W>::INF_BITS && d < dn && weight_traits<W>::below(d, split)) {
+          mask |= 1u << j;
+          least = min(least, d);
+        }
+      }
+    const uint32_t c = __popc(mask);
+    uint32_t x = c; /* inclusive scan of the lanes' counts */
+#pragma unroll
+    for (int o = 1; o < WARP_SIZE; o <<= 1) {
+      const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+      if (lane >= (uint32_t)o) x += y;
+    }
+    const uint32_t total = __shfl_sync(0xffffffffu, x, WARP_SIZE - 1);
+    if (total == 0) continue;
+    uint32_t at = 0;
+    if (lane == WARP_SIZE - 1) at = atomicAdd(cnt, total);
+    at = __shfl_sync(0xffffffffu, at, WARP_SIZE - 1) + x - c;
+#pragma unroll
+    for (uint32_t j = 0; j < PER; ++j)
+      if (mask >> j & 1) q[at++] = (uint32_t)(v0 + j);
+  }
 }
 
 } // namespace dsgpu

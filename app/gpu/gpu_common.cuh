@@ -144,6 +144,8 @@ struct round_knobs {
   uint32_t hub_order;   /* 0, or k: huge vertices expanded in windows of delta / k (huge_list.cuh) */
   uint32_t hub_mid;     /* and so are those of at least this degree (UINT32_MAX: none; two-block build) */
   uint32_t huge_plain;  /* the huge degree of a search without hub order (Bellman-Ford) */
+  uint32_t dense_min;   /* a grid round of at least this frontier is dense (UINT32_MAX: never;
+                           frontier_queue.cuh: queue_pending) */
 };
 
 } // namespace dsgpu

@@ -61,6 +61,10 @@ typedef struct {
   uint32_t hub_degree;    /* in hub order, the vertices of at least this degree below the
                              huge degree wait too, unless within delta / k of the least
                              distance queued for the round; 0 by the graph */
+  uint32_t dense_div;     /* k >= 2: a grid round of any engine whose
+                             frontier holds n / k vertices or more queues nothing for
+                             the next round; a pass over the vertices after it finds
+                             them (two-block build only); 1 off; 0 the default */
   uint32_t spill_limit;   /* bucket engine: a phase ends once its spill passes this
                              (0: the queue's room); small values test that path */
   int self_check;         /* 0/1: fail a search whose done marks disagree with its

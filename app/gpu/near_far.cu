@@ -65,7 +65,7 @@ template <typename W> struct nf_args {
  * pile fp from its base fbase on. */
 template <typename W>
 __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
-                                                 typename weight_traits<W>::acc_t S) {
+                                                 typename weight_traits<W>::acc_t S, bool dense = false) {
   split_sink<W> s{{a.near[(r + 1) & 1], a.far[fp] + fbase},
                   {&a.ctl->ncnt[(r + 1) % 3], &a.ctl->fr[r % 3]},
                   {a.vs.stamp, a.vs.stamp2},
@@ -74,6 +74,7 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
   /* Bellman-Ford has no bucket to order by */
   if (a.kn.local_order && !a.infinite) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
   if (a.kn.hub_order && !a.infinite) s.hwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.hub_order;
+  s.dense = dense;
   return s;
 }
 
@@ -92,7 +93,7 @@ template <typename W, int BPS, bool ORD>
 __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32_t nin, uint32_t fp,
                                          uint32_t fbase, typename weight_traits<W>::acc_t S,
                                          relax_smem &sm, unsigned long long &edges, uint32_t parts,
-                                         stretch_sync &ss, int local, uint32_t (&counts)[2]) {
+                                         stretch_sync &ss, int local, uint32_t (&counts)[2], bool dense = false) {
   volatile nf_ctl *ctl = a.ctl;
   const bool first = ss.b == 0 && threadIdx.x == 0;
   if (first) {
@@ -102,7 +103,7 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     reset_next_huge_words(a.huge_word, r);
   }
   const huge_list hl = nf_huge<W, BPS>(a, r);
-  const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S), sm,
+  const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S, dense), sm,
                                      hl, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
@@ -129,7 +130,17 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
     uint32_t counts[2];
-    nf_round<W, BPS, ORD>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts);
+    const bool dense = BPS == 2 && nin >= a.kn.dense_min;
+    nf_round<W, BPS, ORD>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts, dense);
+    if (dense) {
+      /* the round queued nothing below S: its next frontier is what it left pending */
+      uint32_t least = UINT32_MAX;
+      queue_pending<W>(a.vs, a.g.n, a.infinite ? T::acc_max() : S, a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3],
+                       least);
+      if (a.kn.hub_mid != UINT32_MAX) publish_next_min(nf_huge<W, BPS>(a, r), least);
+      grid.sync();
+      counts[0] = ctl->ncnt[(r + 1) % 3];
+    }
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
     //    blocks go on from its last round

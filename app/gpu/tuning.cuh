@@ -67,6 +67,21 @@ constexpr int DYNAMIC_TILES = 1;
  * R-MAT of the suite (max degree 411) the order cost 15-70 % (re-listed stragglers
  * kept a huge list in every round), hence the share rule. */
 constexpr uint32_t HUB_ORDER = 1024;
+/* Dense rounds (queue_pending, frontier_queue.cuh): a grid round of any engine
+ * in the two-block build whose frontier holds at least n / DENSE_FRONTIER_DIV
+ * vertices (and DENSE_FRONTIER_MIN) claims and queues nothing below its split;
+ * one pass over all vertices after it queues those left pending. In the large
+ * rounds of Kronecker and R-MAT graphs most relaxed arcs lower their target,
+ * and each lowering's stamp exchange and push were a dependent round trip of
+ * the arc's chain. Off -> on (DS_GPU_DENSE_DIV=1 against the default, H100,
+ * 3 interleaved runs, ms): near-far kron22 8.70 -> 5.74 (its rounds 3-5 2.65 /
+ * 2.84 / 1.65 -> 1.70 / 1.57 / 0.99 ms), kron20 2.00 -> 1.82, R-MAT 1.93 ->
+ * 1.56, kron20-log 1.54 -> 1.34, kron20-bimodal 2.36 -> 2.02, R-MAT-log 1.74
+ * -> 1.41; multisplit and sort alike (kron22 8.70 -> 5.71, 8.72 -> 5.74);
+ * Bellman-Ford kron22 10.62 -> 7.39. Not swept: the pass costs a read of the
+ * distances and done marks, a few microseconds against rounds of 0.1-3 ms. */
+constexpr uint32_t DENSE_FRONTIER_DIV = 32;
+constexpr uint32_t DENSE_FRONTIER_MIN = 4096;
 constexpr uint32_t HUB_DEGREE = 32;
 constexpr uint32_t HUB_HUGE_DEGREE = 256;
 constexpr uint32_t HUB_SHARE_DEGREE = 256;

@@ -34,6 +34,7 @@ static const env_field ENV_FIELDS[] = {
     {"DS_GPU_LOCAL_ORDER", offsetof(ds_gpu_options, local_order), 0},
     {"DS_GPU_HUB_ORDER", offsetof(ds_gpu_options, hub_order), 0},
     {"DS_GPU_HUB_DEGREE", offsetof(ds_gpu_options, hub_degree), 0},
+    {"DS_GPU_DENSE_DIV", offsetof(ds_gpu_options, dense_div), 0},
     {"DS_GPU_SPILL_LIMIT", offsetof(ds_gpu_options, spill_limit), 0},
     {"DS_GPU_SELF_CHECK", offsetof(ds_gpu_options, self_check), 1},
 };

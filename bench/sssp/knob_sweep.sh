@@ -13,7 +13,8 @@
 # DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
 # (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT, DS_GPU_LOCAL_SOLO,
 # DS_GPU_LOCAL_TEAM, DS_GPU_LOCAL_GRID (local steps per round, one block per SM only),
-# DS_GPU_LOCAL_ORDER (0 by density, 1 off, k), DS_GPU_HUB_ORDER (0 by the graph, 1 off, k), DS_GPU_HUB_DEGREE. Every run is validated (--validate).
+# DS_GPU_LOCAL_ORDER (0 by density, 1 off, k), DS_GPU_HUB_ORDER (0 by the graph, 1 off, k), DS_GPU_HUB_DEGREE,
+# DS_GPU_DENSE_DIV (0 default, 1 off, k: dense grid rounds from n / k vertices). Every run is validated (--validate).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1 work=$2 out=$3 configs=$4 graphs=$5 algos=${6:-near-far,multisplit,sort,bellman-ford}

@@ -24,7 +24,7 @@ static const struct {
     {"DS_GPU_HUGE_DEGREE", &o.huge_degree, NULL},     {"DS_GPU_LOCAL_SOLO", &o.local_solo, NULL},
     {"DS_GPU_LOCAL_TEAM", &o.local_team, NULL},       {"DS_GPU_LOCAL_GRID", &o.local_grid, NULL},
     {"DS_GPU_LOCAL_ORDER", &o.local_order, NULL},     {"DS_GPU_HUB_ORDER", &o.hub_order, NULL},
-    {"DS_GPU_HUB_DEGREE", &o.hub_degree, NULL},
+    {"DS_GPU_HUB_DEGREE", &o.hub_degree, NULL},       {"DS_GPU_DENSE_DIV", &o.dense_div, NULL},
     {"DS_GPU_SPILL_LIMIT", &o.spill_limit, NULL},     {"DS_GPU_SELF_CHECK", NULL, &o.self_check},
 };
 #define N_FIELDS (sizeof FIELDS / sizeof FIELDS[0])
