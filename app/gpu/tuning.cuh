@@ -60,7 +60,7 @@ constexpr int DYNAMIC_TILES = 1;
  * within delta / HUB_ORDER of the least distance queued for the round; the others wait
  * for the next round. H100, near-far at delta auto, ms (arcs relaxed), off -> on:
  * kron20 2.83 -> 2.18 (95 M -> 51 M, 13 -> 25 rounds), kron22 11.09 -> 8.95 (343 M ->
- * 212 M, 12 -> 27 rounds). Swept: huge degree 256-2048 (256 best with the order, 2048
+ * 212 M, 12 -> 27 rounds). Swept: huge degree 256-2048 (256 best with the order before dense rounds, 2048
  * without), HUB_ORDER 256-2048 (kron22 10.1 at 256 and 9.9 at 2048 for the huge
  * vertices alone; 1024 and 2048 within 2 % with the mid-degree ones), HUB_DEGREE
  * 16-128 (kron20 2.13-2.35, kron22 8.95-9.47; 32 within 3 % of the best on both). On
@@ -78,12 +78,19 @@ constexpr uint32_t HUB_ORDER = 1024;
  * 2.84 / 1.65 -> 1.70 / 1.57 / 0.99 ms), kron20 2.00 -> 1.82, R-MAT 1.93 ->
  * 1.56, kron20-log 1.54 -> 1.34, kron20-bimodal 2.36 -> 2.02, R-MAT-log 1.74
  * -> 1.41; multisplit and sort alike (kron22 8.70 -> 5.71, 8.72 -> 5.74);
- * Bellman-Ford kron22 10.62 -> 7.39. Not swept: the pass costs a read of the
- * distances and done marks, a few microseconds against rounds of 0.1-3 ms. */
+ * Bellman-Ford kron22 10.62 -> 7.39. Swept at n / 8 .. n / 512 (kron22
+ * near-far 6.96 / 5.71 / 5.72 / 5.88 / 5.91 at n / 8 / 16 / 32 / 128 / 512;
+ * Bellman-Ford 6.57 at n / 128, its rounds differ): n / 32 for every engine. */
 constexpr uint32_t DENSE_FRONTIER_DIV = 32;
 constexpr uint32_t DENSE_FRONTIER_MIN = 4096;
 constexpr uint32_t HUB_DEGREE = 32;
-constexpr uint32_t HUB_HUGE_DEGREE = 256;
+/* With dense rounds a tile's relaxations got cheaper than the huge list's
+ * expansion, and listing only vertices of 1,024 arcs or more paid (near-far, two
+ * passes at 7dc720a, DS_GPU_HUGE_DEGREE 256 / 384 / 512 / 1024 / 2048): kron22
+ * 5.71 / 5.38 / 5.33-5.37 / 5.15-5.16 / 4.95, kron20 1.82 / 1.84 / 1.70 / 1.69 /
+ * 1.60, kron20-log 1.34 / 1.35 / 1.27 / 1.26 / 1.35, kron20-bimodal 2.02 / 2.04 /
+ * 1.93 / 1.92 / 1.94: 1024 gains on all four, 2048 loses kron20-log. */
+constexpr uint32_t HUB_HUGE_DEGREE = 1024;
 constexpr uint32_t HUB_SHARE_DEGREE = 256;
 constexpr uint64_t HUB_SHARE_PART = 4;
 
