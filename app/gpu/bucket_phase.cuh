@@ -92,14 +92,9 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
     const bool dense = BPS == 2 && nin >= a.kn.dense_min;
     bk_round<W, BPS, ORD>(a, r, in, nin, base, stamp0 + r, hi, sm, edges, gridDim.x, ss, -1, r > 0 || gathered, counts,
                           dense);
-    if (dense) {
-      /* the round queued nothing in bucket c: its next frontier is what it left pending below hi */
-      uint32_t least = UINT32_MAX;
-      queue_pending<W>(a.vs, a.g.n, hi, a.b.q[r & 1], &a.b.st->qc[r % 3], least);
-      if (a.kn.hub_mid != UINT32_MAX) publish_next_min(bk_huge<W, BPS>(a, r, true), least);
-      grid.sync();
-      counts[0] = st->qc[r % 3];
-    }
+    /* a dense round queued nothing in bucket c: its next frontier is what it left pending below hi */
+    if (dense)
+      counts[0] = end_dense_round<W>(grid, a.vs, a.g.n, hi, a.b.q[r & 1], &a.b.st->qc[r % 3], bk_huge<W, BPS>(a, r, true));
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };

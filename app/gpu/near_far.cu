@@ -132,15 +132,10 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
     uint32_t counts[2];
     const bool dense = BPS == 2 && nin >= a.kn.dense_min;
     nf_round<W, BPS, ORD>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts, dense);
-    if (dense) {
-      /* the round queued nothing below S: its next frontier is what it left pending */
-      uint32_t least = UINT32_MAX;
-      queue_pending<W>(a.vs, a.g.n, a.infinite ? T::acc_max() : S, a.near[(r + 1) & 1], &a.ctl->ncnt[(r + 1) % 3],
-                       least);
-      if (a.kn.hub_mid != UINT32_MAX) publish_next_min(nf_huge<W, BPS>(a, r), least);
-      grid.sync();
-      counts[0] = ctl->ncnt[(r + 1) % 3];
-    }
+    /* a dense round queued nothing below S: its next frontier is what it left pending */
+    if (dense)
+      counts[0] = end_dense_round<W>(grid, a.vs, a.g.n, a.infinite ? T::acc_max() : S, a.near[(r + 1) & 1],
+                                     &a.ctl->ncnt[(r + 1) % 3], nf_huge<W, BPS>(a, r));
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
     //    blocks go on from its last round

@@ -144,6 +144,22 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   return handed;
 }
 
+/* The end of a dense grid round (split_sink::dense), by every thread of
+ * every block after the round's barrier: queues what the round left pending
+ * below split to q (count *cnt), publishes the least of it for hub order's
+ * mid-degree vertices (hl is the round's huge list) and returns the count
+ * once every block has queued. */
+template <typename W>
+__device__ __forceinline__ uint32_t end_dense_round(cg::grid_group &grid, const dev_vertex_state &vs, uint32_t n,
+                                                    typename weight_traits<W>::acc_t split, uint32_t *q,
+                                                    uint32_t *cnt, const huge_list &hl) {
+  uint32_t least = UINT32_MAX;
+  queue_pending<W>(vs, n, split, q, cnt, least);
+  if (hl.mid_degree != UINT32_MAX) publish_next_min(hl, least);
+  grid.sync();
+  return *(volatile uint32_t *)cnt;
+}
+
 /* The huge list a round of part of the grid handed over (relax_round returned
  * true), by the whole grid; every thread of every block calls it after a grid
  * barrier. */
