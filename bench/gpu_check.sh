@@ -63,10 +63,11 @@ if [ $san = 1 ]; then
   # hub order on nearly every vertex (gpu_sssp_hub_order), and with that and
   # every grid round dense (gpu_sssp_dense_hub_order)
   local_env="DS_GPU_BLOCKS_PER_SM=1 DS_GPU_LOCAL_SOLO=3 DS_GPU_LOCAL_TEAM=3 DS_GPU_LOCAL_GRID=3"
-  # (solo rounds up to 256 vertices there: with the default 32, racecheck of the team and grid
-  # rounds that take over ran past 420 s; it ends in about 100 s so)
+  # (solo rounds up to 256 vertices in both: with the default 32, racecheck of the team and
+  # grid rounds that take over ran past 420 s, alone or among the other suites; it ends in about
+  # 100 s so. Dense rounds are grid rounds, which the solo limit does not change)
   hub_env="DS_GPU_BLOCKS_PER_SM=2 DS_GPU_HUB_ORDER=8 DS_GPU_HUB_DEGREE=2 DS_GPU_HUGE_DEGREE=256 DS_GPU_SOLO_MAX=256"
-  dense_env="DS_GPU_BLOCKS_PER_SM=2 DS_GPU_HUB_ORDER=8 DS_GPU_HUB_DEGREE=2 DS_GPU_HUGE_DEGREE=256 DS_GPU_DENSE_DIV=4294967295"
+  dense_env="$hub_env DS_GPU_DENSE_DIV=4294967295"
   # Each (tool, suite) runs as its own process, all at once: the sanitizers are bound by host
   # instrumentation, so this takes the time of the slowest suite rather than the sum. Logs stay
   # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
