@@ -12,6 +12,8 @@
 
 #include <cooperative_groups.h>
 
+#include <msplit/detail/warp_scan.cuh>
+
 #include "gpu_common.cuh"
 
 namespace dsgpu {
@@ -205,12 +207,7 @@ __device__ void queue_pending(const dev_vertex_state &vs, uint32_t n, typename w
         }
       }
     const uint32_t c = __popc(mask);
-    uint32_t x = c; /* inclusive scan of the lanes' counts */
-#pragma unroll
-    for (int o = 1; o < WARP_SIZE; o <<= 1) {
-      const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
-      if (lane >= (uint32_t)o) x += y;
-    }
+    const uint32_t x = msplit::detail::warp_inclusive_scan(c, lane);
     const uint32_t total = __shfl_sync(0xffffffffu, x, WARP_SIZE - 1);
     if (total == 0) continue;
     uint32_t at = 0;
