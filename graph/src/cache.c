@@ -15,7 +15,8 @@
  * Writing: "<path>.tmp.<pid>" (created exclusively, never through a link),
  * then renamed, so a crash never leaves a half file under the real name;
  * temporaries of processes that no longer exist are removed on the next
- * write. Something other than a regular file at the cache path is left alone.
+ * write (ds_tmp_sibling_open, shared with the output files). Something
+ * other than a regular file at the cache path is left alone.
  * Reading: wrong magic, header checksum, file length or payload checksum, or
  * a payload that breaks the CSR invariants -> DS_ERR_FORMAT (corrupt); other
  * version, input or parameters -> DS_ERR_STALE. The version is read before
@@ -25,11 +26,9 @@
 #define _XOPEN_SOURCE 700
 #include "graph_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,7 +36,6 @@
 
 #define CACHE_VERSION 3u /* 3: the weight distribution in the header */
 #define CACHE_SUFFIX ".dscache"
-#define TMP_INFIX ".tmp."
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 #define CHECKSUM_LANES 4
@@ -136,37 +134,6 @@ static int write_all(int fd, const void *data, size_t len) {
   return 1;
 }
 
-/* Removes "<cache_path>.tmp.<pid>" files whose process no longer exists: what
- * a killed writer left behind. A live process's file is kept (it may still be
- * writing); a pid reused since only delays the cleanup. */
-static void remove_stale_temporaries(const char *cache_path) {
-  char folder[PATH_MAX];
-  const char *slash = strrchr(cache_path, '/');
-  const char *base = slash ? slash + 1 : cache_path;
-  if (slash == NULL) snprintf(folder, sizeof folder, ".");
-  else if (slash == cache_path) snprintf(folder, sizeof folder, "/");
-  else snprintf(folder, sizeof folder, "%.*s", (int)(slash - cache_path), cache_path);
-  const size_t base_len = strlen(base), infix_len = strlen(TMP_INFIX);
-  DIR *d = opendir(folder);
-  if (d == NULL) return;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    const char *nm = e->d_name;
-    if (strncmp(nm, base, base_len) != 0 || strncmp(nm + base_len, TMP_INFIX, infix_len) != 0)
-      continue;
-    const char *digits = nm + base_len + infix_len;
-    char *end;
-    errno = 0;
-    long pid = strtol(digits, &end, 10);
-    if (*digits == '\0' || *end != '\0' || errno != 0 || pid <= 0 || pid == (long)getpid())
-      continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
-    char path[PATH_MAX + 256];
-    if (snprintf(path, sizeof path, "%s/%s", folder, nm) < (int)sizeof path) unlink(path);
-  }
-  closedir(d);
-}
-
 ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_load_options *opt,
                          const ds_input_stamp *input, ds_error *err) {
   ds_load_options defaults;
@@ -210,16 +177,11 @@ ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_loa
   if (lstat(cache_path, &sb) == 0 && !S_ISREG(sb.st_mode))
     return ds_error_set(err, DS_ERR_IO, "%s: not a regular file: left alone, no cache written",
                         cache_path);
-  remove_stale_temporaries(cache_path);
-  // 3. a temporary file of our own, then rename
+  // 3. a temporary file of our own (killed writers' removed), then rename
   char tmp[PATH_MAX + 32];
-  int k = snprintf(tmp, sizeof tmp, "%s%s%ld", cache_path, TMP_INFIX, (long)getpid());
-  if (k < 0 || (size_t)k >= sizeof tmp)
+  int fd = ds_tmp_sibling_open(cache_path, tmp, sizeof tmp, 0644);
+  if (fd < 0 && tmp[0] == '\0')
     return ds_error_set(err, DS_ERR_ARG, "%s: the cache path is too long", cache_path);
-  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-  int fd = open(tmp, flags, 0644);
-  if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* our pid's: left by a dead process */
-    fd = open(tmp, flags, 0644);
   if (fd < 0)
     return ds_error_set(err, DS_ERR_IO, "%s: cannot write the cache: %s", tmp, strerror(errno));
   int ok = write_all(fd, &h, sizeof h) &&

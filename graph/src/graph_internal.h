@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* ---- progress bar (progress.c) ------------------------------------------ */
 typedef struct {
@@ -156,6 +157,15 @@ void ds_cache_seal(void *image, size_t len);
 /* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes (cache.c; the input stamp
  * hashes the input with it too). */
 uint64_t ds_checksum64(const void *data, size_t len, uint64_t seed);
+
+/* ---- temporary siblings of files written whole (out_file.c) --------------- */
+/* Creates "<target>.tmp.<pid>" in tmp (tmp_len bytes) exclusively, never
+ * through a link placed there, with mode (less the umask), after removing
+ * such temporaries beside target whose process no longer exists (a killed
+ * writer's; a live process's stay). A leftover under our own pid (a dead
+ * process's whose pid we now have) is replaced. Returns the open descriptor,
+ * or -1 with errno: ENAMETOOLONG (and tmp "") when the name does not fit. */
+int ds_tmp_sibling_open(const char *target, char *tmp, size_t tmp_len, mode_t mode);
 
 /* ---- large arrays (big_alloc.c): huge-page friendly, freed with free() --- */
 void *ds_alloc_big(size_t bytes);

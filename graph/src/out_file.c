@@ -3,21 +3,29 @@
  *
  * A path is one of three kinds:
  *   - new: nothing exists there (a dangling link counts, at its target);
- *   - regular: an existing regular file, found by following every link;
+ *   - regular: an existing regular file, found by following every link,
+ *     wherever it lives (also under /dev, as /dev/shm);
  *   - through: anything else that exists (FIFO, device, socket), and every
- *     path under /dev or /proc: /dev/stdout and /proc/self/fd/N name an open
- *     descriptor's file, and a rename there would replace the file that the
- *     descriptor's owner (a shell's `>> log`) appends to.
+ *     name of an open descriptor: a path that reaches a process's descriptor
+ *     table (/dev/stdout, /dev/fd/N, /proc/self/fd/N, as their folders
+ *     resolve) on its way. Such a name stands for the file that the
+ *     descriptor's owner (a shell's `>> log`) writes, which a rename would
+ *     replace under it.
  * New and regular files get a temporary sibling "<target>.tmp.<pid>", created
  * exclusively (never through a link someone placed there) with the old file's
- * mode, and renamed over the target once everything is written.
+ * mode, and renamed over the target once everything is written. Temporaries
+ * of processes that no longer exist (killed runs) are removed first; the
+ * cache (cache.c) writes through the same helper.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "ds/out_file.h"
+#include "graph_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,13 +33,11 @@
 
 #define MAX_LINK_HOPS 40 /* as the kernel's limit on nested links */
 #define MODE_BITS 07777
+#define TMP_INFIX ".tmp."
+#define PROC_PREFIX "/proc/"
+#define TASK_PART "/task/"
 
 typedef enum { OUT_NEW, OUT_REGULAR, OUT_THROUGH } out_kind;
-
-static int under_descriptor_tree(const char *path) {
-  return strncmp(path, "/dev/", strlen("/dev/")) == 0 ||
-         strncmp(path, "/proc/", strlen("/proc/")) == 0;
-}
 
 /* The folder part of path ("." when there is none). */
 static void folder_of(const char *path, char *out, size_t len) {
@@ -41,13 +47,31 @@ static void folder_of(const char *path, char *out, size_t len) {
   else snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
+/* Whether the folder of name is a process's descriptor table, /proc/PID/fd
+ * or /proc/PID/task/TID/fd, once its own links are resolved: /dev/fd and
+ * /proc/self/fd are such folders, and /dev/stdout links into one. */
+static int in_descriptor_table(const char *name) {
+  char dir[DS_OUT_PATH_MAX], real[PATH_MAX];
+  folder_of(name, dir, sizeof dir);
+  const char *d = realpath(dir, real) != NULL ? real : dir;
+  if (strncmp(d, PROC_PREFIX, strlen(PROC_PREFIX)) != 0) return 0;
+  d = strchr(d + strlen(PROC_PREFIX), '/'); /* past PID */
+  if (d != NULL && strncmp(d, TASK_PART, strlen(TASK_PART)) == 0)
+    d = strchr(d + strlen(TASK_PART), '/'); /* past TID */
+  return d != NULL && strcmp(d, "/fd") == 0;
+}
+
 /* Follows links from path, also dangling ones, to the name that a write
- * would create. */
-static ds_status follow_links(const char *name, const char *path, char *out, ds_error *err) {
+ * would create. *descriptor (NULL: not wanted) tells whether a name on the
+ * way is an open descriptor's (in_descriptor_table). */
+static ds_status follow_links(const char *name, const char *path, char *out, int *descriptor,
+                              ds_error *err) {
   if (snprintf(out, DS_OUT_PATH_MAX, "%s", path) >= DS_OUT_PATH_MAX)
     return ds_error_set(err, DS_ERR_IO, "%s: the path is too long", name);
+  if (descriptor != NULL) *descriptor = 0;
   for (int hop = 0;; hop++) {
     struct stat sb;
+    if (descriptor != NULL && in_descriptor_table(out)) *descriptor = 1;
     if (lstat(out, &sb) != 0 || !S_ISLNK(sb.st_mode)) return DS_OK;
     if (hop == MAX_LINK_HOPS)
       return ds_error_set(err, DS_ERR_IO, "%s: too many levels of symbolic links", name);
@@ -72,9 +96,12 @@ static ds_status classify(const char *path, out_kind *kind, char *target, struct
   if (stat(path, sb) == 0) {
     if (S_ISDIR(sb->st_mode))
       return ds_error_set(err, DS_ERR_IO, "%s: is a directory, not a file", path);
-    if (!S_ISREG(sb->st_mode) || under_descriptor_tree(path)) {
+    int descriptor = 0;
+    ds_status st = follow_links(path, path, target, &descriptor, err);
+    if (st != DS_OK) return st;
+    if (!S_ISREG(sb->st_mode) || descriptor) {
       *kind = OUT_THROUGH;
-      return follow_links(path, path, target, err);
+      return DS_OK;
     }
     *kind = OUT_REGULAR;
     if (realpath(path, target) == NULL)
@@ -83,7 +110,7 @@ static ds_status classify(const char *path, out_kind *kind, char *target, struct
   }
   if (errno != ENOENT) return ds_error_set(err, DS_ERR_IO, "%s: %s", path, strerror(errno));
   *kind = OUT_NEW;
-  return follow_links(path, path, target, err);
+  return follow_links(path, path, target, NULL, err);
 }
 
 /* The folder of a new or regular target must exist and take new files. */
@@ -98,6 +125,51 @@ static ds_status check_folder(const char *name, const char *target, ds_error *er
     return ds_error_set(err, DS_ERR_IO, "%s: cannot write: the folder %s is not writable (%s)",
                         name, dir, strerror(errno));
   return DS_OK;
+}
+
+/* Removes "<target>.tmp.<pid>" files whose process no longer exists: what
+ * a killed writer left behind. A live process's file is kept (it may still be
+ * writing), and so is one we may not signal (another user's); a pid reused
+ * since only delays the cleanup. */
+static void remove_stale_temporaries(const char *target) {
+  char folder[DS_OUT_PATH_MAX];
+  folder_of(target, folder, sizeof folder);
+  const char *slash = strrchr(target, '/');
+  const char *base = slash ? slash + 1 : target;
+  const size_t base_len = strlen(base), infix_len = strlen(TMP_INFIX);
+  DIR *d = opendir(folder);
+  if (d == NULL) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *nm = e->d_name;
+    if (strncmp(nm, base, base_len) != 0 || strncmp(nm + base_len, TMP_INFIX, infix_len) != 0)
+      continue;
+    const char *digits = nm + base_len + infix_len;
+    char *end;
+    errno = 0;
+    long pid = strtol(digits, &end, 10);
+    if (*digits == '\0' || *end != '\0' || errno != 0 || pid <= 0 || pid == (long)getpid())
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
+    char path[DS_OUT_PATH_MAX + 256];
+    if (snprintf(path, sizeof path, "%s/%s", folder, nm) < (int)sizeof path) unlink(path);
+  }
+  closedir(d);
+}
+
+int ds_tmp_sibling_open(const char *target, char *tmp, size_t tmp_len, mode_t mode) {
+  int k = snprintf(tmp, tmp_len, "%s%s%ld", target, TMP_INFIX, (long)getpid());
+  if (k < 0 || (size_t)k >= tmp_len) {
+    if (tmp_len > 0) tmp[0] = '\0';
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  remove_stale_temporaries(target);
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = open(tmp, flags, mode);
+  if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* our pid's: left by a dead process */
+    fd = open(tmp, flags, mode);
+  return fd;
 }
 
 ds_status ds_out_check(const char *path, ds_error *err) {
@@ -130,16 +202,12 @@ ds_status ds_out_open(const char *path, ds_out_file *out, ds_error *err) {
     }
     return st;
   }
-  if (snprintf(out->tmp, sizeof out->tmp, "%s.tmp.%ld", out->target, (long)getpid()) >=
-      (int)sizeof out->tmp)
-    return ds_error_set(err, DS_ERR_IO, "%s: the path is too long", path);
-  /* a leftover of a killed run with the same process id is ours to replace */
-  int fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-  if (fd < 0 && errno == EEXIST && unlink(out->tmp) == 0)
-    fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  int fd = ds_tmp_sibling_open(out->target, out->tmp, sizeof out->tmp, 0666);
   if (fd < 0) {
-    st = ds_error_set(err, DS_ERR_IO, "%s: cannot create %s: %s", path, out->tmp,
-                      strerror(errno));
+    st = errno == ENAMETOOLONG && out->tmp[0] == '\0'
+             ? ds_error_set(err, DS_ERR_IO, "%s: the path is too long", path)
+             : ds_error_set(err, DS_ERR_IO, "%s: cannot create %s: %s", path, out->tmp,
+                            strerror(errno));
     out->tmp[0] = '\0';
     return st;
   }
@@ -189,7 +257,7 @@ void ds_out_abort(ds_out_file *out) {
  * files that do not exist yet. */
 static void resolved_name(const char *path, char *out) {
   char target[DS_OUT_PATH_MAX], dir[DS_OUT_PATH_MAX], abs[PATH_MAX];
-  if (follow_links(path, path, target, NULL) != DS_OK) {
+  if (follow_links(path, path, target, NULL, NULL) != DS_OK) {
     snprintf(out, DS_OUT_PATH_MAX, "%s", path);
     return;
   }
@@ -202,8 +270,7 @@ static void resolved_name(const char *path, char *out) {
     snprintf(out, DS_OUT_PATH_MAX, "%s", target);
 }
 
-/* Written straight through (devices, FIFOs, /dev/stdout): never clobbered. */
-static int written_through(const char *path) {
+int ds_out_written_through(const char *path) {
   out_kind kind;
   char target[DS_OUT_PATH_MAX];
   struct stat sb;
@@ -212,7 +279,7 @@ static int written_through(const char *path) {
 
 int ds_out_same_file(const char *a, const char *b) {
   struct stat sa, sb;
-  if (written_through(a) || written_through(b)) return 0;
+  if (ds_out_written_through(a) || ds_out_written_through(b)) return 0;
   int a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
   if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (a_exists || b_exists) return 0;

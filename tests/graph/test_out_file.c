@@ -1,15 +1,22 @@
 /* Tests of ds_out_file (graph/src/out_file.c): what each kind of path becomes
- * after a write, what ds_out_check refuses without creating anything, and
- * which paths ds_out_same_file calls one file. */
+ * after a write (regular files under /dev too, names of open descriptors),
+ * what ds_out_check refuses without creating anything, which temporaries of
+ * killed writers an open removes, and which paths ds_out_same_file calls one
+ * file. */
 #include "graph_test_util.h"
 
 #include "ds/out_file.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define PATH_LEN 4200
 
 #define DIR_LEN 512 /* the scratch folder's name: TMPDIR plus a few characters */
+#define SHM_TEMPLATE "/dev/shm/ds_out_file_XXXXXX"
 
 static char dir[DIR_LEN];
 
@@ -87,6 +94,66 @@ static void test_writes(void) {
   CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode), "the link to /dev/full was replaced");
 }
 
+/* A regular file under /dev is replaced as anywhere else; a name of an open
+ * descriptor is written through, also where the descriptor is a regular file
+ * (a shell's `>> log`): appended to, never renamed over. */
+static void test_descriptors(void) {
+  char p[PATH_LEN], name[PATH_LEN], link[PATH_LEN], got[64];
+  ds_error err;
+  // 1. a regular file in /dev/shm, where it exists
+  char shm[] = SHM_TEMPLATE;
+  if (mkdtemp(shm) == NULL) {
+    printf("note: no %s (%s): the /dev/shm case is not run\n", SHM_TEMPLATE, strerror(errno));
+  } else {
+    snprintf(p, sizeof p, "%s/r.txt", shm);
+    write_bytes(p, "old\n", 4);
+    CHECK(write_text(p, "new\n", &err) == DS_OK, "%s: %s", p, err.msg);
+    slurp(p, got, sizeof got);
+    CHECK(strcmp(got, "new\n") == 0, "%s holds '%s', not the new content alone", p, got);
+    CHECK(!ds_out_written_through(p), "%s is taken as written through", p);
+    scratch_remove(shm);
+  }
+  // 2. a regular file open for appending, named through its descriptor: the
+  // file stays the same file and gets every write at its end
+  struct stat before, after;
+  write_bytes(at(p, "log"), "old\n", 4);
+  int fd = open(p, O_WRONLY | O_APPEND);
+  REQUIRE(fd >= 0 && fstat(fd, &before) == 0, "open %s: %s", p, strerror(errno));
+  const char *const forms[] = {"/dev/fd/%d", "/proc/self/fd/%d", "/proc/thread-self/fd/%d"};
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+    snprintf(name, sizeof name, forms[i], fd);
+    CHECK(ds_out_written_through(name), "%s is not taken as written through", name);
+    CHECK(write_text(name, "+\n", &err) == DS_OK, "%s: %s", name, err.msg);
+  }
+  symlink(name, at(link, "fd_link")); /* a link to a descriptor's name, as /dev/stdout is */
+  CHECK(write_text(link, "+\n", &err) == DS_OK, "%s: %s", link, err.msg);
+  close(fd);
+  slurp(p, got, sizeof got);
+  CHECK(strcmp(got, "old\n+\n+\n+\n+\n") == 0, "the descriptor's file holds '%s'", got);
+  CHECK(stat(p, &after) == 0 && after.st_ino == before.st_ino, "the descriptor's file was replaced");
+}
+
+/* Temporaries "<target>.tmp.<pid>" of processes that no longer exist are
+ * removed by the next open; a live process's and other names stay. */
+static void test_stale_temporaries(void) {
+  char target[PATH_LEN], dead[PATH_LEN + 32], live[PATH_LEN + 32], other[PATH_LEN + 32];
+  ds_error err;
+  pid_t gone = fork(); /* a process that has exited and been reaped */
+  if (gone == 0) _exit(0);
+  REQUIRE(gone > 0 && waitpid(gone, NULL, 0) == gone, "fork: %s", strerror(errno));
+  at(target, "t.txt");
+  snprintf(dead, sizeof dead, "%s.tmp.%ld", target, (long)gone);
+  snprintf(live, sizeof live, "%s.tmp.%ld", target, (long)getppid());
+  snprintf(other, sizeof other, "%s.tmp.x%ld", target, (long)gone);
+  write_bytes(dead, "partial", 7);
+  write_bytes(live, "partial", 7);
+  write_bytes(other, "partial", 7);
+  CHECK(write_text(target, "x", &err) == DS_OK, "%s: %s", target, err.msg);
+  CHECK(access(dead, F_OK) != 0, "the temporary of a dead process was left: %s", dead);
+  CHECK(access(live, F_OK) == 0, "the temporary of a live process was removed: %s", live);
+  CHECK(access(other, F_OK) == 0, "a file not named by a pid was removed: %s", other);
+}
+
 static void test_check(void) {
   /* refused paths, and nothing created while checking */
   const struct {
@@ -135,6 +202,8 @@ static void test_same_file(void) {
 int main(void) {
   scratch_make(dir, sizeof dir, "out_file");
   test_writes();
+  test_descriptors();
+  test_stale_temporaries();
   test_check();
   test_same_file();
   scratch_remove(dir);

@@ -4,10 +4,16 @@
  * temporary name in the same folder and renamed over the path when complete,
  * so a reader never sees half a file and a failed write leaves the old file;
  * a symbolic link is followed, so the rename happens at the link's target and
- * the link stays a link. Anything else (a FIFO, /dev/null, /dev/stdout, a
- * terminal, /dev/full) is written straight through: renaming over it would
- * replace the device or pipe with a plain file. Every write error, such as
- * ENOSPC, is reported by ds_out_close.
+ * the link stays a link. This holds wherever the file lives, /dev/shm too.
+ * Anything else (a FIFO, /dev/null, a terminal, /dev/full) is written
+ * straight through: renaming over it would replace the device or pipe with a
+ * plain file. So is a name of an open descriptor (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N, or a link to one), even where the descriptor is a regular
+ * file: that file is its owner's (a shell's `>> log`), appended to, never
+ * replaced. Temporaries that killed runs left beside the target
+ * ("<target>.tmp.<pid>" of a process that no longer exists) are removed by
+ * the next open. Every write error, such as ENOSPC, is reported by
+ * ds_out_close.
  *
  * C11 + POSIX. Functions return a ds_status with a message that names the
  * path as the caller gave it; nothing prints or exits.
@@ -56,11 +62,16 @@ void ds_out_abort(ds_out_file *out);
  * the path is not a directory. Errors as ds_out_open. */
 ds_status ds_out_check(const char *path, ds_error *err);
 
+/* 1 when ds_out_open would write path straight through (a FIFO, a device,
+ * a name of an open descriptor: nothing there is replaced), 0 when it would
+ * replace or create a regular file, or path cannot be written at all. */
+int ds_out_written_through(const char *path);
+
 /* 1 when a and b name the same file that a write would replace: the same
  * device and inode when both exist, else the same path once links and the
- * folder are resolved. 0 when either is written through (a device, a FIFO,
- * a path under /dev or /proc): two outputs to /dev/null or /dev/stdout do
- * not clobber each other. */
+ * folder are resolved. 0 when either is written through
+ * (ds_out_written_through): two outputs to /dev/null or /dev/stdout do not
+ * clobber each other. */
 int ds_out_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
