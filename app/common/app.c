@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "ds/out_file.h"
 #ifdef DS_APP_GPU_CSR
 #include "ds/csr_gpu.h"
 #endif
@@ -203,6 +204,15 @@ ds_exit_code ds_app_each_graph(const ds_cli *cli,
 
 ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc) {
   if (json == NULL) return rc;
+  /* a stub of a run that has no results would replace a good report; a FIFO
+   * or device still gets it (nothing is replaced there, and a reader waits) */
+  if (rc != DS_EXIT_OK && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(json, "runs")) == 0 &&
+      !ds_out_written_through(cli->json_path)) {
+    fprintf(stderr, "%s: --json %s not written: the run failed before it had results\n",
+            cli->prog->name, cli->json_path);
+    cJSON_Delete(json);
+    return rc;
+  }
   cJSON_AddNumberToObject(json, "exit_code", rc);
   ds_error err = {{0}};
   ds_status st = ds_report_json_write(json, cli->json_path, &err);
@@ -212,6 +222,13 @@ ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc)
   }
   cJSON_Delete(json);
   return rc;
+}
+
+int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc) {
+  if (rc != DS_EXIT_VALIDATION) return 1;
+  fprintf(stderr, "%s: --output %s not written: validation failed\n", cli->prog->name,
+          cli->output_path);
+  return 0;
 }
 
 uint64_t ds_host_mem_available(void) {

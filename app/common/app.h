@@ -65,9 +65,17 @@ ds_exit_code ds_app_each_graph(const ds_cli *cli,
                                const void *ctx);
 
 /* The JSON report (NULL: none), also after a failed run: records the exit
- * code rc, writes it to cli->json_path and frees it. Returns rc, or where rc
- * is 0 the write's failure (DS_EXIT_INPUT, DS_EXIT_INTERNAL). */
+ * code rc, writes it to cli->json_path and frees it. A run that failed before
+ * any result (the report's "runs" empty) leaves an existing file as it was,
+ * with a note on stderr, and creates none; a FIFO or device still gets the
+ * report (nothing is replaced there, and its reader waits for it). Returns
+ * rc, or where rc is 0 the write's failure (DS_EXIT_INPUT, DS_EXIT_INTERNAL). */
 ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc);
+
+/* Whether --output may be written once a graph's run ends with rc: not after
+ * a failed validation (DS_EXIT_VALIDATION), whose results the run has just
+ * found wrong; the old file stays, and stderr says so. */
+int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc);
 
 /* Bytes of host memory available to a new allocation now (Linux's
  * MemAvailable), or the test hook's value; 0 when unknown. */

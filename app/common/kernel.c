@@ -1,7 +1,8 @@
 /* The driver of the whole-graph programs (kcore, tc): for each graph, load it
  * (through the binary cache), symmetrise a directed one, check the host
  * memory, run every chosen algorithm (one untimed warm-up, then --trials
- * timed runs), validate against the oracle, write --output and report.
+ * timed runs), validate against the oracle, write --output (not after a
+ * failed validation) and report.
  *
  * Algorithms: the list given, or gpu where a device is present, else cpu. gpu
  * is refused with the reason (no GPU build or device, or the graph does not
@@ -399,8 +400,8 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     }
   }
 
-  // 6. --output, the table, the JSON
-  if (cli->output_path != NULL) {
+  // 6. --output (unless a result was found wrong), the table, the JSON
+  if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
     ds_exit_code orc = write_output(cli, k, &g, first.per_vertex);
     if (orc != DS_EXIT_OK) {
       rc = orc;

@@ -274,8 +274,8 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   ds_graph_report r;
   memset(&r, 0, sizeof r);
   ds_gpu_ctx *ctx = NULL;
-  void *dist = NULL, *ref = NULL;
-  uint32_t *pred = NULL;
+  void *dist = NULL, *ref = NULL, *kept_dist = NULL;
+  uint32_t *pred = NULL, *kept_pred = NULL;
   ds_error err = {{0}};
   int loaded = 0;
 
@@ -346,6 +346,12 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   int want_pred = cli->predecessors;
   if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
   if (cli->validate && (ref = malloc(n * dist_bytes)) == NULL) goto nomem;
+  // --output is the first algorithm's result, written once every algorithm
+  // has run and been checked; the later ones overwrite dist, so it is kept
+  const int keep_first = cli->output_path != NULL && p->n_algos > 1;
+  if (keep_first && (kept_dist = malloc(n * dist_bytes)) == NULL) goto nomem;
+  if (keep_first && want_pred && (kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
+    goto nomem;
 
   // 3d. the device
   if (p->uses_gpu) {
@@ -407,14 +413,21 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
       a->reached_arcs[s] = res.reached_arcs;
       a->reached[s] = res.reached;
       if (a->check[s] == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
-      // 3f. --output: the first algorithm's result (single source checked by the CLI)
-      if (i == 0 && cli->output_path != NULL) {
-        ds_exit_code orc = write_output(cli->output_path, &g, dist, width, pred);
-        if (orc != DS_EXIT_OK) {
-          rc = orc;
-          goto cleanup;
-        }
+      if (i == 0 && keep_first) {
+        memcpy(kept_dist, dist, n * dist_bytes);
+        if (kept_pred != NULL) memcpy(kept_pred, pred, n * sizeof(uint32_t));
       }
+    }
+  }
+
+  // 3f. --output: the first algorithm's result (a single source, checked by
+  // the CLI), unless a result was found wrong
+  if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
+    ds_exit_code orc = write_output(cli->output_path, &g, keep_first ? kept_dist : dist, width,
+                                    keep_first ? kept_pred : pred);
+    if (orc != DS_EXIT_OK) {
+      rc = orc;
+      goto cleanup;
     }
   }
 
@@ -445,6 +458,8 @@ cleanup:
   free(dist);
   free(pred);
   free(ref);
+  free(kept_dist);
+  free(kept_pred);
   if (loaded) ds_graph_free(&g);
   return rc;
 }

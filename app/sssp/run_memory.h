@@ -10,7 +10,7 @@
 
 typedef struct {
   uint64_t graph;      /* the CSR, already loaded */
-  uint64_t results;    /* distances, predecessors, Dijkstra's reference */
+  uint64_t results;    /* distances, predecessors, Dijkstra's reference, --output's copy */
   uint64_t scratch;    /* the largest working set of one algorithm or check */
   uint64_t per_source; /* sources, and every algorithm's per-source statistics */
 } ds_run_memory;

@@ -29,6 +29,22 @@ foreach(prog kcore tc)
   # --validate: a spoiled result fails, exit 3, and the report says so
   ds_add_cli_test(${prog}_validation_failure 3 "validation failed: (cpu|gpu) on k4_tail: ${TOTAL}"
                   -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache)
+  # a failed validation leaves --output as it was, and a run that fails before
+  # any result leaves --json as it was
+  ds_add_cli_test(${prog}_output_validation_failure 3 "--output .*/${prog}_vf.out not written: validation failed"
+                  --before "echo old > ${PF}/${prog}_vf.out" --after "test \"$(cat ${PF}/${prog}_vf.out)\" = old"
+                  -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache
+                  --output ${PF}/${prog}_vf.out)
+  ds_add_cli_test(${prog}_json_failed_load 2 "--json .*/${prog}_jk.json not written: the run failed before it had results"
+                  --before "echo '{\"good\": 1}' > ${PF}/${prog}_jk.json" --after "grep -q good ${PF}/${prog}_jk.json"
+                  -- ${P} --graph ${DATA}/no_such_graph.mtx --no-cache --json ${PF}/${prog}_jk.json)
+  # a regular file under /dev is replaced, not appended to (SHM: CMakeLists.txt)
+  if(DEFINED SHM)
+    ds_add_cli_test(${prog}_output_dev_shm 0 "^$"
+      --before "rm -rf ${SHM}_${prog} && mkdir -p ${SHM}_${prog} && cp ${DATA}/k4_tail.${prog}.golden ${SHM}_${prog}/r.out && echo '{}' > ${SHM}_${prog}/r.json"
+      --after "cmp ${DATA}/k4_tail.${prog}.golden ${SHM}_${prog}/r.out && $<TARGET_FILE:check_json> ${SHM}_${prog}/r.json && rm -rf ${SHM}_${prog}"
+      -- ${P} --graph ${DATA}/k4_tail.el --no-cache --quiet --output ${SHM}_${prog}/r.out --json ${SHM}_${prog}/r.json)
+  endif()
   # the GPU backend: refused without a GPU (hidden here), and where the graph does not
   # fit the device (its free memory replaced by the test hook: skipped without a GPU)
   ds_add_cli_test(${prog}_gpu 4 "gpu needs a GPU" -- env CUDA_VISIBLE_DEVICES= ${P}
