@@ -58,7 +58,7 @@ namespace dsgpu {
  *                  const uint32_t *in, uint32_t *out, ds_error*);   (sizes its storage)
  *   void release();
  * and, ON_DEVICE, a shared-memory type smem and
- *   __device__ void split(cg::grid_group&, smem&, const uint32_t *in, uint32_t *out,
+ *   __device__ void split(grid_barrier&, smem&, const uint32_t *in, uint32_t *out,
  *                         uint32_t n, size_t *d_off, acc_t base0, uint32_t c) const;
  *     (by the whole grid, in the window (base0, c); one grid barrier inside,
  *     after which block 0 has written d_off and placed its part, and the
@@ -156,6 +156,8 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
         }
       },
       hs, b.st, sizeof *hs, &ms, err);
+  if (st != DS_OK) goto done;
+  st = stall_check(ctx, &b.st->stretch, Splitter::name(), err);
   if (st != DS_OK) goto done;
   res->time_ms = ms;
   res->rounds = hs->rounds;

@@ -74,7 +74,7 @@ __device__ __forceinline__ bool bk_round(const bk_phase_args<W> &a, uint32_t r, 
  * block, when the frontier is empty. Returns the spill's size, in every
  * block; the spill is complete then (the last round's barrier). */
 template <typename W, int BPS, bool ORD>
-__device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, relax_smem &sm, stretch_sync &ss) {
+__device__ uint32_t bk_phase(const bk_phase_args<W> &a, relax_smem &sm, stretch_sync &ss) {
   using T = weight_traits<W>;
   volatile bk_state<W> *st = a.b.st;
   const uint32_t c = st->c;
@@ -94,7 +94,7 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
                           dense);
     /* a dense round queued nothing in bucket c: its next frontier is what it left pending below hi */
     if (dense)
-      counts[0] = end_dense_round<W>(grid, a.vs, a.g.n, hi, a.b.q[r & 1], &a.b.st->qc[r % 3], bk_huge<W, BPS>(a, r, true));
+      counts[0] = end_dense_round<W>(ss, a.vs, a.g.n, hi, a.b.q[r & 1], &a.b.st->qc[r % 3], bk_huge<W, BPS>(a, r, true));
     uint32_t nout = counts[0];
     uint32_t spilled = base + counts[1];
     auto keep = [&](uint32_t n, uint32_t pile) { return n > 0 && pile <= a.spill_limit; };
@@ -103,8 +103,8 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
         return bk_round<W, BPS, ORD>(a, rr, a.b.q[(rr - 1) & 1], n, b, stamp0 + rr, hi, sm, edges, parts, ss, local, true,
                            c);
       };
-      if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
-        relax_huge_grid<W, BPS == 2>(a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge<W, BPS>(a, r, true), edges);
+      if (small_stretch(ss, a.kn.solo_max, a.kn.team_max, r, base, nout, spilled, round, keep))
+        relax_huge_grid<W, BPS == 2>(ss, a.g, a.vs, bk_sink(a, r, base, stamp0 + r, hi), bk_huge<W, BPS>(a, r, true), edges);
       nout = st->qc[r % 3];
       spilled = base + st->sc[r % 3];
     }
@@ -121,7 +121,7 @@ __device__ uint32_t bk_phase(const bk_phase_args<W> &a, cg::grid_group &grid, re
         a.b.spill[spilled + i] = out[i];
       base = spilled + nout;
       if (first) st->need_rebuild = 1;
-      grid.sync(); /* the copy and the flag are complete before anyone decides or splits */
+      ss.grid_sync(); /* the copy and the flag are complete before anyone decides or splits */
       break;
     }
     in = out;
@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_phase_kernel(bk_phase_arg
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
-  (void)bk_phase<W, BPS, ORD>(a, grid, sm, ss);
+  ss.init(grid, &a.b.st->stretch, a.kn, sm.rank);
+  (void)bk_phase<W, BPS, ORD>(a, sm, ss);
 }
 
 } // namespace dsgpu

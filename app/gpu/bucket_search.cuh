@@ -39,12 +39,13 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
   volatile bk_state<W> *st = a.b.st;
   const bool book = blockIdx.x == 0; /* the block that does the bookkeeping */
   stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.relax.rank);
+  ss.init(grid, &a.b.st->stretch, a.kn, sm.relax.rank);
+  grid_barrier gb{ss};
   BK_PROF_CLOCK;
   for (;;) {
     BK_STAMP(-1);
     BK_COUNT(4);
-    const uint32_t spill = bk_phase<W, BPS, ORD>(a, grid, sm.relax, ss);
+    const uint32_t spill = bk_phase<W, BPS, ORD>(a, sm.relax, ss);
     BK_STAMP(0);
     const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
     const acc_t base0 = st->base0;
@@ -52,28 +53,28 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
     const bk_step step = bk_next_step(spill, f_in, need_rebuild, c, empty, st->rebuilt, tail, m, a.b.log_cap);
     if (step == BK_DONE) break;
     if (step == BK_REBUILD) {
-      grid.sync(); /* the phase's end: its spill count is in the state */
+      ss.grid_sync(); /* the phase's end: its spill count is in the state */
       if (book) bk_book<W>(a.b, m, bk_book_op::collect_all(), sm.book);
-      grid.sync();
+      ss.grid_sync();
       bk_gather<W>(a.vs, a.b);
-      grid.sync();
+      ss.grid_sync();
       if (book && threadIdx.x == 0) bk_rebase<W>(a.b.st, a.delta);
-      grid.sync();
+      ss.grid_sync();
       const uint32_t fill = st->fill_count;
-      if (fill > 0) sp.split(grid, sm.split, a.b.fill, a.b.log, fill, a.b.off, st->base0, 0);
+      if (fill > 0) sp.split(gb, sm.split, a.b.fill, a.b.log, fill, a.b.off, st->base0, 0);
       if (book) bk_book<W>(a.b, m, bk_book_op::after_rebuild(fill > 0), sm.book);
       BK_STAMP(3);
       BK_COUNT(5);
     } else {
-      if (spill > 0) sp.split(grid, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off, base0, c);
-      else grid.sync(); /* a phase that returned at once has no barrier: all must have read the state */
+      if (spill > 0) sp.split(gb, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off, base0, c);
+      else ss.grid_sync(); /* a phase that returned at once has no barrier: all must have read the state */
       if (book) bk_book<W>(a.b, m, bk_book_op::after_split(spill > 0, tail), sm.book);
     }
-    grid.sync();
+    ss.grid_sync();
     BK_STAMP(1);
     if (st->gather_mode != 0) {
       bk_gather<W>(a.vs, a.b);
-      grid.sync();
+      ss.grid_sync();
       BK_STAMP(2);
       BK_COUNT(6);
     }

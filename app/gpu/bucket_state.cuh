@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "team_barrier.cuh"
+#include "barriers.cuh"
 
 namespace dsgpu {
 
@@ -37,7 +37,7 @@ template <typename W> struct bk_state {
   uint32_t gather_mode;  /* 0: none, 1: frontier into fbuf, 2: rebuild into fill */
   uint32_t gather_n;     /* pieces in the gather list */
   uint32_t stamp_next;   /* next stamp value for the phase kernel (< 2^31) */
-  stretch_ctl stretch;   /* stretches of small frontiers (team_barrier.cuh) */
+  stretch_ctl stretch;   /* stretches of small frontiers (barriers.cuh) */
   uint64_t gather_total; /* items in them */
   typename weight_traits<W>::acc_t base0;
   uint32_t npieces[MAX_BUCKETS];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barriers.cuh"
 #include "huge_list.cuh"
 
 using namespace dsgpu;
@@ -111,6 +112,30 @@ ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
 
 } // namespace
 
+ds_status dsgpu::stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, const char *who, ds_error *err) {
+  static_assert(offsetof(stretch_ctl, stall) > offsetof(stretch_ctl, stalled), "stalled, then its record");
+  struct {
+    uint32_t stalled;
+    stall_record rec;
+  } h;
+  const size_t from = offsetof(stretch_ctl, stalled), to = offsetof(stretch_ctl, stall) + sizeof(stall_record);
+  static_assert(offsetof(stretch_ctl, stall) - offsetof(stretch_ctl, stalled) == offsetof(decltype(h), rec),
+                "the host copy has the device's layout");
+  if (cudaMemcpyAsync(&h, (const char *)dev + from, to - from, cudaMemcpyDeviceToHost, ctx->stream) != cudaSuccess ||
+      cudaStreamSynchronize(ctx->stream) != cudaSuccess)
+    return ds_error_set(err, DS_ERR_DEVICE, "%s: reading the search's barriers failed: %s", who,
+                        cudaGetErrorString(cudaGetLastError()));
+  if (!h.stalled) return DS_OK;
+  static const char *const SITES[] = {"a barrier", "the grid barrier", "the team's check-in before small rounds",
+                                      "the team barrier"};
+  const stall_record &r = h.rec;
+  return ds_error_set(err, DS_ERR_DEVICE,
+                      "the GPU search stalled: %s: block %u gave up waiting at %s after %.1f s (%u of the arrivals it "
+                      "waited for missing); the search was stopped",
+                      who, r.rank, SITES[r.site < sizeof SITES / sizeof SITES[0] ? r.site : 0], r.waited_ns / 1e9,
+                      r.want - r.seen);
+}
+
 extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   memset(o, 0, sizeof *o);
   o->blocks_per_sm = 0; /* by the graph: PERSISTENT_BLOCKS_PER_SM, or 1 for sparse graphs */
@@ -131,6 +156,8 @@ extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
   o->dense_div = 0; /* DENSE_FRONTIER_DIV */
   o->spill_limit = 0;
   o->self_check = 0;
+  o->stall_ms = 0; /* STALL_MS */
+  o->force_stall = 0;
   o->trace = NULL;
 }
 
@@ -149,7 +176,8 @@ static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
                {"local_solo", o->local_solo, 0, LOCAL_STEPS_MAX},
                {"local_team", o->local_team, 0, LOCAL_STEPS_MAX},
                {"local_grid", o->local_grid, 0, LOCAL_STEPS_MAX},
-               {"self_check", o->self_check, 0, 1}};
+               {"self_check", o->self_check, 0, 1},
+               {"force_stall", o->force_stall, 0, 1}};
   for (const auto &r : range)
     if (r.value < r.lo || r.value > r.hi)
       return ds_error_set(err, DS_ERR_ARG, "GPU option %s = %lld is out of range: %lld..%lld", r.name, r.value, r.lo,
@@ -244,6 +272,8 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   kn.team_max = opt->team_max; /* 0 turns team rounds off */
   kn.solo_local = opt->solo_local;
   kn.rank_blocks = opt->rank_blocks;
+  kn.stall_ns = 1000000ull * (opt->stall_ms ? opt->stall_ms : STALL_MS);
+  kn.force_stall = opt->force_stall;
   kn.min_tile = opt->min_tile; /* 256: no spreading */
   kn.dyn_tiles = opt->dynamic_tiles;
   /* hub order runs in the two-block build only (round_schedule.cuh) */

@@ -134,7 +134,7 @@ struct round_knobs {
   uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
   uint32_t team_blocks; /* the team: blocks 0..team_blocks - 1 (1: none) */
   int solo_local;       /* solo rounds keep their counters and frontier in shared memory */
-  int rank_blocks;      /* blocks ranked by SM (team_barrier.cuh: stretch_sync::init) */
+  int rank_blocks;      /* blocks ranked by SM (barriers.cuh: stretch_sync::init) */
   int dyn_tiles;        /* how frontier tiles are dealt to blocks (relax_frontier.cuh: tile_counter) */
   uint32_t min_tile;    /* smallest tile when a small frontier is spread over the blocks */
   uint32_t huge_degree; /* vertices of at least this degree go to the huge list */
@@ -146,6 +146,8 @@ struct round_knobs {
   uint32_t huge_plain;  /* the huge degree of a search without hub order (Bellman-Ford) */
   uint32_t dense_min;   /* a grid round of at least this frontier is dense (UINT32_MAX: never;
                            frontier_queue.cuh: queue_pending) */
+  unsigned long long stall_ns; /* a barrier wait longer than this gives up (barriers.cuh) */
+  int force_stall;      /* a test's stall: one block never arrives at its first grid barrier */
 };
 
 } // namespace dsgpu

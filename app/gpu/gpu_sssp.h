@@ -69,6 +69,11 @@ typedef struct {
                              (0: the queue's room); small values test that path */
   int self_check;         /* 0/1: fail a search whose done marks disagree with its
                              final distances (a bookkeeping self-test) */
+  uint32_t stall_ms;      /* a barrier wait of the search kernels that lasts longer
+                             gives up, and the search fails with "the GPU search
+                             stalled" (DS_ERR_DEVICE); 0: the default, 10 s */
+  int force_stall;        /* 0/1: one block never arrives at its first grid barrier
+                             (tests the stall's path) */
   ds_gpu_trace *trace;    /* per-round trace (NULL: none); kept by the context */
 } ds_gpu_options;
 

@@ -38,7 +38,7 @@ template <typename W> struct multisplit_splitter {
       return ds_error_set(err, DS_ERR_DEVICE, "multisplit: cannot allocate the bucket counts");
     return DS_OK;
   }
-  __device__ __forceinline__ void split(cg::grid_group &grid, smem &s, const uint32_t *in, uint32_t *out,
+  __device__ __forceinline__ void split(grid_barrier &grid, smem &s, const uint32_t *in, uint32_t *out,
                                         uint32_t n, size_t *d_off, typename weight_traits<W>::acc_t base0,
                                         uint32_t c) const {
     msplit::grid_multisplit_keys<RELAX_BLOCK>(grid, s, in, out, n, m, window_bucket<W>{fn.dist, base0, fn.delta, c, m},

@@ -42,7 +42,7 @@ struct nf_ctl {
   uint32_t fr[3];     /* far pushes of round r in fr[r % 3] (rotating), from the pile's base */
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
-  stretch_ctl stretch; /* stretches of small frontiers (team_barrier.cuh) */
+  stretch_ctl stretch; /* stretches of small frontiers (barriers.cuh) */
 };
 
 template <typename W> struct nf_args {
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
   uint32_t fp = 0, fbase = 0, r = 0;
   uint32_t nin = ctl->ncnt[0];
   stretch_sync ss;
-  ss.init(grid, &a.ctl->stretch, a.kn.team_blocks, a.kn.solo_local, a.kn.rank_blocks, sm.rank);
+  ss.init(grid, &a.ctl->stretch, a.kn, sm.rank);
   const bool first = ss.b == 0 && threadIdx.x == 0;
   for (;; ++r) {
     // 1. relax the near frontier of round r (the whole grid)
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
     nf_round<W, BPS, ORD>(a, r, nin, fp, fbase, S, sm, edges, gridDim.x, ss, -1, counts, dense);
     /* a dense round queued nothing below S: its next frontier is what it left pending */
     if (dense)
-      counts[0] = end_dense_round<W>(grid, a.vs, a.g.n, a.infinite ? T::acc_max() : S, a.near[(r + 1) & 1],
+      counts[0] = end_dense_round<W>(ss, a.vs, a.g.n, a.infinite ? T::acc_max() : S, a.near[(r + 1) & 1],
                                      &a.ctl->ncnt[(r + 1) % 3], nf_huge<W, BPS>(a, r));
     // 2. small frontiers: block 0 or the team runs rounds while the frontier
     //    stays small and no phase change or compaction is due; then all
@@ -146,8 +146,8 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
       auto round = [&](uint32_t rr, uint32_t n, uint32_t b, uint32_t parts, int local, uint32_t(&c)[2]) {
         return nf_round<W, BPS, ORD>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
-      if (small_stretch(grid, ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
-        relax_huge_grid<W, BPS == 2>(a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r), edges);
+      if (small_stretch(ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
+        relax_huge_grid<W, BPS == 2>(ss, a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r), edges);
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }
@@ -165,12 +165,16 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
         uint32_t d = dist_of(a.vs.dist[a.far[fp][i]]);
         if (!T::below(d, S)) atomicMin(&a.ctl->gmin, d);
       }
-      grid.sync();
+      ss.grid_sync();
       const uint32_t gmin = ctl->gmin;
       if (gmin == T::INF_BITS) break;
       acc_t k = (acc_t)T::bucket(gmin, S, a.delta);
       S_new = S + a.delta * (k + 1);
-      while (!T::below(gmin, S_new)) S_new += a.delta; /* float rounding */
+      while (!T::below(gmin, S_new)) { /* float rounding */
+        const acc_t next = S_new + a.delta;
+        /* a delta too small to move S_new at this magnitude: no split */
+        S_new = next > S_new ? next : T::acc_max();
+      }
     }
     // 5. split the far pile: stale entries dropped, [S, S_new) to near, the
     //    rest to the other pile, counted in the slot of round r + 1 (cleared
@@ -189,7 +193,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
       }
     }
     if (BPS == 2 && a.kn.hub_mid != UINT32_MAX) publish_next_min(nf_huge<W, BPS>(a, r), near_min);
-    grid.sync();
+    ss.grid_sync();
     nin = ctl->ncnt[(r + 1) % 3]; /* with the split's near pushes */
     if (first) ctl->gmin = T::INF_BITS;
     fp ^= 1;
@@ -264,6 +268,8 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   }
   st = timed_search(
       ctx, who, [&]() { return cooperative_launch(ctx, pl, args, who, err); }, &h, ctl, sizeof h, &ms, err);
+  if (st != DS_OK) goto done;
+  st = stall_check(ctx, &ctl->stretch, who, err);
   if (st != DS_OK) goto done;
   res->time_ms = ms;
   res->rounds = h.rounds;

@@ -1,7 +1,7 @@
 /* deltasplit GPU SSSP: the round schedule of the persistent kernels, shared
  * by Near-Far and the bucket engine. A frontier of at most solo_max vertices
  * runs on one block (a solo round, block barriers), one of at most team_max on
- * a team of blocks (team_barrier.cuh), a larger one on the whole grid (grid
+ * a team of blocks (barriers.cuh), a larger one on the whole grid (grid
  * barriers). small_stretch runs consecutive solo and team rounds while the
  * other blocks wait at one grid barrier; relax_round is one round of either
  * kind.
@@ -10,7 +10,7 @@
 #define DS_GPU_ROUND_SCHEDULE_CUH
 
 #include "relax_frontier.cuh"
-#include "team_barrier.cuh"
+#include "barriers.cuh"
 
 namespace dsgpu {
 
@@ -150,13 +150,13 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
  * mid-degree vertices (hl is the round's huge list) and returns the count
  * once every block has queued. */
 template <typename W>
-__device__ __forceinline__ uint32_t end_dense_round(cg::grid_group &grid, const dev_vertex_state &vs, uint32_t n,
+__device__ __forceinline__ uint32_t end_dense_round(stretch_sync &ss, const dev_vertex_state &vs, uint32_t n,
                                                     typename weight_traits<W>::acc_t split, uint32_t *q,
                                                     uint32_t *cnt, const huge_list &hl) {
   uint32_t least = UINT32_MAX;
   queue_pending<W>(vs, n, split, q, cnt, least);
   if (hl.mid_degree != UINT32_MAX) publish_next_min(hl, least);
-  grid.sync();
+  ss.grid_sync();
   return *(volatile uint32_t *)cnt;
 }
 
@@ -164,11 +164,11 @@ __device__ __forceinline__ uint32_t end_dense_round(cg::grid_group &grid, const 
  * true), by the whole grid; every thread of every block calls it after a grid
  * barrier. */
 template <typename W, bool HUB>
-__device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &vs,
+__device__ void relax_huge_grid(stretch_sync &ss, const dev_graph<W> &g, const dev_vertex_state &vs,
                                 const split_sink<W> &sink, const huge_list &hl, unsigned long long &edges) {
   const unsigned long long hw = *(volatile unsigned long long *)hl.word;
   relax_huge<W, HUB>(g, vs, hl, hw, sink, blockIdx.x, gridDim.x, edges);
-  cg::this_grid().sync();
+  ss.grid_sync();
 }
 
 /* A stretch of rounds on part of the grid, shared by Near-Far and the bucket
@@ -185,7 +185,7 @@ __device__ void relax_huge_grid(const dev_graph<W> &g, const dev_vertex_state &v
  * whether that round handed its huge list over (the caller then relaxes it
  * with the whole grid). Every thread of every block calls it. */
 template <typename Round, typename Keep>
-__device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync &ss, uint32_t solo_max,
+__device__ __forceinline__ bool small_stretch(stretch_sync &ss, uint32_t solo_max,
                                               uint32_t team_max, uint32_t &r, uint32_t &base, uint32_t nout,
                                               uint32_t pile, Round round, Keep keep) {
   volatile stretch_ctl *c = ss.c;
@@ -238,7 +238,7 @@ __device__ __forceinline__ bool small_stretch(cg::grid_group &grid, stretch_sync
       c->huge = handed;
     }
   }
-  grid.sync();
+  ss.grid_sync();
   r = c->r;
   base = c->base;
   return c->huge != 0;

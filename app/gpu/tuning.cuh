@@ -174,6 +174,13 @@ constexpr uint32_t SOLO_LOCAL_CAP = SOLO_MAX_FRONTIER;
  * team are first blocks of distinct SMs: unranked, a team of the first 64
  * block ids sat on 56 SMs, two blocks sharing one SM's L1 request rate. */
 constexpr int RANK_BLOCKS = 1;
+/* A barrier wait of the persistent kernels that lasts longer than this gives
+ * up and fails the search (barriers.cuh). A legitimate wait is one round's
+ * work on the other blocks: the largest rounds of the suite (Kronecker scale
+ * 24 on an H200: 25 ms for all 27 rounds) take a few milliseconds, so 10 s is
+ * more than a thousand times any of them, and still ends a stalled search
+ * well before a test's or a user's patience. */
+constexpr uint32_t STALL_MS = 10000;
 
 /* ---- queues ---------------------------------------------------------------- */
 

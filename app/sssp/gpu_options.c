@@ -37,6 +37,8 @@ static const env_field ENV_FIELDS[] = {
     {"DS_GPU_DENSE_DIV", offsetof(ds_gpu_options, dense_div), 0},
     {"DS_GPU_SPILL_LIMIT", offsetof(ds_gpu_options, spill_limit), 0},
     {"DS_GPU_SELF_CHECK", offsetof(ds_gpu_options, self_check), 1},
+    {"DS_GPU_STALL_MS", offsetof(ds_gpu_options, stall_ms), 0},
+    {"DS_GPU_FORCE_STALL", offsetof(ds_gpu_options, force_stall), 1},
 };
 
 ds_status ds_gpu_options_from_env(ds_gpu_options *opt, ds_error *err) {

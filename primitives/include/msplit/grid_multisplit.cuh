@@ -16,6 +16,9 @@
 //   - the bucket functor (bucket.cuh) is called twice per key (count, then place) and must return
 //     the same bucket both times; results >= m go to m - 1. A staged functor is called unstaged:
 //     it reads its table from global memory.
+//   - grid: the kernel's grid barrier, any object whose sync() every thread of every block calls
+//     to pass it: cooperative_groups::grid_group, or a kernel's own barrier (one that gives up
+//     after a bound, say: it must then end the block, as the call cannot report anything).
 // Result: the same as multisplit_keys's: stable, in bucket order. It cannot fail, so it returns
 // nothing. Synchronisation: one grid.sync() inside; when a block returns, its own part of d_out is
 // written, and block 0's threads see d_offsets (block 0 writes them): work that needs only the
@@ -96,8 +99,8 @@ __device__ __forceinline__ peer_method grid_peer_method(uint32_t m) {
 
 }  // namespace detail
 
-template <int BLOCK_THREADS = tuning::BLOCK_THREADS, typename Key, typename BucketOp>
-__device__ void grid_multisplit_keys(cooperative_groups::grid_group &grid,
+template <int BLOCK_THREADS = tuning::BLOCK_THREADS, typename Grid, typename Key, typename BucketOp>
+__device__ void grid_multisplit_keys(Grid &grid,
                                      grid_multisplit_storage<BLOCK_THREADS> &s, const Key *d_in, Key *d_out,
                                      uint32_t n, uint32_t m, BucketOp op, uint32_t *d_counts,
                                      size_t *d_offsets) {

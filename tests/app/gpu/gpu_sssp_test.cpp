@@ -120,6 +120,50 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   fflush(stdout);
 }
 
+/* A stall forced in every engine (one block never arrives at its first grid
+ * barrier): each search gives up after its bound and fails with "the GPU
+ * search stalled" and where; the kernel ends, and the same context then runs
+ * a correct search. The options are the suite's (DS_GPU_*), with the stall. */
+void forced_stalls(const std::vector<Config> &cfgs) {
+  Graph g = grid("stall-grid-30x30", 30, 30, 1, 99, 7);
+  const std::vector<uint32_t> ref = dijkstra(g, 0);
+  ds_graph view = g.view();
+  ds_error err;
+  err.msg[0] = 0;
+  ds_gpu_options opt;
+  ds_gpu_options_default(&opt);
+  REQUIRE(ds_gpu_options_from_env(&opt, &err) == DS_OK, "stall options: %s", err.msg);
+  const long before = ds_test_failures();
+  for (const Config &c : cfgs) {
+    ds_gpu_ctx *ctx = NULL;
+    opt.force_stall = 1;
+    opt.stall_ms = 100;
+    REQUIRE(ds_gpu_open(0, &view, &opt, &ctx, &err) == DS_OK, "stall open: %s", err.msg);
+    std::vector<uint32_t> dist(g.n, POISON);
+    ds_sssp_params p;
+    memset(&p, 0, sizeof p);
+    p.delta = std::max(1.0, std::ceil(mid_delta(g)));
+    p.buckets = c.buckets;
+    ds_sssp_result r;
+    memset(&r, 0, sizeof r);
+    r.dist = dist.data();
+    err.msg[0] = 0;
+    const ds_status st = ds_gpu_sssp(ctx, c.algo, 0, &p, &r, &err);
+    REQUIRE(st == DS_ERR_DEVICE && strstr(err.msg, "the GPU search stalled") && strstr(err.msg, "grid barrier"),
+            "forced stall, algo %d buckets %u: status %d: %s", (int)c.algo, c.buckets, (int)st, err.msg);
+    ds_gpu_close(ctx);
+    /* the device is fine afterwards: a normal search on a new context */
+    opt.force_stall = 0;
+    opt.stall_ms = 0;
+    REQUIRE(ds_gpu_open(0, &view, &opt, &ctx, &err) == DS_OK, "after the stall, open: %s", err.msg);
+    check(g, ctx, 0, ref, c);
+    ds_gpu_close(ctx);
+  }
+  printf("%-24s forced stalls in %zu configs: %s\n", g.name.c_str(), cfgs.size(),
+         ds_test_failures() == before ? "ok" : "FAILED");
+  fflush(stdout);
+}
+
 void argument_errors() {
   Graph g = grid("args", 4, 4, 1, 9, 1);
   ds_graph view = g.view();
@@ -288,6 +332,7 @@ int main(int argc, char **argv) {
                                    {DS_ALGO_SORT, -1, 10}};
 
   argument_errors();
+  forced_stalls(few);
   {
     Graph g = one_vertex();
     run_graph(g, all, {0});

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The GPU soak: every GPU suite of the CTest tree many times over, several at once (each suite
+# beside the others on the same GPU), counting stalls. Usage, on a machine with a GPU and a build
+# tree made by `cmake --preset default`:
+#   bench/gpu_soak.sh [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME]
+# Runs `ctest -L gpu` (or -R REGEX) N times (default 20) with J suites at once (default 6), and
+# writes OUT/NAME (default MODEL-soak.txt, as gpu_check.sh names its summary): the GPU, commit,
+# and per suite its runs, passes, failures, stalls and its fastest, median and slowest time.
+# A stall is a run that reports "the GPU search stalled" (the kernels' bounded waits gave up:
+# app/gpu/barriers.cuh) or that CTest stopped at its timeout (a wait that nothing bounded).
+# Exit 0 when every run passed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build" out="${OUT:-/tmp/gpu-soak}" reps=20 jobs=6 select=(-L gpu) name=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --tests) select=(-R "$2"); shift 2 ;;
+    --summary) name=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME]" >&2
+       exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+commit=${DS_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+if [ -z "$name" ]; then
+  model=$(echo "${gpu%%,*}" | sed -e 's/^NVIDIA //' | awk '{print tolower($1)}')
+  name="${model:-unknown-gpu}-soak.txt"
+fi
+runs="$out/soak-runs.txt" # one line per suite run: rep, name, status, seconds, stalled
+: > "$runs"
+logs=$(mktemp -d)
+start=$(date +%s)
+for rep in $(seq 1 "$reps"); do
+  log="$logs/rep-$rep.txt"
+  ctest --test-dir "$build" "${select[@]}" -j "$jobs" --output-on-failure > "$log" 2>&1
+  # "  12/40 Test  #7: gpu_sssp_dense ....   Passed   33.41 sec" (or ***Failed, ***Timeout)
+  grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: " "$log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //' |
+    while read -r test rest; do
+      status=$(echo "$rest" | grep -oE "Passed|\*\*\*Failed|\*\*\*Timeout|\*\*\*Skipped|Not Run|Exception" | head -1)
+      secs=$(echo "$rest" | grep -oE "[0-9.]+ sec" | awk '{print $1}')
+      stalled=0
+      [ "$status" = "***Timeout" ] && stalled=1
+      echo "$rep $test ${status:-unknown} ${secs:-0} $stalled"
+    done >> "$runs"
+  # a watchdog's report names the suite in the failure output that follows its line
+  awk -v rep="$rep" '/Test +#[0-9]+: /{t=$0; sub(/.*Test +#[0-9]+: /,"",t); sub(/ .*/,"",t)}
+                     /the GPU search stalled/{print rep, t}' "$log" | sort -u > "$logs/stalled-$rep.txt"
+  while read -r r t; do
+    sed -i -E "s/^($r $t [^ ]+ [^ ]+) 0$/\1 1/" "$runs"
+  done < "$logs/stalled-$rep.txt"
+  grep -q "the GPU search stalled\|\*\*\*Timeout" "$log" && cp "$log" "$out/soak-stall-rep$rep.log"
+  echo "rep $rep/$reps: $(grep -E 'tests passed|tests failed' "$log")"
+done
+elapsed=$(( $(date +%s) - start ))
+summary="$out/$name"
+{
+  echo "# GPU soak: bench/gpu_soak.sh --reps $reps --jobs $jobs ${select[*]}"
+  echo "gpu: $gpu"
+  echo "commit: $commit"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "wall: ${elapsed} s"
+  printf "%-32s %5s %5s %5s %6s %8s %8s %8s\n" suite runs pass fail stalls "min s" "median s" "max s"
+  awk '{n[$2]++; if ($3=="Passed") p[$2]++; else if ($3!="***Skipped") f[$2]++; s[$2]+=$5; t[$2]=t[$2] " " $4}
+       END {for (k in n) print k, n[k], p[k]+0, f[k]+0, s[k]+0, t[k]}' "$runs" | sort |
+    while read -r suite n p f s times; do
+      sorted=$(echo "$times" | tr ' ' '\n' | grep -v '^$' | sort -g)
+      cnt=$(echo "$sorted" | wc -l)
+      min=$(echo "$sorted" | head -1) max=$(echo "$sorted" | tail -1)
+      med=$(echo "$sorted" | sed -n "$(( (cnt + 1) / 2 ))p")
+      printf "%-32s %5d %5d %5d %6d %8s %8s %8s\n" "$suite" "$n" "$p" "$f" "$s" "$min" "$med" "$max"
+    done
+  awk '{n++; if ($3!="Passed" && $3!="***Skipped") f++; s+=$5} END {printf "total: %d runs, %d failed, %d stalls\n", n, f, s}' "$runs"
+} > "$summary"
+cat "$summary"
+rm -rf "$logs"
+awk '$3!="Passed" && $3!="***Skipped"{bad=1} END{exit bad}' "$runs"
