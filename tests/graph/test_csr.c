@@ -1,7 +1,9 @@
 /* ds_csr_build against a dense oracle on many small random edge lists (self
  * loops, duplicates, symmetric or not, pattern / integer / float weights),
  * a large star (long rows), the rules for generated weights, argument
- * errors, and ds_csr_check catching each kind of corrupted CSR. */
+ * errors, ds_csr_check catching each kind of corrupted CSR, and
+ * ds_csr_mark_symmetric finding the directed builds that list both directions
+ * of every edge. */
 #include "graph_test_util.h"
 
 #include <math.h>
@@ -101,6 +103,49 @@ static void one_trial(int trial) {
     ds_graph_free(&again);
   }
   ds_graph_free(&g);
+}
+
+/* ds_csr_mark_symmetric on the directed build of a random list that holds the
+ * reverse of each of its edges, with another weight (or, half the time, of
+ * none): where every arc has its reverse it becomes exactly the symmetric build
+ * (the lighter weight of each pair), elsewhere it stays as it was. */
+static void mark_trial(int trial) {
+  uint32_t n = 2 + rnd(MAX_N - 1), half = rnd(MAX_EDGES / 2);
+  uint32_t src[MAX_EDGES], dst[MAX_EDGES], wu[MAX_EDGES];
+  float wf[MAX_EDGES];
+  static char present[MAX_N][MAX_N];
+  memset(present, 0, sizeof present);
+  for (uint32_t i = 0; i < 2 * half; i++) {
+    src[i] = i < half ? rnd(n) : dst[i - half];
+    dst[i] = i < half ? rnd(n) : src[i - half];
+    wu[i] = rnd(20);
+    wf[i] = 0.5f * (float)rnd(20);
+  }
+  const uint32_t count = rnd(2) ? 2 * half : half;
+  for (uint32_t i = 0; i < count; i++) present[src[i]][dst[i]] = src[i] != dst[i];
+  int want = 1;
+  for (uint32_t u = 0; u < n; u++)
+    for (uint32_t v = 0; v < n; v++) want &= present[u][v] == present[v][u];
+  const int real = rnd(2);
+  ds_edge_list el = {n, count, src, dst, real ? DS_WEIGHT_F32 : DS_WEIGHT_U32,
+                     real ? (const void *)wf : (const void *)wu};
+  ds_graph g, before, sym;
+  ds_error err;
+  if (!CHECK(ds_csr_build(&el, 0, NULL, &g, &err) == DS_OK &&
+                 ds_csr_build(&el, 0, NULL, &before, &err) == DS_OK &&
+                 ds_csr_build(&el, 1, NULL, &sym, &err) == DS_OK,
+             "mark trial %d: %s", trial, err.msg))
+    return;
+  CHECK(ds_csr_mark_symmetric(&g) == want, "mark trial %d: symmetric %d expected", trial, want);
+  if (want)
+    CHECK(g.symmetric && same_graph(&g, &sym) && ds_csr_check(&g, &err) == DS_OK,
+          "mark trial %d: marked, but not the symmetric build", trial);
+  else
+    CHECK(!g.symmetric && same_graph(&g, &before), "mark trial %d: changed, not marked", trial);
+  CHECK(ds_csr_mark_symmetric(&sym) == 1, "mark trial %d: a symmetric build", trial);
+  ds_graph_free(&g);
+  ds_graph_free(&before);
+  ds_graph_free(&sym);
 }
 
 /* Different seeds give different weights; a one-value range gives that value. */
@@ -252,6 +297,7 @@ static void check_catches(void) {
 
 int main(void) {
   for (int t = 0; t < TRIALS; t++) one_trial(t);
+  for (int t = 0; t < TRIALS; t++) mark_trial(t);
   seeds_and_ranges();
   big_star();
   thread_counts();

@@ -186,6 +186,18 @@ ds_status ds_csr_build(const ds_edge_list *edges, int symmetric, const ds_load_o
  * and unique per row, no self-loops). O(n + m). */
 ds_status ds_csr_check(const ds_graph *g, ds_error *err);
 
+/* Finds whether a graph read as directed is undirected already: every arc
+ * u -> v has its reverse v -> u (a general Matrix Market file or an edge list
+ * that lists both directions of every edge). When so, each pair of arcs takes
+ * the lighter of its two weights (what ds_csr_build keeps of duplicates) and
+ * g->symmetric is set, so g is then exactly what a symmetric build of its arcs
+ * gives; otherwise g is left as it was. O(n + m) time, 8 (n + 1) bytes of
+ * scratch (a binary search per arc where they cannot be allocated), against
+ * a sort and a second CSR for a rebuild.
+ * [in,out] g  a valid CSR (ds_csr_check).
+ * Returns 1 when g is symmetric (also when it was marked so already), else 0. */
+int ds_csr_mark_symmetric(ds_graph *g);
+
 /* Binary cache: versioned, checksummed, written to a temporary name and
  * renamed. ds_cache_path gives where the cache of an input lives:
  * "<input>.dscache", or with opt->cache_dir "<cache_dir>/<name>.<hash of the
