@@ -44,6 +44,8 @@ void ds_kernel_usage(FILE *f, const ds_kernel *k) {
 "                      .el/.wel (format from the content); repeat for several.\n"
 "                      A directed graph is made undirected (a note says so):\n"
 "                      every arc is an edge; self loops and duplicates dropped\n"
+"                      (one listing both directions of every edge is taken\n"
+"                      as it is)\n"
 "  --cache-dir DIR     where the binary cache lives, made when missing\n"
 "                      (default: next to FILE)\n"
 "  --no-cache          neither read nor write the binary cache\n"
@@ -125,8 +127,12 @@ static ds_exit_code plan_algorithms(plan *p, const ds_app_device_info *dev) {
 }
 
 /* A directed graph made undirected: its arcs as an edge list, built again
- * with both directions (ds_csr_build drops the duplicates that makes). */
+ * with both directions (ds_csr_build drops the duplicates that makes). A file
+ * that lists both directions of every edge (a general Matrix Market file of
+ * an undirected graph) is undirected already: one pass over the arcs finds
+ * that, where the rebuild would sort them all again into a second CSR. */
 static ds_exit_code symmetrise(const ds_cli *cli, const char *path, ds_graph *g) {
+  if (ds_csr_mark_symmetric(g)) return DS_EXIT_OK;
   const char *name = cli->prog->name;
   ds_error err = {{0}};
   uint32_t *src = (uint32_t *)malloc((g->m ? g->m : 1) * sizeof(uint32_t));

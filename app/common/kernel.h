@@ -5,7 +5,8 @@
  *
  * Input: the graph is loaded as the file says (sharing sssp's binary cache);
  * a directed one is symmetrised with a note (every arc taken as an edge; self
- * loops and duplicates are gone already).
+ * loops and duplicates are gone already), unless it lists both directions of
+ * every edge: then it is undirected as it is.
  */
 #ifndef DS_KERNEL_H
 #define DS_KERNEL_H

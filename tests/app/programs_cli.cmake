@@ -20,6 +20,10 @@ foreach(prog kcore tc)
   # a directed graph is made undirected, with one note
   ds_add_cli_test(${prog}_directed 0 "rome99.gr is directed: every arc is taken as an undirected edge"
                   -- ${P} --graph ${SETS}/rome99.gr --validate --trials 1 ${CACHE_ARGS})
+  # one that lists both directions of every edge is undirected as it is: no note, no rebuild
+  ds_add_cli_test(${prog}_both_directions 0 "passed" --absent "is directed"
+                  --golden ${PF}/k4_both.out ${DATA}/k4_tail.${prog}.golden
+                  -- ${P} --graph ${DATA}/k4_both.el --output ${PF}/k4_both.out --validate --no-cache)
   # --output against hand-made answers (self loop, repeated and reversed lines dropped)
   ds_add_cli_test(${prog}_output 0 "passed" --golden ${PF}/k4_tail.out ${DATA}/k4_tail.${prog}.golden
                   -- ${P} --graph ${DATA}/k4_tail.el --output ${PF}/k4_tail.out --validate --no-cache)
