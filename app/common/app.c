@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "ds/out_file.h"
+#include "ds/threads.h"
 #ifdef DS_APP_GPU_CSR
 #include "ds/csr_gpu.h"
 #endif
@@ -145,6 +146,13 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   }
   *cache = info.cache == DS_CACHE_HIT ? "hit" : info.cache == DS_CACHE_MISS ? "miss" : "off";
   return DS_EXIT_OK;
+}
+
+ds_exit_code ds_app_threads(const ds_cli *cli, int *threads) {
+  ds_error err = {{0}};
+  if (ds_threads_start(cli->threads, threads, &err) == DS_OK) return DS_EXIT_OK;
+  fprintf(stderr, "%s: %s: give fewer --threads\n", cli->prog->name, err.msg);
+  return DS_EXIT_INTERNAL;
 }
 
 void ds_app_gpus(ds_app_device_info *d) {

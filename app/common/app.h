@@ -35,6 +35,12 @@ ds_exit_code ds_app_exit_of(ds_status st);
 ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirected, ds_graph *g,
                                double *load_ms, const char **cache);
 
+/* Starts OpenMP's team of cli->threads (OpenMP's default when 0) before the
+ * first parallel region (ds/threads.h), so that a team the system cannot give
+ * is an error naming the threads, exit code 5 as for memory, and not libgomp's
+ * exit code 1. *threads: the team's size. */
+ds_exit_code ds_app_threads(const ds_cli *cli, int *threads);
+
 typedef struct {
   int gpus;                        /* CUDA devices usable; 0: none (reason says why) */
   char reason[DS_APP_REASON_LEN];

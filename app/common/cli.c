@@ -407,6 +407,6 @@ void ds_cli_usage_tail(FILE *f, const char *device_error) {
 "  3  validation failure (--validate)\n"
 "  4  device error: %s\n"
 "  5  out of memory or other internal error (also a run whose estimated host\n"
-"     memory exceeds what is available)\n",
+"     memory exceeds what is available, or threads that cannot start)\n",
           device_error);
 }

@@ -446,8 +446,7 @@ ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k) {
   p.k = k;
 
   // 1. threads, algorithms, device
-  if (cli->threads > 0) omp_set_num_threads(cli->threads);
-  p.threads = omp_get_max_threads();
+  if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
   ds_app_device_info dev;
   ds_app_gpus(&dev);
   if ((rc = plan_algorithms(&p, &dev)) != DS_EXIT_OK) return rc;

@@ -11,7 +11,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -475,8 +474,7 @@ ds_exit_code ds_run(const ds_cli *cli) {
   p.cli = cli;
 
   // 1. threads and device
-  if (cli->threads > 0) omp_set_num_threads(cli->threads);
-  p.threads = omp_get_max_threads();
+  if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
   ds_app_device_info dev;
   ds_app_gpus(&dev);
   plan_algorithms(&p, dev.gpus, dev.reason);

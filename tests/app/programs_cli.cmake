@@ -94,3 +94,15 @@ foreach(prog kcore tc)
                   --output /dev/null --json /dev/null)
   ds_add_cli_test(${prog}_device 1 "device 7 does not exist" -- ${P} --graph ${DATA}/tiny.mtx --device 7)
 endforeach()
+
+# OpenMP threads that cannot start (4096 stacks beyond a 1 GB address space) are an
+# error naming them, exit 5, not libgomp's exit 1; no test under AddressSanitizer,
+# whose shadow memory alone passes such a limit
+if(NOT DS_SANITIZE)
+  foreach(prog sssp kcore tc)
+    if(TARGET ${prog})
+      ds_add_cli_test(${prog}_threads_limit 5 "${prog}: cannot start 4096 threads: .*give fewer --threads"
+                      -- bash -c "ulimit -v 1000000 && exec '$<TARGET_FILE:${prog}>' --graph '${DATA}/tiny.mtx' --no-cache --threads 4096")
+    endif()
+  endforeach()
+endif()
