@@ -22,6 +22,7 @@
 #include "report.h"
 
 #define POISON_BYTE 0xA5
+#define MIB (1024.0 * 1024.0)
 /* Test hook: when set, every timed result is spoiled (its total and its last
  * vertex's value raised) before validation, so the tests can see a validation
  * failure reach the exit code. */
@@ -332,19 +333,26 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
   if (!g.symmetric && (rc = symmetrise(cli, path, &g)) != DS_EXIT_OK) goto cleanup;
 
   // 2. memory: results (the first algorithm's, the current one's, the
-  // oracle's), the largest working set and the timings
+  // oracle's), the largest working set (with the cpu algorithm's per thread)
+  // and the timings
   const int per_vertex = k->per_vertex_always || cli->output_path != NULL;
   const uint64_t n = g.n;
   const uint64_t graph_bytes = (n + 1) * sizeof(uint64_t) + g.m * 2 * sizeof(uint32_t);
   const uint64_t results = per_vertex ? (uint64_t)(2 + (cli->validate != 0)) * n * k->value_bytes : 0;
   const uint64_t scratch = n * k->scratch_per_vertex + g.m * k->scratch_per_arc;
+  int cpu = 0;
+  for (int i = 0; i < p->n_algos; i++) cpu |= p->algos[i] == DS_KERNEL_CPU;
+  const uint64_t per_thread =
+      cpu && k->scratch_per_thread != NULL ? k->scratch_per_thread(&g) * (uint64_t)p->threads : 0;
   const uint64_t timings = (uint64_t)p->n_algos * cli->trials * sizeof(double);
-  char parts[256];
-  snprintf(parts, sizeof parts, "results %.1f, working memory %.1f, timings %.1f MiB",
-           (double)results / (1024.0 * 1024.0), (double)scratch / (1024.0 * 1024.0),
-           (double)timings / (1024.0 * 1024.0));
-  if ((rc = ds_app_check_host_memory(cli, path, graph_bytes, results + scratch + timings,
-                                     parts)) != DS_EXIT_OK)
+  char parts[256], threads_part[128] = "";
+  if (per_thread > 0)
+    snprintf(threads_part, sizeof threads_part, ", %s %.1f (%d threads)", k->thread_scratch_name,
+             (double)per_thread / MIB, p->threads);
+  snprintf(parts, sizeof parts, "results %.1f, working memory %.1f%s, timings %.1f MiB",
+           (double)results / MIB, (double)scratch / MIB, threads_part, (double)timings / MIB);
+  if ((rc = ds_app_check_host_memory(cli, path, graph_bytes,
+                                     results + scratch + per_thread + timings, parts)) != DS_EXIT_OK)
     goto cleanup;
   for (int i = 0; i < p->n_algos; i++) {
     stats[i].algo = p->algos[i];

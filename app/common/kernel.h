@@ -45,6 +45,10 @@ typedef struct {
   int per_vertex_always;      /* 1: every run computes per_vertex; 0: only for --output */
   /* working memory of the largest algorithm, for the host-memory check */
   uint64_t scratch_per_vertex, scratch_per_arc;
+  /* and what the cpu algorithm takes for each of its threads (NULL: nothing
+   * worth counting), named in the check's message ("per-thread bitmaps") */
+  uint64_t (*scratch_per_thread)(const ds_graph *g);
+  const char *thread_scratch_name;
   /* runs algo (DS_KERNEL_CPU or DS_KERNEL_ORACLE) on g; r->per_vertex is
    * NULL or n values to fill */
   ds_status (*run)(const ds_graph *g, int algo, int threads, ds_kernel_result *r, ds_error *err);

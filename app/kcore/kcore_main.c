@@ -99,7 +99,7 @@ static ds_status gpu_run(void *ctx, const ds_graph *g, ds_kernel_result *r, doub
 static void gpu_close(void *ctx) { ds_kcore_gpu_close((ds_kcore_gpu *)ctx); }
 
 static const ds_kernel KCORE = {&KCORE_PROGRAM, "degeneracy", "core number", sizeof(uint32_t), 1,
-                                KCORE_SCRATCH_PER_VERTEX, 0, run, summary,
+                                KCORE_SCRATCH_PER_VERTEX, 0, NULL, NULL, run, summary,
                                 gpu_open, gpu_run, gpu_close, GPU_DETAILS};
 
 static void usage(FILE *f) {

@@ -39,12 +39,18 @@ ds_status ds_tc_oracle(const ds_graph *g, uint64_t *total, uint64_t *per_vertex,
  * longer than sqrt(2m).
  * [in]  threads  OpenMP threads; <= 0: OpenMP's default.
  * Otherwise as ds_tc_oracle; the result is the same for any thread count.
- * Scratch: 16 n + 2 m bytes (the oriented graph, renumbered by rank) and n / 8
- * bytes a thread (the bitmaps), 8 (max degree + 2) bytes (the ranking), allocated
- * and freed here.
- * Errors: as ds_tc_oracle, and DS_ERR_NOMEM. */
+ * Scratch: 16 n + 2 m bytes (the oriented graph, renumbered by rank),
+ * ds_tc_cpu_thread_bytes(n) a thread (the bitmaps: n / 8 bytes), 8 (max
+ * degree + 2) bytes (the ranking), allocated and freed here.
+ * Errors: as ds_tc_oracle, and DS_ERR_NOMEM (naming the oriented graph or the
+ * bitmaps). */
 ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *per_vertex,
                     ds_error *err);
+
+/* What ds_tc_cpu allocates for each of its threads on a graph of n vertices:
+ * the bitmap over the ranks (one bit a vertex, in 64-bit words, one spare)
+ * and the thread's block total; for a memory check before a run. */
+uint64_t ds_tc_cpu_thread_bytes(uint32_t n);
 
 /* The GPU backend (tc_gpu.cu; tc_gpu_stub.c in builds without CUDA, where
  * every call but _bytes and _options_default returns DS_ERR_DEVICE): edges

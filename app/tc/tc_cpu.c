@@ -17,7 +17,8 @@
  *
  * Per-vertex counts credit u once per vertex, v once per edge, and w by an
  * atomic add per triangle; without them the count loop has no atomics at all.
- * Limits: one bitmap of n bits per thread.
+ * Limits: one bitmap of n bits per thread (ds_tc_cpu_thread_bytes), which many
+ * threads on a large graph make the largest part of the scratch.
  */
 #include "tc.h"
 
@@ -191,6 +192,13 @@ static void count_triangles(const oriented *o, uint32_t n, uint64_t *bits,
   atomic_fetch_add_explicit(total_out, total, memory_order_relaxed);
 }
 
+/* One bitmap over the ranks: a bit a vertex, one word spare. */
+static size_t bitmap_words(uint32_t n) { return (size_t)n / WORD_BITS + 1; }
+
+uint64_t ds_tc_cpu_thread_bytes(uint32_t n) {
+  return (uint64_t)bitmap_words(n) * sizeof(uint64_t) + sizeof(uint64_t); /* + its block_sum */
+}
+
 ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *per_vertex,
                     ds_error *err) {
   // 1. check arguments and allocate the oriented graph
@@ -208,13 +216,20 @@ ds_status ds_tc_cpu(const ds_graph *g, int threads, uint64_t *total, uint64_t *p
   o.off = malloc(((size_t)n + 1) * sizeof *o.off);
   o.col = malloc((size_t)(g->m / 2 + 1) * sizeof *o.col);
   o.block_sum = malloc((size_t)team * sizeof *o.block_sum);
-  const size_t words = (size_t)n / WORD_BITS + 1; /* one bitmap over the ranks per thread */
+  const size_t words = bitmap_words(n);
   uint64_t *bits = calloc((size_t)team * words, sizeof *bits);
   if (o.rank == NULL || o.order == NULL || o.off == NULL || o.col == NULL ||
-      o.block_sum == NULL || bits == NULL || !rank_vertices(g, &o)) {
+      !rank_vertices(g, &o)) {
     st = ds_error_set(err, DS_ERR_NOMEM,
                       "ds_tc_cpu: out of memory for the oriented graph (%u vertices, %llu edges)",
                       n, (unsigned long long)(g->m / 2));
+    goto done;
+  }
+  if (o.block_sum == NULL || bits == NULL) {
+    st = ds_error_set(err, DS_ERR_NOMEM,
+                      "ds_tc_cpu: out of memory for the per-thread bitmaps (%d threads x %.1f "
+                      "KiB: one bit a vertex each)",
+                      team, (double)ds_tc_cpu_thread_bytes(n) / 1024.0);
     goto done;
   }
   // 2. orient, then count

@@ -9,8 +9,8 @@
 #include "kernel.h"
 #include "tc.h"
 
-/* the oriented graph of ds_tc_cpu: 8 (n + 1) + 2 m bytes (tc.h) */
-#define TC_SCRATCH_PER_VERTEX 8u
+/* the oriented graph of ds_tc_cpu: 16 n + 2 m bytes (tc.h), and its bitmaps a thread */
+#define TC_SCRATCH_PER_VERTEX 16u
 #define TC_SCRATCH_PER_ARC 2u
 
 static void usage(FILE *f);
@@ -60,9 +60,12 @@ static ds_status gpu_run(void *ctx, const ds_graph *g, ds_kernel_result *r, doub
 
 static void gpu_close(void *ctx) { ds_tc_gpu_close((ds_tc_gpu *)ctx); }
 
+static uint64_t thread_scratch(const ds_graph *g) { return ds_tc_cpu_thread_bytes(g->n); }
+
 static const ds_kernel TC = {&TC_PROGRAM, "triangles", "triangles", sizeof(uint64_t), 0,
-                             TC_SCRATCH_PER_VERTEX, TC_SCRATCH_PER_ARC, run, NULL,
-                             gpu_open, gpu_run, gpu_close, GPU_DETAILS};
+                             TC_SCRATCH_PER_VERTEX, TC_SCRATCH_PER_ARC, thread_scratch,
+                             "per-thread bitmaps", run, NULL, gpu_open, gpu_run, gpu_close,
+                             GPU_DETAILS};
 
 static void usage(FILE *f) {
   fprintf(f,

@@ -95,6 +95,14 @@ foreach(prog kcore tc)
   ds_add_cli_test(${prog}_device 1 "device 7 does not exist" -- ${P} --graph ${DATA}/tiny.mtx --device 7)
 endforeach()
 
+# tc's bitmaps, one a thread, are in its host-memory estimate and named: rome99's
+# 3,353 vertices take 432 bytes a bitmap, 216 KiB for 512 threads, beyond the 146 KiB given
+if(TARGET tc)
+  ds_add_cli_test(tc_memory_bitmaps 5 "per-thread bitmaps 0.2 \\(512 threads\\), .* but 0.1 MiB are available"
+                  -- env DS_SSSP_TEST_MEM_AVAILABLE=150000 $<TARGET_FILE:tc> --graph ${SETS}/rome99.gr
+                  --algo cpu --threads 512 --no-cache)
+endif()
+
 # OpenMP threads that cannot start (4096 stacks beyond a 1 GB address space) are an
 # error naming them, exit 5, not libgomp's exit 1; no test under AddressSanitizer,
 # whose shadow memory alone passes such a limit
