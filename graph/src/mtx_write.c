@@ -1,6 +1,9 @@
 /* ds_mtx_write: a graph as a Matrix Market "coordinate {integer|real}
- * general" file with every stored arc (1-based), through ds_out_open (a
- * regular file is replaced atomically, a FIFO or device written through).
+ * general" file with every stored arc (1-based), or for a symmetric graph a
+ * "symmetric" one with each edge once (the lower triangle, as the format
+ * asks): a load then knows the graph is undirected, and the file is half the
+ * size. Through ds_out_open (a regular file is replaced atomically, a FIFO or
+ * device written through).
  * Integers are formatted by hand into a large buffer; floats with "%.9g",
  * which round-trips every float. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,12 +41,16 @@ ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err) {
   }
   FILE *f = out.stream;
   const int real = g->weight_type == DS_WEIGHT_F32;
-  int ok = fprintf(f, "%%%%MatrixMarket matrix coordinate %s general\n%% written by deltasplit "
-                   "(graph '%s')\n%u %u %llu\n", real ? "real" : "integer", g->name, g->n, g->n,
-                   (unsigned long long)g->m) > 0;
+  /* a symmetric CSR has no self-loops and each edge in both rows: m / 2 entries */
+  const uint64_t entries = g->symmetric ? g->m / 2 : g->m;
+  int ok = fprintf(f, "%%%%MatrixMarket matrix coordinate %s %s\n%% written by deltasplit "
+                   "(graph '%s')\n%u %u %llu\n", real ? "real" : "integer",
+                   g->symmetric ? "symmetric" : "general", g->name, g->n, g->n,
+                   (unsigned long long)entries) > 0;
   char *p = buf;
   for (uint32_t u = 0; u < g->n && ok; u++) {
     for (uint64_t a = g->row_offsets[u]; a < g->row_offsets[u + 1]; a++) {
+      if (g->symmetric && g->col[a] > u) break; /* rows are sorted: the upper triangle */
       if ((size_t)(p - buf) > WRITE_BUF_BYTES - LINE_MAX_BYTES) {
         ok = fwrite(buf, 1, (size_t)(p - buf), f) == (size_t)(p - buf);
         p = buf;

@@ -61,6 +61,10 @@ foreach(prog kcore tc)
                   -- env DS_SSSP_TEST_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --no-cache)
   # generated graphs: oracle and backend agree
   if(TARGET graphgen)
+    # an undirected one is written symmetric: graphgen's cache is used as it is, no note
+    ds_add_cli_test(${prog}_gen_symmetric 0 "cache hit" --absent "is directed"
+      --before "rm -f ${PF}/gen_sym.mtx ${PF}/gen_sym.mtx.dscache && $<TARGET_FILE:graphgen> kron --scale 9 --quiet -o ${PF}/gen_sym.mtx"
+      -- ${P} --graph ${PF}/gen_sym.mtx --validate --trials 1 --threads 2)
     foreach(kind "kron --scale 9" "grid --rows 20 --cols 30" "rmat --n 600 --m 5000")
       string(REGEX REPLACE " .*" "" kname "${kind}")
       ds_add_cli_test(${prog}_gen_${kname} 0 "(cpu|gpu) .* passed"

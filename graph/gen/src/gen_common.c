@@ -79,7 +79,8 @@ static ds_status check_probs(const ds_gen_spec *s, ds_error *err) {
   return DS_OK;
 }
 
-static ds_status check_spec(const ds_gen_spec *s, ds_error *err) {
+ds_status ds_gen_spec_check(const ds_gen_spec *s, ds_error *err) {
+  if (s == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_gen_spec_check: NULL spec");
   const char *k = ds_gen_kind_name(s->kind);
   ds_error why;
   if (ds_weight_dist_check(s->weight_dist, s->weight_min, s->weight_max, &why) != DS_OK)
@@ -129,7 +130,7 @@ static ds_status check_spec(const ds_gen_spec *s, ds_error *err) {
 ds_status ds_gen_edges(const ds_gen_spec *spec, ds_gen_edge_list *out, ds_error *err) {
   if (!spec || !out) return ds_error_set(err, DS_ERR_ARG, "ds_gen_edges: NULL argument");
   memset(out, 0, sizeof *out);
-  ds_status st = check_spec(spec, err);
+  ds_status st = ds_gen_spec_check(spec, err);
   if (st != DS_OK) return st;
   switch (spec->kind) {
     case DS_GEN_KRON:
@@ -147,7 +148,7 @@ ds_status ds_gen_geo_points(const ds_gen_spec *spec, double *x, double *y, ds_er
   if (spec->kind != DS_GEN_GEO)
     return ds_error_set(err, DS_ERR_ARG, "ds_gen_geo_points: the spec is %s, not geo",
                         ds_gen_kind_name(spec->kind));
-  ds_status st = check_spec(spec, err);
+  ds_status st = ds_gen_spec_check(spec, err);
   if (st != DS_OK) return st;
   return ds_gen_geo_edges(spec, NULL, x, y, err);
 }

@@ -4,8 +4,13 @@
  *
  * Each kind maps onto a ds_gen_spec (ds/gen.h); the graph goes through
  * ds_csr_build, so the file holds what a load would hold: no self-loops, no
- * duplicates, undirected graphs with both directions. Exit codes: 0 success,
- * 1 generation or write failure, 2 usage error.
+ * duplicates; an undirected graph is a "symmetric" file with each edge once,
+ * which a load stores with both directions and knows to be undirected. The
+ * cache is written beside a regular file only (not beside /dev/stdout or a
+ * FIFO, which are never cached). Exit codes: 0 success, 1 generation or write
+ * failure (also OpenMP's threads not starting), 2 usage error (also a spec
+ * the generators refuse: a weight range the distribution cannot take, a grid
+ * beyond 32-bit ids).
  */
 /* clock_gettime, isatty, stat under -std=c11 */
 #define _POSIX_C_SOURCE 200809L
@@ -18,12 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "ds/gen.h"
 #include "ds/graph.h"
+#include "ds/threads.h"
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
@@ -34,7 +36,8 @@ static const char *usage_text =
     "usage: graphgen KIND [options] -o OUT.mtx\n"
     "\n"
     "Generate a graph (deterministic for a seed) and write it as a Matrix Market\n"
-    "file with integer weights, plus the binary cache next to it.\n"
+    "file with integer weights (symmetric, each edge once, when undirected), plus\n"
+    "the binary cache next to it (none beside a stream or FIFO: -o /dev/stdout).\n"
     "\n"
     "kinds and their options:\n"
     "  kron     Graph500 Kronecker, 2^scale vertices, edge_factor * 2^scale edges\n"
@@ -55,6 +58,7 @@ static const char *usage_text =
     "                      bimodal (99 %: MIN .. MIN + (MAX-MIN)/65536, 1 %: the top half)\n"
     "  --seed S            random seed (default 1)\n"
     "  --directed          store arcs one way   --undirected  store both directions\n"
+    "                      (one of the two; the default is the kind's)\n"
     "  --no-cache          do not write the binary cache\n"
     "  --threads N         OpenMP threads (the output does not depend on it)\n"
     "  --quiet             no summary line, no progress bar\n"
@@ -179,7 +183,7 @@ typedef struct {
   ds_gen_spec spec;
   const char *output;
   int no_cache, quiet, threads;
-  int m_given, n_given, radius_given, degree_given;
+  int m_given, n_given, radius_given, degree_given, directed_given, undirected_given;
 } cli;
 
 static int parse_kind(const char *s, ds_gen_kind *kind) {
@@ -266,8 +270,10 @@ static int apply(cli *c, const char *opt, const char *val) {
     s->seed = u;
   } else if (!strcmp(opt, "--directed")) {
     s->symmetric = 0;
+    c->directed_given = 1;
   } else if (!strcmp(opt, "--undirected")) {
     s->symmetric = 1;
+    c->undirected_given = 1;
   } else if (!strcmp(opt, "--no-cache")) {
     c->no_cache = 1;
   } else if (!strcmp(opt, "--quiet")) {
@@ -329,12 +335,17 @@ static int parse_args(int argc, char **argv, cli *c) {
                        c->output);
   if (c->radius_given && c->degree_given)
     return usage_error("%s", "give --radius or --degree, not both");
+  if (c->directed_given && c->undirected_given)
+    return usage_error("%s", "give --directed or --undirected, not both");
   if ((kind == DS_GEN_RMAT || kind == DS_GEN_UNIFORM) && c->n_given && !c->m_given)
     c->spec.m = (uint64_t)c->spec.n * (kind == DS_GEN_RMAT ? 16 : 8);
   if ((kind == DS_GEN_RMAT || kind == DS_GEN_UNIFORM) && c->spec.n < 2)
     return usage_error("%s", "--n must be at least 2 for this kind");
   if ((kind == DS_GEN_KRON || kind == DS_GEN_RMAT) && c->spec.a + c->spec.b + c->spec.c > 1.0 + 1e-12)
     return usage_error("%s", "--a + --b + --c must not exceed 1 (d = 1 - a - b - c)");
+  /* what the generators refuse is a usage error too, found before anything is drawn */
+  ds_error why;
+  if (ds_gen_spec_check(&c->spec, &why) != DS_OK) return usage_error("%s", why.msg);
   return 0;
 }
 
@@ -346,6 +357,14 @@ static void name_of_file(const char *path, char *out, size_t len) {
   if (n > 3 && strcmp(out + n - 3, ".gz") == 0) out[n -= 3] = '\0';
   char *dot = strrchr(out, '.');
   if (dot && dot != out) *dot = '\0';
+}
+
+/* Does path name the file of standard output (/dev/stdout, or the file it was
+ * redirected to)? */
+static int is_stdout(const char *path) {
+  struct stat a, b;
+  return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
 }
 
 static int fail(const char *what, const ds_error *err) {
@@ -365,16 +384,17 @@ int main(int argc, char **argv) {
   cli c;
   int rc = parse_args(argc, argv, &c);
   if (rc) return rc;
-#ifdef _OPENMP
-  if (c.threads > 0) omp_set_num_threads(c.threads);
-#endif
+  ds_error err;
+  if (ds_threads_start(c.threads, NULL, &err) != DS_OK) {
+    fprintf(stderr, "graphgen: %s: give fewer --threads\n", err.msg);
+    return EXIT_FAIL;
+  }
 
   // 1. generate and build the CSR
   progress_state prog = {now_s(), 0, !c.quiet && isatty(STDERR_FILENO), 0};
   c.spec.progress = on_progress;
   c.spec.progress_ctx = &prog;
   ds_graph g;
-  ds_error err;
   ds_status st = ds_gen_graph(&c.spec, &g, &err);
   progress_end(&prog);
   if (st != DS_OK) return fail("generation failed", &err);
@@ -394,48 +414,41 @@ int main(int argc, char **argv) {
   }
   double t_written = now_s();
 
-  // 3. the binary cache, keyed like a later load of the file with default options
-  if (!c.no_cache) {
-    struct stat sb;
+  // 3. the binary cache, keyed like a later load of the file with default options; none
+  // beside a stream or FIFO (no stamp: a load never caches them)
+  ds_input_stamp stamp;
+  st = c.no_cache ? DS_ERR_UNSUPPORTED : ds_input_stamp_of(c.output, &stamp, &err);
+  if (st == DS_OK) {
     ds_load_options opt;
     ds_load_options_default(&opt);
     char cpath[4096];
-    if (stat(c.output, &sb) != 0) {
-      fprintf(stderr, "graphgen: %s: cannot stat the file just written: %s\n", c.output,
-              strerror(errno));
-      ds_graph_free(&g);
-      return EXIT_FAIL;
-    }
     st = ds_cache_path(c.output, &opt, cpath, sizeof cpath, &err);
-    if (st == DS_OK) {
-      /* describe the graph as reading the .mtx would: a general integer
-         file (so not "symmetric"), named after the file, weights from it */
-      g.format = DS_FORMAT_MTX;
-      g.index_base = 1;
-      g.symmetric = 0;
-      g.weights_generated = 0;
-      g.weight_min = g.weight_max = 0;
-      g.weight_seed = 0;
-      g.input_entries = g.m;
-      name_of_file(c.output, g.name, sizeof g.name);
-      ds_input_stamp stamp;
-      st = ds_input_stamp_of(c.output, &stamp, &err);
-      if (st == DS_OK) st = ds_cache_write(cpath, &g, &opt, &stamp, &err);
-    }
-    if (st != DS_OK) {
-      ds_graph_free(&g);
-      return fail("writing the cache failed", &err);
-    }
+    /* describe the graph as reading the .mtx would: an integer file, symmetric when
+       undirected (each edge an entry), named after the file, weights from it */
+    g.format = DS_FORMAT_MTX;
+    g.index_base = 1;
+    g.weights_generated = 0;
+    g.weight_min = g.weight_max = 0;
+    g.weight_seed = 0;
+    g.input_entries = g.symmetric ? g.m / 2 : g.m;
+    name_of_file(c.output, g.name, sizeof g.name);
+    if (st == DS_OK) st = ds_cache_write(cpath, &g, &opt, &stamp, &err);
+  }
+  if (st != DS_OK && st != DS_ERR_UNSUPPORTED) {
+    ds_graph_free(&g);
+    return fail("writing the cache failed", &err);
   }
   double t_end = now_s();
 
   if (!c.quiet) {
+    /* the summary goes where the graph does not: stderr when the graph went to stdout */
+    FILE *f = is_stdout(c.output) ? stderr : stdout;
     double gen_s = (prog.gen_done > 0 ? prog.gen_done : t_built) - prog.start;
-    printf("graphgen: %s: %u vertices, %llu arcs (%s), weights %u..%u, seed %llu -> %s\n", gen_name,
-           g.n, (unsigned long long)g.m, c.spec.symmetric ? "undirected" : "directed",
-           c.spec.weight_min, c.spec.weight_max, (unsigned long long)c.spec.seed, c.output);
-    printf("graphgen: time: generate %.2f s, csr %.2f s, write mtx %.2f s, cache %.2f s\n", gen_s,
-           t_built - prog.start - gen_s, t_written - t_built, t_end - t_written);
+    fprintf(f, "graphgen: %s: %u vertices, %llu arcs (%s), weights %u..%u, seed %llu -> %s\n",
+            gen_name, g.n, (unsigned long long)g.m, c.spec.symmetric ? "undirected" : "directed",
+            c.spec.weight_min, c.spec.weight_max, (unsigned long long)c.spec.seed, c.output);
+    fprintf(f, "graphgen: time: generate %.2f s, csr %.2f s, write mtx %.2f s, cache %.2f s\n",
+            gen_s, t_built - prog.start - gen_s, t_written - t_built, t_end - t_written);
   }
   ds_graph_free(&g);
   return 0;

@@ -238,8 +238,10 @@ ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_loa
 ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt,
                         const ds_input_stamp *input, ds_graph *g, ds_error *err);
 
-/* Write a graph as a Matrix Market coordinate file (general, integer or real)
- * through ds_out_open (out_file.h): a regular file is replaced atomically
+/* Write a graph as a Matrix Market coordinate file, integer or real: general
+ * with every arc, or, for a symmetric graph, symmetric with each edge once (the
+ * lower triangle), which loads back into the same graph, marked symmetric.
+ * Through ds_out_open (out_file.h): a regular file is replaced atomically
  * (a link's target, not the link), a FIFO or device is written through. */
 ds_status ds_mtx_write(const char *path, const ds_graph *g, ds_error *err);
 

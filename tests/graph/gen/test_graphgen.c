@@ -1,28 +1,50 @@
 /* End-to-end tests of the graphgen tool (its path is argv[1]):
  *
- *   1. usage errors exit 2 with a message naming the problem; --help exits 0;
- *      an unwritable output exits 1;
+ *   1. usage errors exit 2 with a message naming the problem, also the specs
+ *      the generators refuse and --directed with --undirected; --help exits 0;
+ *      an unwritable output exits 1, and so do threads that cannot start (under
+ *      a ulimit -v, not in sanitizer builds, whose shadow memory needs more);
  *   2. for every kind, the .mtx it writes loads (ds_graph_load, no cache) into
  *      exactly the graph ds_gen_graph builds in-process from the same
- *      parameters, and the cache it writes next to it loads into the same graph;
- *      --no-cache writes no cache.
+ *      parameters, undirected ones marked symmetric, and the cache it writes
+ *      next to it loads into the same graph; --no-cache writes no cache;
+ *   3. -o /dev/stdout writes the graph to standard output, the summary to
+ *      stderr, and no cache.
  */
 #include "gen_test_util.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+/* A limit on the address space is no test under AddressSanitizer, whose shadow
+ * memory alone passes it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMITS_TESTABLE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LIMITS_TESTABLE 0
+#endif
+#endif
+#ifndef LIMITS_TESTABLE
+#define LIMITS_TESTABLE 1
+#endif
+#define ADDRESS_LIMIT_KIB "1000000" /* room for graphgen, not for 4096 thread stacks */
+
 static const char *tool;
 static char dir[256];
 
-/* Runs graphgen with args, stderr to dir/err.txt; returns the exit code. */
-static int run(const char *args) {
+/* Runs graphgen with args after the shell commands before (limits), stdout to
+ * dir/out.txt and stderr to dir/err.txt; returns the exit code. */
+static int run_after(const char *before, const char *args) {
   char cmd[2048];
-  snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out.txt' 2>'%s/err.txt'", tool, args, dir, dir);
+  snprintf(cmd, sizeof cmd, "%s '%s' %s >'%s/out.txt' 2>'%s/err.txt'", before, tool, args, dir,
+           dir);
   int st = system(cmd);
   if (st == -1 || !WIFEXITED(st)) return -1;
   return WEXITSTATUS(st);
 }
+
+static int run(const char *args) { return run_after("", args); }
 
 static int err_contains(const char *word) {
   char path[512], buf[4096];
@@ -62,6 +84,11 @@ static void test_usage(void) {
       {"kron --quiet=1 -o x.mtx", 2, "takes no value"},
       {"grid -o x.mtx.gz", 2, "uncompressed"},
       {"uniform --m 12x -o x.mtx", 2, "--m"},
+      {"kron --directed --undirected -o x.mtx", 2, "not both"},
+      {"rmat --undirected --directed -o x.mtx", 2, "not both"},
+      {"grid --rows 100000 --cols 100000 -o x.mtx", 2, "32-bit"},
+      {"kron --weight-dist log --weights 0:5 -o x.mtx", 2, "at least 1"},
+      {"geo --weight-dist bimodal -o x.mtx", 2, "distance weights"},
       {"--help", 0, ""},
       {"kron --help", 0, ""},
       {"grid --rows 3 --cols 3 -o /nonexistent-dir/x.mtx", 1, "nonexistent-dir"},
@@ -83,6 +110,11 @@ static void test_usage(void) {
     fclose(f);
   }
   CHECK(strstr(line, "usage: graphgen") != NULL, "--help prints '%s'", line);
+  if (LIMITS_TESTABLE) { /* libgomp would print its own message and exit 1 */
+    int code = run_after("ulimit -v " ADDRESS_LIMIT_KIB ";", "grid --threads 4096 --no-cache -o x.mtx");
+    CHECK(code == 1 && err_contains("graphgen: cannot start 4096 threads"),
+          "--threads 4096 under ulimit -v: exit %d, expected 1 and graphgen's message", code);
+  }
 }
 
 /* The description a load gives, through the cache or the text. */
@@ -149,7 +181,9 @@ static void test_round_trip(void) {
       CHECK(same_graph(&want, &got), "graphgen %s: the loaded graph (cache %d) differs from "
             "ds_gen_graph's (n %u/%u, m %llu/%llu)", cases[i].args, use_cache, got.n, want.n,
             (unsigned long long)got.m, (unsigned long long)want.m);
-      if (use_cache == 0) {
+      if (use_cache == 0) { /* an undirected graph's file says so: no rebuild in kcore, tc */
+        CHECK(got.symmetric == want.symmetric, "graphgen %s: the file loads as %s", cases[i].args,
+              got.symmetric ? "symmetric" : "directed");
         text = got;
         continue;
       }
@@ -186,6 +220,33 @@ static void test_round_trip(void) {
   remove(mtx);
 }
 
+/* -o /dev/stdout: the graph on standard output, whole, the summary on stderr, no cache
+ * (none can be written beside a stream, and none is wanted) */
+static void test_stdout(void) {
+  int code = run("grid --rows 3 --cols 4 --seed 6 -o /dev/stdout");
+  CHECK(code == 0, "graphgen -o /dev/stdout: exit %d", code);
+  CHECK(err_contains("grid_3x4: 12 vertices, 34 arcs"), "-o /dev/stdout: no summary on stderr");
+  char out[512];
+  snprintf(out, sizeof out, "%s/out.txt", dir);
+  ds_gen_spec s;
+  ds_gen_spec_default(&s, DS_GEN_GRID);
+  s.rows = 3;
+  s.cols = 4;
+  s.seed = 6;
+  ds_load_options opt = options_no_cache();
+  ds_graph want, got;
+  ds_error err;
+  if (!CHECK(ds_gen_graph(&s, &want, &err) == DS_OK, "ds_gen_graph: %s", err.msg)) return;
+  if (CHECK(ds_graph_load(out, &opt, &got, &err) == DS_OK, "-o /dev/stdout wrote no graph: %s",
+            err.msg)) {
+    CHECK(same_graph(&want, &got) && got.symmetric, "-o /dev/stdout: not the graph");
+    ds_graph_free(&got);
+  }
+  ds_graph_free(&want);
+  struct stat sb;
+  CHECK(stat("/dev/stdout.dscache", &sb) != 0, "a cache beside /dev/stdout");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_graphgen PATH_TO_GRAPHGEN\n");
@@ -195,6 +256,7 @@ int main(int argc, char **argv) {
   scratch_make(dir, sizeof dir, "graphgen");
   test_usage();
   test_round_trip();
+  test_stdout();
   scratch_remove(dir);
   return ds_test_finish("test_graphgen");
 }

@@ -91,6 +91,14 @@ typedef struct {
  * distance weights; uniform n=2^16 m=8n. */
 void ds_gen_spec_default(ds_gen_spec *spec, ds_gen_kind kind);
 
+/* Checks a spec as ds_gen_edges does before it draws anything: the weight
+ * range against the distribution, the kind's sizes and probabilities, and the
+ * options that do not go together (a weight distribution with the geometric
+ * graph's distance weights). Errors: DS_ERR_ARG, the message naming the
+ * parameter ("grid: 100000 x 100000 = 10000000000 vertices do not fit 32-bit
+ * vertex ids"). */
+ds_status ds_gen_spec_check(const ds_gen_spec *spec, ds_error *err);
+
 /* Raw generated edges, owned (free with ds_gen_edges_free). Ids 0-based < n. */
 typedef struct {
   uint32_t n;
