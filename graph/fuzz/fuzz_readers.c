@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ds_error err;
   memset(&g, 0, sizeof g);
   err.msg[0] = '\0';
-  const ds_read_limits lim = {FUZZ_MAX_VERTICES, FUZZ_MAX_MEMORY, opt.undirected};
+  const ds_read_limits lim = {FUZZ_MAX_VERTICES, FUZZ_MAX_MEMORY, opt.undirected, fmt};
   ds_status st = ds_text_from_memory(name, data + 1, size - 1, FUZZ_MAX_TEXT, &lim, &text, &err);
   if (st == DS_OK && text.len == 0) {
     ds_text_free(&text);

@@ -2,16 +2,17 @@
  * buffer, inflating gzip when the first bytes are gzip's magic (never judged
  * by the name). The text always ends with '\n' and a '\0' sentinel, so a
  * reader can scan a line without testing for the end at every byte.
+ * Every chunk is checked as it arrives (text_check.c: NUL bytes, line
+ * lengths, the first content line, comment lines, the gzip bound): a file is
+ * read a chunk at a time and gzip data inflated a step at a time, so an
+ * input that cannot be a graph (/dev/zero, `yes | gzip`, a gzip bomb) stops
+ * at its first chunk, or where it passes a bound, instead of after the whole
+ * stream, which may never end.
  * Limits: the text must fit in memory; concatenated gzip members are read
  * one after another, and zero bytes after the last member are padding, as
- * gunzip takes them. A gzip stream is checked while it inflates, since a few
- * kilobytes can inflate to gigabytes: a NUL byte (never in a text file)
- * stops it at once; once the header (the size line, the 'p' line) has
- * inflated, its errors stop it, the load's memory is estimated from the
- * sizes it declares, and the text may not grow beyond DS_GZ_BYTES_PER_ENTRY
- * bytes per declared entry plus DS_GZ_COMMENT_BYTES. */
+ * gunzip takes them. */
 #define _POSIX_C_SOURCE 200809L
-#include "graph_internal.h"
+#include "text_check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,22 +24,59 @@
 
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
+#define GZIP_MAGIC_LEN 2
 #define GZIP_WINDOW_BITS (16 + MAX_WBITS) /* gzip wrapper only */
-#define READ_CHUNK ((size_t)1 << 24)
-#define INFLATE_CHUNK ((uInt)1 << 30)     /* zlib counts in uInt */
-#define TEXT_SLACK (2 + DS_TEXT_PAD)       /* the added '\n' and '\0', then zero padding */
-#define PROBE_AFTER ((size_t)64 << 10)     /* inflated bytes before the header is looked for */
-#define PROBE_GIVE_UP ((size_t)16 << 20)   /* no header in this much text: stop looking */
-#define TOKEN_SHOWN 40                     /* characters quoted before a NUL byte */
+#define READ_CHUNK ((size_t)1 << 24)     /* one read() at most */
+#define GZ_IN_CHUNK ((size_t)1 << 20)    /* compressed bytes read at a time */
+#define INFLATE_STEP ((size_t)1 << 20)   /* text inflated between two checks */
+#define FIRST_CAP ((size_t)1 << 20)      /* a text of unknown size starts here, then doubles */
+#define TEXT_SLACK (2 + DS_TEXT_PAD)     /* the added '\n' and '\0', then zero padding */
 
 static int is_gzip(const unsigned char *b, size_t len) {
-  return len >= 2 && b[0] == GZIP_MAGIC0 && b[1] == GZIP_MAGIC1;
+  return len >= GZIP_MAGIC_LEN && b[0] == GZIP_MAGIC0 && b[1] == GZIP_MAGIC1;
+}
+
+/* Where the bytes come from: a descriptor, or memory (the fuzzer). */
+typedef struct {
+  const char *name;
+  int fd;                   /* >= 0: read() from it; else mem */
+  const unsigned char *mem;
+  size_t mem_len;
+  uint64_t taken;           /* bytes taken so far */
+  uint64_t size;            /* all of them where known (a regular file, memory); else 0 */
+  ds_progress *prog;
+} source;
+
+/* Up to cap bytes into buf; *got is 0 at the end. */
+static ds_status take(source *s, void *buf, size_t cap, size_t *got, ds_error *err) {
+  const size_t want = cap < READ_CHUNK ? cap : READ_CHUNK;
+  *got = 0;
+  if (s->fd < 0) {
+    const size_t left = s->mem_len - (size_t)s->taken;
+    *got = left < want ? left : want;
+    if (*got) memcpy(buf, s->mem + s->taken, *got);
+  } else {
+    ssize_t k;
+    do {
+      k = read(s->fd, buf, want);
+    } while (k < 0 && errno == EINTR);
+    if (k < 0)
+      return ds_error_set(err, DS_ERR_IO, "%s: read failed after %llu bytes: %s", s->name,
+                          (unsigned long long)s->taken, strerror(errno));
+    *got = (size_t)k;
+  }
+  s->taken += *got;
+  return DS_OK;
+}
+
+static double fraction_taken(const source *s) {
+  return s->size ? (double)s->taken / (double)s->size : 0.0;
 }
 
 /* Makes sure t->data has room for need bytes plus the slack. */
 static ds_status grow(ds_text *t, size_t *cap, size_t need, const char *name, ds_error *err) {
   if (need + TEXT_SLACK <= *cap) return DS_OK;
-  size_t c = *cap ? *cap : ((size_t)1 << 20);
+  size_t c = *cap ? *cap : FIRST_CAP;
   while (c < need + TEXT_SLACK) c *= 2;
   char *d = realloc(t->data, c);
   if (d == NULL)
@@ -57,293 +95,222 @@ static ds_status finish(ds_text *t, size_t *cap, const char *name, ds_error *err
   return DS_OK;
 }
 
-/* The line of the text that inflation had reached: gzip damage is reported
- * as "FILE:LINE: ...", like every other input error. */
-static unsigned long long line_reached(const ds_text *t) {
-  unsigned long long lines = 1;
-  for (const char *p = t->data, *end = t->data + t->len;
-       p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-    lines++;
-  return lines;
+static ds_status too_much(const char *name, const ds_text *t, size_t max_len, ds_error *err) {
+  return ds_error_set(err, DS_ERR_UNSUPPORTED, "%s:%llu: %s more than the %zu bytes allowed",
+                      name, (unsigned long long)ds_text_line_of(t->data, t->len, NULL),
+                      t->gzipped ? "the gzip data inflates to" : "the text holds", max_len);
 }
 
-static int all_zero(const unsigned char *b, size_t len) {
-  for (size_t i = 0; i < len; i++)
-    if (b[i] != 0) return 0;
-  return 1;
-}
-
-ds_status ds_text_nul_check(const char *name, const char *data, size_t from, size_t len,
-                            ds_error *err) {
-  const char *nul = memchr(data + from, '\0', len - from);
-  if (nul == NULL) return DS_OK;
-  unsigned long long line = 1;
-  const char *start = data;
-  for (const char *p = data; p < nul && (p = memchr(p, '\n', (size_t)(nul - p))) != NULL; p++) {
-    line++;
-    start = p + 1;
+/* Plain text: the bytes already taken (head), then chunk after chunk, each
+ * checked. A file of known size is read into one buffer of that size. */
+static ds_status read_text(source *s, const unsigned char *head, size_t head_len, size_t max_len,
+                           ds_text_check *chk, ds_text *t, size_t *cap, ds_error *err) {
+  if (s->size) { /* one huge-page friendly buffer; one byte more to see the end */
+    *cap = (size_t)s->size + TEXT_SLACK + 1;
+    t->data = ds_alloc_big(*cap);
+    if (t->data == NULL) {
+      *cap = 0;
+      return ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory for %zu bytes", s->name,
+                          (size_t)s->size + TEXT_SLACK + 1);
+    }
   }
-  const char *tok = nul; /* the token the NUL byte follows, as the reader would quote it */
-  while (tok > start && tok[-1] != ' ' && tok[-1] != '\t' && nul - tok < TOKEN_SHOWN) tok--;
-  char shown[TOKEN_SHOWN + 1];
-  size_t k = 0;
-  for (; tok + k < nul; k++)
-    shown[k] = tok[k] >= 0x20 && tok[k] < 0x7f ? tok[k] : '?';
-  shown[k] = '\0';
-  if (k == 0)
-    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: a NUL byte at column %zu: a graph file is "
-                        "text, and text has no NUL bytes", name, line, (size_t)(nul - start) + 1);
-  return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: a NUL byte after '%s' (column %zu): a graph "
-                      "file is text, and text has no NUL bytes", name, line, shown,
-                      (size_t)(nul - start) + 1);
-}
-
-/* What the stream check knows of the text inflated so far. */
-typedef struct {
-  const ds_read_limits *lim; /* NULL: no header probe (bytes from the fuzzer without limits) */
-  int done;                  /* the header was found, or is not coming */
-  int is_cache;              /* the text is a binary cache: no text checks */
-  size_t max_text;           /* the bound from the declared size */
-} stream_check;
-
-/* Looks for the header in the complete lines inflated so far; on finding
- * it, bounds the text and checks the load's memory. Stream ended: last. */
-static ds_status probe_header(const char *name, ds_text *t, stream_check *sc, int last,
-                              ds_error *err) {
-  if (sc->done || sc->is_cache || (!last && t->len < PROBE_AFTER)) return DS_OK;
-  const char *nl = t->data + t->len;
-  while (nl > t->data && nl[-1] != '\n') nl--;
-  if (nl == t->data) return DS_OK; /* not one complete line yet */
-  nl--;
-  // a view of the complete lines: a text of its own, sentinel and padding included
-  ds_text view = {t->data, (size_t)(nl - t->data) + 1, 0, 0};
-  char saved[1 + DS_TEXT_PAD];
-  memcpy(saved, t->data + view.len, sizeof saved); /* the buffer has TEXT_SLACK bytes beyond */
-  memset(t->data + view.len, 0, sizeof saved);
-  ds_format fmt = DS_FORMAT_AUTO;
-  ds_error quiet;
-  ds_status st = DS_OK;
-  ds_read_info info;
-  memset(&info, 0, sizeof info);
-  info.header_only = 1;
-  if (ds_detect_format(name, &view, &fmt, &quiet) == DS_OK &&
-      (fmt == DS_FORMAT_MTX || fmt == DS_FORMAT_DIMACS)) {
-    ds_edges e;
-    memset(&e, 0, sizeof e);
-    st = (fmt == DS_FORMAT_MTX ? ds_read_mtx : ds_read_dimacs)(name, &view, sc->lim, NULL, &e,
-                                                                &info, err);
-    ds_edges_free(&e);
-  } else if (fmt != DS_FORMAT_AUTO) {
-    sc->done = 1; /* an edge list (no declared size) or a cache */
-  }
-  memcpy(t->data + view.len, saved, sizeof saved);
+  ds_status st = grow(t, cap, head_len, s->name, err);
   if (st != DS_OK) return st;
-  if (info.header_found) {
-    sc->done = 1;
-    const uint64_t entries = info.declared_entries;
-    const uint64_t bound = (uint64_t)view.len + DS_GZ_COMMENT_BYTES +
-                           (entries < UINT64_MAX / DS_GZ_BYTES_PER_ENTRY - 1
-                                ? (entries + 1) * DS_GZ_BYTES_PER_ENTRY : UINT64_MAX / 2);
-    if (bound < sc->max_text) sc->max_text = (size_t)bound;
-    const uint64_t text_entries = sc->max_text / 4; /* "1 2\n": no file holds more */
-    const ds_load_size need = {info.n, entries < text_entries ? entries : text_entries,
-                               info.symmetric || sc->lim->both_directions, 1, t->len};
-    return ds_check_load_memory(name, info.header_line, &need, sc->lim->max_memory, err);
+  for (size_t i = 0; i < head_len; i++) t->data[i] = (char)head[i]; /* two bytes at most */
+  t->len = head_len;
+  for (size_t got = head_len; got > 0;) {
+    if (t->len > max_len) return too_much(s->name, t, max_len, err);
+    if ((st = ds_text_check_more(chk, t, err)) != DS_OK) return st;
+    if (t->len + TEXT_SLACK + 1 > *cap) { /* a stream, or a file that grew */
+      if ((st = grow(t, cap, t->len + 1, s->name, err)) != DS_OK) return st;
+    }
+    if ((st = take(s, t->data + t->len, *cap - TEXT_SLACK - t->len, &got, err)) != DS_OK)
+      return st;
+    t->len += got;
+    ds_progress_update(s->prog, "read", fraction_taken(s));
   }
-  if (last || t->len >= PROBE_GIVE_UP) sc->done = 1;
   return DS_OK;
 }
 
-/* Inflates gzip bytes (one or more members) into t. */
-static ds_status inflate_all(const char *name, const unsigned char *in, size_t in_len,
-                             size_t max_len, const ds_read_limits *lim, ds_progress *prog,
-                             ds_text *t, ds_error *err) {
-  z_stream z;
-  size_t cap = 0;
+/* What follows a gzip member's end: nothing, zero padding (nothing but zeros
+ * to the end), or another member. Anything else is garbage. */
+static ds_status after_member(source *s, z_stream *z, unsigned char *in, uint64_t member_end,
+                              int *padding, int *next, const ds_text *t, ds_error *err) {
+  size_t got = 0;
   ds_status st = DS_OK;
-  stream_check sc = {lim, lim == NULL, 0, max_len};
+  *next = 0;
+  if (!*padding && z->avail_in == 1 && z->next_in[0] == GZIP_MAGIC0) { /* the magic's 2nd byte */
+    in[0] = GZIP_MAGIC0;
+    st = take(s, in + 1, GZ_IN_CHUNK - 1, &got, err);
+    z->next_in = in;
+    z->avail_in = (uInt)(1 + got);
+  }
+  if (st != DS_OK || z->avail_in == 0) return st;
+  if (!*padding && is_gzip(z->next_in, z->avail_in)) {
+    *next = 1;
+    return DS_OK;
+  }
+  size_t zeros = 0;
+  while (zeros < z->avail_in && z->next_in[zeros] == 0) zeros++;
+  *padding = *padding || zeros > 0;
+  if (*padding && zeros == z->avail_in) { /* zeros so far: used up */
+    z->next_in += zeros;
+    z->avail_in = 0;
+    return DS_OK;
+  }
+  const unsigned long long line = ds_text_line_of(t->data, t->len, NULL);
+  if (s->size) /* everything from the member's end on is garbage */
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: %llu bytes of garbage after the gzip data "
+                        "(at compressed byte %llu)", s->name, line,
+                        (unsigned long long)(s->size - member_end),
+                        (unsigned long long)member_end);
+  return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: garbage after the gzip data (at compressed "
+                      "byte %llu)", s->name, line, (unsigned long long)member_end);
+}
+
+/* What zlib's answer means for a stream that is not at a member's end. */
+static ds_status inflate_status(const source *s, const z_stream *z, int rc, int at_end,
+                                const ds_text *t, ds_error *err) {
+  if (rc == Z_OK || (rc == Z_BUF_ERROR && z->avail_in == 0 && !at_end)) return DS_OK;
+  /* Z_BUF_ERROR with input at hand, or none to come: no progress is possible */
+  const unsigned long long line = ds_text_line_of(t->data, t->len, NULL); /* O(text): errors only */
+  const unsigned long long at = (unsigned long long)(s->taken - z->avail_in);
+  switch (rc) {
+  case Z_BUF_ERROR:
+    if (z->avail_in == 0)
+      return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: truncated gzip file: the data ends after "
+                          "%zu bytes of text without the end of the stream", s->name, line,
+                          t->len);
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip data stalls at compressed byte %llu",
+                        s->name, line, at);
+  case Z_DATA_ERROR:
+  case Z_NEED_DICT:
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: corrupt gzip data at compressed byte %llu "
+                        "(after %zu bytes of text): %s", s->name, line, at, t->len,
+                        z->msg ? z->msg : "invalid data");
+  case Z_MEM_ERROR: return ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory inflating", s->name);
+  default:
+    return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip error %d at compressed byte %llu",
+                        s->name, line, rc, at);
+  }
+}
+
+/* gzip: compressed bytes a chunk at a time (head first), inflated a step at
+ * a time, each step's text checked; one member after another. */
+static ds_status inflate_text(source *s, const unsigned char *head, size_t head_len,
+                              size_t max_len, ds_text_check *chk, ds_text *t, size_t *cap,
+                              ds_error *err) {
+  z_stream z;
   memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, GZIP_WINDOW_BITS) != Z_OK)
-    return ds_error_set(err, DS_ERR_NOMEM, "%s: cannot start zlib", name);
-  size_t consumed = 0;
-  st = grow(t, &cap, in_len < max_len / 4 ? in_len * 4 : max_len, name, err);
+  unsigned char *in = malloc(GZ_IN_CHUNK);
+  if (in == NULL || inflateInit2(&z, GZIP_WINDOW_BITS) != Z_OK) {
+    free(in);
+    return ds_error_set(err, DS_ERR_NOMEM, "%s: cannot start zlib", s->name);
+  }
+  memcpy(in, head, head_len);
+  z.next_in = in;
+  z.avail_in = (uInt)head_len;
+  int between = 0, padding = 0, at_end = 0, next = 0;
+  uint64_t member_end = 0;
+  ds_status st = DS_OK;
   while (st == DS_OK) {
-    // 1. room for more output
-    if (t->len + TEXT_SLACK >= cap) {
-      if (t->len >= sc.max_text) {
-        st = ds_error_set(err, DS_ERR_UNSUPPORTED, "%s:%llu: the gzip data inflates to more than "
-                          "%zu bytes%s", name, line_reached(t), sc.max_text,
-                          sc.max_text < max_len ? ", more than the entries its header declares "
-                          "can take" : "");
-        break;
-      }
-      st = grow(t, &cap, cap, name, err);
-      if (st != DS_OK) break;
+    // 1. compressed bytes, when those in hand are used up
+    if (z.avail_in == 0 && !at_end) {
+      size_t got = 0;
+      if ((st = take(s, in, GZ_IN_CHUNK, &got, err)) != DS_OK) break;
+      z.next_in = in;
+      z.avail_in = (uInt)got;
+      at_end = got == 0;
+      ds_progress_update(s->prog, "inflate", fraction_taken(s));
     }
-    size_t in_left = in_len - consumed, out_room = cap - TEXT_SLACK - t->len;
-    z.next_in = (Bytef *)(in + consumed);
-    z.avail_in = (uInt)(in_left < INFLATE_CHUNK ? in_left : INFLATE_CHUNK);
-    z.next_out = (Bytef *)t->data + t->len;
-    z.avail_out = (uInt)(out_room < INFLATE_CHUNK ? out_room : INFLATE_CHUNK);
-    uInt in_before = z.avail_in, out_before = z.avail_out;
-    int rc = inflate(&z, Z_NO_FLUSH);
-    consumed += in_before - z.avail_in;
-    const size_t old_len = t->len;
-    t->len += out_before - z.avail_out;
-    ds_progress_update(prog, "inflate", in_len ? (double)consumed / (double)in_len : 1.0);
-    // 2. the text so far: no NUL byte, a sound header
-    const int last = rc == Z_STREAM_END && all_zero(in + consumed, in_len - consumed);
-    if (old_len < DS_CACHE_MAGIC_LEN && t->len >= DS_CACHE_MAGIC_LEN) /* binary: no text checks */
-      sc.is_cache = memcmp(t->data, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) == 0;
-    st = probe_header(name, t, &sc, last, err);
-    if (st == DS_OK && !sc.is_cache) st = ds_text_nul_check(name, t->data, old_len, t->len, err);
-    if (st != DS_OK) break;
-    // 3. what zlib said
-    if (rc == Z_STREAM_END) {
-      if (last) break; /* the end, or zero padding after it */
-      if (!is_gzip(in + consumed, in_len - consumed)) {
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: %zu bytes of garbage after the gzip "
-                          "data (at compressed byte %zu)", name, line_reached(t),
-                          in_len - consumed, consumed);
-        break;
+    // 2. after a member: the end, padding, or the next member
+    if (between) {
+      if (z.avail_in == 0 && at_end) break;
+      st = after_member(s, &z, in, member_end, &padding, &next, t, err);
+      if (st == DS_OK && next) {
+        inflateReset(&z);
+        between = 0;
       }
-      inflateReset(&z); /* next member */
-    } else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) {
-      st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: corrupt gzip data at compressed byte %zu "
-                        "(after %zu bytes of text): %s", name, line_reached(t), consumed, t->len,
-                        z.msg ? z.msg : "invalid data");
-    } else if (rc == Z_MEM_ERROR) {
-      st = ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory inflating", name);
-    } else if (rc == Z_BUF_ERROR || (rc == Z_OK && consumed == in_len && z.avail_out > 0)) {
-      if (consumed == in_len)
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: truncated gzip file: the data ends "
-                          "after %zu bytes of text without the end of the stream", name,
-                          line_reached(t), t->len);
-      else if (z.avail_out > 0)
-        st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip data stalls at compressed byte "
-                          "%zu", name, line_reached(t), consumed);
-    } else if (rc != Z_OK) {
-      st = ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: gzip error %d at compressed byte %zu", name,
-                        line_reached(t), rc, consumed);
+      continue;
+    }
+    // 3. one step of text, checked
+    if ((st = grow(t, cap, t->len + INFLATE_STEP, s->name, err)) != DS_OK) break;
+    z.next_out = (Bytef *)t->data + t->len;
+    z.avail_out = (uInt)INFLATE_STEP;
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    const size_t made = INFLATE_STEP - z.avail_out;
+    t->len += made;
+    if (t->len > max_len) st = too_much(s->name, t, max_len, err);
+    else if (made > 0) st = ds_text_check_more(chk, t, err);
+    if (st != DS_OK) break;
+    if (rc == Z_STREAM_END) {
+      between = 1;
+      padding = 0;
+      member_end = s->taken - z.avail_in;
+    } else {
+      st = inflate_status(s, &z, rc, at_end, t, err);
     }
   }
   inflateEnd(&z);
-  if (st == DS_OK) st = finish(t, &cap, name, err);
+  free(in);
   return st;
 }
 
-static ds_status from_bytes(const char *name, const unsigned char *b, size_t len, size_t max_len,
-                            const ds_read_limits *lim, ds_progress *prog, ds_text *t,
-                            ds_error *err) {
-  if (is_gzip(b, len)) {
-    t->gzipped = 1;
-    return inflate_all(name, b, len, max_len, lim, prog, t, err);
-  }
-  size_t cap = 0;
-  t->len = 0;
-  if (len > max_len || len > SIZE_MAX / 4)
-    return ds_error_set(err, DS_ERR_UNSUPPORTED, "%s: %zu bytes is more than the %zu allowed",
-                        name, len, max_len);
-  ds_status st = grow(t, &cap, len, name, err);
+/* The text of a source: plain or gzip by its first two bytes, checked chunk
+ * by chunk (every_line: a stream, whose size nothing else bounds). */
+static ds_status read_source(source *s, size_t max_len, const ds_read_limits *lim, int every_line,
+                             ds_text *t, ds_error *err) {
+  unsigned char head[GZIP_MAGIC_LEN];
+  size_t head_len = 0, got = 0, cap = 0;
+  ds_status st = DS_OK;
+  memset(t, 0, sizeof *t);
+  do { /* a pipe may give one byte at a time */
+    st = take(s, head + head_len, sizeof head - head_len, &got, err);
+    head_len += got;
+  } while (st == DS_OK && got > 0 && head_len < sizeof head);
   if (st != DS_OK) return st;
-  if (len) memcpy(t->data, b, len);
-  t->len = len;
-  return finish(t, &cap, name, err);
+  t->gzipped = is_gzip(head, head_len);
+  ds_text_check chk;
+  ds_text_check_begin(&chk, s->name, lim, every_line || t->gzipped, t->gzipped, s->size);
+  if (t->gzipped) st = inflate_text(s, head, head_len, max_len, &chk, t, &cap, err);
+  else st = read_text(s, head, head_len, max_len, &chk, t, &cap, err);
+  if (st == DS_OK) st = finish(t, &cap, s->name, err);
+  if (st == DS_OK) st = ds_text_check_more(&chk, t, err); /* the last line, now complete */
+  t->nul_free = !chk.is_cache;
+  if (st != DS_OK) ds_text_free(t);
+  return st;
 }
 
 ds_status ds_text_from_memory(const char *name, const void *bytes, size_t len, size_t max_len,
                               const ds_read_limits *lim, ds_text *t, ds_error *err) {
-  memset(t, 0, sizeof *t);
-  ds_status st = from_bytes(name, bytes, len, max_len, lim, NULL, t, err);
-  if (st != DS_OK) ds_text_free(t);
-  return st;
-}
-
-/* Reads the raw bytes of a file: regular files in one go, anything else
- * (a pipe, /dev/stdin) in growing chunks. *out_cap leaves room for the slack. */
-static ds_status read_raw(const char *path, unsigned char **out, size_t *out_len,
-                          size_t *out_cap, ds_progress *prog, ds_error *err) {
-  ds_status st = DS_OK;
-  unsigned char *buf = NULL;
-  size_t len = 0, cap = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0)
-    return ds_error_set(err, DS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) {
-    st = ds_error_set(err, DS_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-    goto done;
-  }
-  if (S_ISDIR(sb.st_mode)) {
-    st = ds_error_set(err, DS_ERR_IO, "%s: is a directory, not a graph file", path);
-    goto done;
-  }
-  cap = (S_ISREG(sb.st_mode) ? (size_t)sb.st_size : READ_CHUNK) + TEXT_SLACK + 1;
-  buf = ds_alloc_big(cap);
-  for (;;) {
-    if (buf == NULL) {
-      st = ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory for %zu bytes", path, cap);
-      goto done;
-    }
-    if (len + TEXT_SLACK + 1 > cap) { /* the file grew, or it is not a regular file */
-      unsigned char *b = realloc(buf, cap * 2);
-      if (b == NULL) {
-        free(buf);
-        buf = NULL;
-        continue;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t room = cap - TEXT_SLACK - len;
-    ssize_t got = read(fd, buf + len, room < READ_CHUNK ? room : READ_CHUNK);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      st = ds_error_set(err, DS_ERR_IO, "%s: read failed after %zu bytes: %s", path, len,
-                        strerror(errno));
-      goto done;
-    }
-    if (got == 0) break;
-    len += (size_t)got;
-    if (S_ISREG(sb.st_mode) && sb.st_size > 0)
-      ds_progress_update(prog, "read", (double)len / (double)sb.st_size);
-  }
-done:
-  close(fd);
-  if (st != DS_OK) {
-    free(buf);
-    return st;
-  }
-  *out = buf;
-  *out_len = len;
-  *out_cap = cap;
-  return DS_OK;
+  source s = {name, -1, bytes, len, 0, len, NULL};
+  return read_source(&s, max_len, lim, 0, t, err);
 }
 
 ds_status ds_text_read_file(const char *path, ds_text *t, const ds_read_limits *lim,
                             ds_progress *prog, ds_error *err) {
-  unsigned char *raw = NULL;
-  size_t raw_len = 0, cap = 0;
   memset(t, 0, sizeof *t);
-  ds_status st = read_raw(path, &raw, &raw_len, &cap, prog, err);
-  if (st != DS_OK) return st;
-  if (raw_len == 0) {
-    free(raw);
-    return ds_error_set(err, DS_ERR_FORMAT, "%s:1: the file is empty", path);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return ds_error_set(err, DS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat sb;
+  ds_status st = DS_OK;
+  if (fstat(fd, &sb) != 0)
+    st = ds_error_set(err, DS_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+  else if (S_ISDIR(sb.st_mode))
+    st = ds_error_set(err, DS_ERR_IO, "%s: is a directory, not a graph file", path);
+  if (st != DS_OK) {
+    close(fd);
+    return st;
   }
-  if (is_gzip(raw, raw_len)) {
-    t->gzipped = 1;
-    st = inflate_all(path, raw, raw_len, SIZE_MAX / 2, lim, prog, t, err);
-    free(raw);
-  } else { /* the raw buffer becomes the text: it has room for the slack */
-    t->data = (char *)raw;
-    t->len = raw_len;
-    st = finish(t, &cap, path, err);
+  const int regular = S_ISREG(sb.st_mode);
+  source s = {path, fd, NULL, 0, 0, regular && sb.st_size > 0 ? (uint64_t)sb.st_size : 0, prog};
+  st = read_source(&s, SIZE_MAX / 2, lim, !regular, t, err);
+  close(fd);
+  if (st == DS_OK && t->len == 0) {
+    st = ds_error_set(err, DS_ERR_FORMAT, "%s:1: the file is empty%s", path,
+                      t->gzipped ? " (its gzip data holds no text)" : "");
+    ds_text_free(t);
   }
-  if (st == DS_OK && t->len == 0)
-    st = ds_error_set(err, DS_ERR_FORMAT, "%s:1: the file is empty (its gzip data holds no "
-                      "text)", path);
-  if (st != DS_OK) ds_text_free(t);
   return st;
 }
 

@@ -9,6 +9,9 @@
  *                                           the reader for 2 or 3 fields by the name
  *                                           .el/.wel, and lets it count them otherwise)
  * Anything else is DS_ERR_FORMAT with line 1 (or the first non-comment line).
+ * ds_reader_format applies a forced format and the fields of edge lists on
+ * top, for the load (load.c) and for the checks of the text as it arrives
+ * (text_check.c), so that both read a text alike.
  */
 #include "graph_internal.h"
 
@@ -66,4 +69,31 @@ ds_status ds_detect_format(const char *file, const ds_text *t, ds_format *fmt, d
   return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: cannot tell the format: not Matrix Market "
                       "(no '%%%%MatrixMarket' banner), not DIMACS ('p sp', 'a' lines), not an edge "
                       "list (lines 'u v [w]')", file, (unsigned long long)line);
+}
+
+ds_status ds_reader_format(const char *file, const ds_text *t, ds_format forced, ds_format *fmt,
+                           int *fields, ds_error *err) {
+  *fields = 0;
+  *fmt = forced;
+  if (forced == DS_FORMAT_EL || forced == DS_FORMAT_WEL) {
+    *fields = forced == DS_FORMAT_WEL ? DS_WEL_FIELDS : DS_EL_FIELDS;
+    return DS_OK;
+  }
+  if (forced != DS_FORMAT_AUTO) return DS_OK;
+  ds_status st = ds_detect_format(file, t, fmt, err);
+  if (st != DS_OK || (*fmt != DS_FORMAT_EL && *fmt != DS_FORMAT_WEL)) return st;
+  char ext[EXT_LEN]; /* the name asks for the fields, or the reader counts them */
+  ds_extension_of(file, ext, sizeof ext);
+  *fields = strcmp(ext, "wel") == 0 ? DS_WEL_FIELDS : strcmp(ext, "el") == 0 ? DS_EL_FIELDS : 0;
+  return DS_OK;
+}
+
+ds_reader_fn ds_reader_of(ds_format f) {
+  switch (f) {
+  case DS_FORMAT_MTX: return ds_read_mtx;
+  case DS_FORMAT_DIMACS: return ds_read_dimacs;
+  case DS_FORMAT_EL:
+  case DS_FORMAT_WEL: return ds_read_el;
+  default: return NULL;
+  }
 }

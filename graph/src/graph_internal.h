@@ -1,7 +1,8 @@
 /* Internal interfaces of the graph layer (not installed, not for app/).
  *
  * The pipeline of a load: file_read.c puts the whole file (inflated when it is
- * gzip) into one NUL-terminated buffer; format_detect.c names the format from
+ * gzip) into one NUL-terminated buffer, and text_check.c checks every chunk
+ * as it arrives (text_check.h); format_detect.c names the format from
  * the content, then the name; one reader per format (read_mtx.c,
  * read_dimacs.c, read_el.c) turns the text into a 0-based edge list with the
  * lexer of lex.h; csr_build.c makes the CSR; cache.c keeps a binary copy,
@@ -40,11 +41,13 @@ typedef struct {
   size_t len;  /* bytes of text including the added final newline */
   int gzipped; /* the input was gzip-compressed */
   int newline_added; /* the last byte of len is the added newline, not the file's */
+  int nul_free; /* every byte was checked as it arrived, and none is NUL (not a cache) */
 } ds_text;
 
 struct ds_read_limits_s;
-/* Reads path (inflating gzip, detected by its magic bytes) into t; lim
- * (NULL: none) bounds a gzip stream as it inflates (file_read.c). */
+/* Reads path (inflating gzip, detected by its magic bytes) into t, checking
+ * each chunk as it arrives (text_check.h) with lim (NULL: the defaults of
+ * ds_text_check_begin) (file_read.c). */
 ds_status ds_text_read_file(const char *path, ds_text *t, const struct ds_read_limits_s *lim,
                             ds_progress *prog, ds_error *err);
 /* The same from memory (the fuzzer's entry): copies or inflates bytes. */
@@ -83,13 +86,19 @@ typedef struct {
   int symmetric;         /* store both directions */
   int index_base;        /* 1 or 0 */
   uint64_t entries;      /* entry lines read */
-  int fields;            /* in, edge lists: 2 (.el) or 3 (.wel) when forced, 0 from content */
-  int header_only;       /* in: the text is a prefix (of a gzip stream being inflated): stop
-                            after the size line or 'p' line; running out before it is no error */
-  int header_found;      /* out, with header_only: n and declared_entries are set */
+  int fields;            /* in, edge lists: DS_EL_FIELDS (.el) or DS_WEL_FIELDS (.wel) when
+                            forced, 0 from content */
+  int header_only;       /* in: the text is a prefix (of a text as it arrives, text_check.c):
+                            stop after the size line, the 'p' line or an edge list's first
+                            line; running out before it is no error */
+  int header_found;      /* out, with header_only: that line was read; n and
+                            declared_entries are set (not for edge lists) */
   uint64_t declared_entries; /* out: the entry or arc count the header declares */
   uint64_t header_line;  /* out: the line of the size line or 'p' line */
 } ds_read_info;
+
+#define DS_EL_FIELDS 2  /* u v */
+#define DS_WEL_FIELDS 3 /* u v w */
 
 /* Limits the parsers enforce beyond the format's own (the fuzzer lowers
  * max_vertices so a size line cannot make it allocate gigabytes). */
@@ -97,6 +106,8 @@ typedef struct ds_read_limits_s {
   uint64_t max_vertices;
   uint64_t max_memory; /* bytes a load may use; 0: the host's available memory */
   int both_directions; /* the load stores both directions of every edge (memory estimate) */
+  ds_format format;    /* the format the load forces, for the checks of the text as it
+                          arrives; DS_FORMAT_AUTO: from the content, then the name */
 } ds_read_limits;
 
 /* ---- host memory (memory.c) ------------------------------------------------- */
@@ -134,6 +145,14 @@ ds_status ds_csr_build_progress(const ds_edge_list *edges, int symmetric,
 /* ---- format detection (format_detect.c) ----------------------------------- */
 /* The format of text t read from file (name used where content is silent). */
 ds_status ds_detect_format(const char *file, const ds_text *t, ds_format *fmt, ds_error *err);
+/* The format a load reads t in: forced (not DS_FORMAT_AUTO), else detected;
+ * for an edge list also *fields: forced, or by the name (.el, .wel), else 0
+ * (the reader counts them). The load and the checks of the text as it
+ * arrives name it alike. */
+ds_status ds_reader_format(const char *file, const ds_text *t, ds_format forced, ds_format *fmt,
+                           int *fields, ds_error *err);
+/* The reader of a text format; NULL for DS_FORMAT_AUTO and DS_FORMAT_CACHE. */
+ds_reader_fn ds_reader_of(ds_format f);
 
 /* ---- whole parse: text -> graph (load.c) ---------------------------------- */
 /* Parses text already in memory into g (no cache). fmt may be AUTO. Frees

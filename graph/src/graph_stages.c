@@ -44,7 +44,7 @@ ds_status ds_stage_parse_mtx(const char *path, const ds_stage_text *text, ds_sta
   ds_stage_edges *e = calloc(1, sizeof *e);
   if (!e) return ds_error_set(err, DS_ERR_NOMEM, "ds_stage_parse_mtx: out of memory");
   /* no limit beyond the format's and the host's memory: the caller chose the file */
-  const ds_read_limits lim = {UINT32_MAX, 0, 0};
+  const ds_read_limits lim = {UINT32_MAX, 0, 0, DS_FORMAT_MTX};
   ds_read_info info;
   memset(&info, 0, sizeof info);
   ds_status st = ds_read_mtx(path, &text->text, &lim, NULL, &e->edges, &info, err);

@@ -25,6 +25,7 @@ typedef struct {
   const char *end;   /* text end: the '\0' after the final '\n' */
   const char *file;  /* name for messages */
   uint64_t line;     /* 1-based line of the cursor */
+  uint64_t comment_bytes; /* of the comment and blank lines passed (read_common.h) */
   ds_error *err;
 } ds_lex;
 

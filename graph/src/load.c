@@ -6,7 +6,9 @@
  *   2. when the cache is on and its stamp, parameters, checksums and CSR
  *      invariants all hold, return it (a corrupt or invalid one is noted and
  *      rebuilt, a stale one silently);
- *   3. otherwise read the whole text (file_read.c), name its format
+ *   3. otherwise read the whole text (file_read.c; each chunk is checked as it
+ *      arrives, text_check.c, so a stream that cannot be a graph stops at
+ *      its first chunk), name its format
  *      (format_detect.c), run that reader, build the CSR (csr_build.c); a
  *      cache named as the input is decoded instead;
  *   4. stamp the input again and write the cache when the input did not
@@ -26,20 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define EXT_LEN 16
-#define FIELDS_EL 2
-#define FIELDS_WEL 3
 #define FOLDER_MODE 0777 /* less the umask */
-
-static ds_reader_fn reader_of(ds_format f) {
-  switch (f) {
-  case DS_FORMAT_MTX: return ds_read_mtx;
-  case DS_FORMAT_DIMACS: return ds_read_dimacs;
-  case DS_FORMAT_EL:
-  case DS_FORMAT_WEL: return ds_read_el;
-  default: return NULL;
-  }
-}
 
 ds_status ds_parse_text(const char *file, ds_text *t, ds_format fmt,
                         const ds_load_options *opt, const ds_read_limits *lim,
@@ -50,32 +39,25 @@ ds_status ds_parse_text(const char *file, ds_text *t, ds_format fmt,
   memset(&e, 0, sizeof e);
   memset(&info, 0, sizeof info);
   // 1. the format: forced, or from content then name
-  if (fmt == DS_FORMAT_AUTO) {
-    st = ds_detect_format(file, t, &fmt, err);
-    if (st != DS_OK) {
-      ds_text_free(t);
-      return st;
-    }
-    char ext[EXT_LEN];
-    ds_extension_of(file, ext, sizeof ext);
-    if (fmt == DS_FORMAT_EL || fmt == DS_FORMAT_WEL) /* the name asks, else the reader counts */
-      info.fields = strcmp(ext, "wel") == 0 ? FIELDS_WEL : strcmp(ext, "el") == 0 ? FIELDS_EL : 0;
-  } else if (fmt == DS_FORMAT_EL || fmt == DS_FORMAT_WEL) {
-    info.fields = fmt == DS_FORMAT_WEL ? FIELDS_WEL : FIELDS_EL;
+  st = ds_reader_format(file, t, fmt, &fmt, &info.fields, err);
+  if (st != DS_OK) {
+    ds_text_free(t);
+    return st;
   }
   if (fmt == DS_FORMAT_CACHE) { /* a cache that came as bytes (a pipe, the fuzzer) */
     st = ds_cache_from_memory(file, t->data, t->len - (size_t)t->newline_added, g, err);
     ds_text_free(t);
     return st;
   }
-  ds_reader_fn read = reader_of(fmt);
+  ds_reader_fn read = ds_reader_of(fmt);
   if (read == NULL) {
     ds_text_free(t);
     return ds_error_set(err, DS_ERR_ARG, "%s: cannot parse format '%s' as text", file,
                         ds_format_name(fmt));
   }
-  // 2. text -> edges -> CSR, each step's memory checked before it is taken
-  st = ds_text_nul_check(file, t->data, 0, t->len, err);
+  // 2. text -> edges -> CSR, each step's memory checked before it is taken (a text
+  //    checked as it arrived has no NUL byte; one that began as a cache is checked here)
+  if (!t->nul_free) st = ds_text_nul_check(file, t->data, 0, t->len, err);
   if (st == DS_OK) st = read(file, t, lim, prog, &e, &info, err);
   ds_text_free(t);
   if (st == DS_OK) {
@@ -99,7 +81,7 @@ ds_status ds_parse_text(const char *file, ds_text *t, ds_format fmt,
   if (st != DS_OK) return st;
   // 3. describe
   if (fmt == DS_FORMAT_EL || fmt == DS_FORMAT_WEL)
-    fmt = info.fields == FIELDS_WEL ? DS_FORMAT_WEL : DS_FORMAT_EL;
+    fmt = info.fields == DS_WEL_FIELDS ? DS_FORMAT_WEL : DS_FORMAT_EL;
   g->format = fmt;
   g->index_base = info.index_base;
   g->input_entries = info.entries;
@@ -230,7 +212,7 @@ ds_status ds_graph_load_info(const char *path, const ds_load_options *opt, ds_gr
     st = ds_cache_read_any(path, g, err); /* from the file: no text copy beside the graph */
     goto done;
   }
-  const ds_read_limits lim = {UINT32_MAX, opt->max_memory, opt->undirected != 0};
+  const ds_read_limits lim = {UINT32_MAX, opt->max_memory, opt->undirected != 0, opt->format};
   st = ds_text_read_file(path, &text, &lim, &prog, err);
   if (st != DS_OK) goto done;
   ds_format fmt = opt->format; /* AUTO lets ds_parse_text apply the name rules of edge lists */

@@ -7,7 +7,8 @@
  * Weights are integers (uint32); a real weight anywhere makes them all float.
  * Errors (DS_ERR_FORMAT, with the line): a missing or repeated 'p' line, a
  * problem type other than 'sp', an arc before the 'p' line, ids 0 or beyond
- * N, bad numbers, an arc count that differs from M, unknown line types.
+ * N, bad numbers, an arc count that differs from M, unknown line types;
+ * comment lines beyond read_common.h's bound (DS_ERR_UNSUPPORTED).
  */
 #include "read_common.h"
 
@@ -68,10 +69,13 @@ ds_status ds_read_dimacs(const char *file, const ds_text *t, const ds_read_limit
   e->weighted = 1;
   e->weight_type = DS_WEIGHT_U32;
   while (!lex_eof(&L)) {
+    const char *line = L.p;
     lex_skip_blanks(&L);
+    if (*L.p == '\n' || *L.p == 'c') { /* blank or a comment */
+      if ((st = lex_pass_comment(&L, line)) != DS_OK) return st;
+      continue;
+    }
     switch (*L.p) {
-    case '\n':
-    case 'c': break;
     case 'p':
       if (p_line)
         return lex_error(&L, DS_ERR_FORMAT, "a second 'p' line (the first is line %llu)",

@@ -4,22 +4,13 @@
  * later line must have the same. The graph has max id + 1 vertices. Weights
  * are integers (uint32) until a real number appears, then all float.
  * Errors (DS_ERR_FORMAT, with the line): a wrong field count, bad numbers,
- * ids too large, negative/NaN/inf weights, a file without edges.
+ * ids too large, negative/NaN/inf weights, a file without edges; comment
+ * lines beyond read_common.h's bound (DS_ERR_UNSUPPORTED). header_only (a
+ * prefix of the text, text_check.c): the first edge line alone is read.
  */
 #include "read_common.h"
 
-#define FIELDS_EL 2
-#define FIELDS_WEL 3
 #define TOKEN_LEN 32
-
-static inline int skip_to_content(ds_lex *L) {
-  for (;;) {
-    if (lex_eof(L)) return 0;
-    lex_skip_blanks(L);
-    if (*L->p != '\n' && *L->p != '#' && *L->p != '%') return 1;
-    lex_next_line(L);
-  }
-}
 
 static int count_fields(const char *p) {
   int k = 0;
@@ -40,18 +31,21 @@ ds_status ds_read_el(const char *file, const ds_text *t, const ds_read_limits *l
   const uint64_t id_limit = lim->max_vertices; /* ids must be < the vertex limit */
   ds_status st = DS_OK;
   lex_num r;
-  while (skip_to_content(&L)) {
+  for (;;) {
+    int more;
+    if ((st = lex_skip_comments(&L, '#', '%', &more)) != DS_OK) return st;
+    if (!more) break;
     // 1. the first edge line fixes the field count
     if (fields == 0) {
       fields = count_fields(L.p);
-      if (fields != FIELDS_EL && fields != FIELDS_WEL)
+      if (fields != DS_EL_FIELDS && fields != DS_WEL_FIELDS)
         return lex_error(&L, DS_ERR_FORMAT, "an edge line has %d fields: expected 2 (u v) or 3 "
                          "(u v w)", fields);
     }
     if (e->cap == 0) {
-      e->weighted = fields == FIELDS_WEL;
+      e->weighted = fields == DS_WEL_FIELDS;
       e->weight_type = DS_WEIGHT_U32;
-      st = ds_edges_reserve(e, max_entries_left(&L) / 4 + 1, err);
+      st = info->header_only ? DS_OK : ds_edges_reserve(e, max_entries_left(&L) / 4 + 1, err);
       if (st != DS_OK) return st;
     }
     // 2. u v [w]
@@ -62,12 +56,16 @@ ds_status ds_read_el(const char *file, const ds_text *t, const ds_read_limits *l
     if (u >= id_limit || v >= id_limit)
       return lex_error(&L, DS_ERR_FORMAT, "vertex id %llu is too large (at most %llu)",
                        (unsigned long long)(u > v ? u : v), (unsigned long long)(id_limit - 1));
-    if (fields == FIELDS_WEL && (st = take_weight(&L, e, &wbits)) != DS_OK) return st;
+    if (fields == DS_WEL_FIELDS && (st = take_weight(&L, e, &wbits)) != DS_OK) return st;
     if (!lex_at_eol(&L)) {
       char tok[TOKEN_LEN];
       lex_token(&L, tok, sizeof tok);
       return lex_error(&L, DS_ERR_FORMAT, "unexpected '%s': this edge list has %d fields per line",
                        tok, fields);
+    }
+    if (info->header_only) {
+      info->header_found = 1;
+      return DS_OK;
     }
     if (u > max_id) max_id = u;
     if (v > max_id) max_id = v;
@@ -78,6 +76,7 @@ ds_status ds_read_el(const char *file, const ds_text *t, const ds_read_limits *l
     if ((e->count & (PROGRESS_EVERY_LINES - 1)) == 0)
       ds_progress_update(prog, "parse", lex_fraction(&L));
   }
+  if (info->header_only) return DS_OK; /* a prefix without an edge line yet */
   if (e->count == 0)
     return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: no edges in the file", file,
                         (unsigned long long)(L.line - 1));

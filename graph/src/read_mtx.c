@@ -11,7 +11,8 @@
  * array, non-matrix objects. DS_ERR_FORMAT for everything malformed: the
  * banner, a non-square size line, too few or too many entries, indices 0 or
  * beyond the size, bad numbers, negative/NaN/inf weights. Blank lines and '%'
- * comment lines are allowed anywhere.
+ * comment lines are allowed anywhere, within the bound of read_common.h's
+ * lex_pass_comment (DS_ERR_UNSUPPORTED beyond it).
  */
 #include "read_common.h"
 
@@ -88,24 +89,16 @@ static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
   return DS_OK;
 }
 
-/* Skips blank and '%' lines; returns 0 at the end of the text. */
-static inline int next_content_line(ds_lex *L) {
-  for (;;) {
-    if (lex_eof(L)) return 0;
-    const char *p = L->p;
-    while (lex_is_blank(*p)) p++;
-    if (*p != '\n' && *p != '%') return 1;
-    lex_next_line(L);
-  }
-}
-
 /* 2. the size line; *found = 0 when a prefix (header_only) ends before it */
 static ds_status read_size(ds_lex *L, const ds_read_limits *lim, int prefix, uint64_t *n,
                            uint64_t *nnz, int *found) {
   uint64_t rows, cols;
   lex_num r;
+  int more;
   *found = 0;
-  if (!next_content_line(L)) {
+  ds_status st = lex_skip_comments(L, '%', '%', &more);
+  if (st != DS_OK) return st;
+  if (!more) {
     if (prefix) return DS_OK;
     return lex_error(L, DS_ERR_FORMAT, "no size line ('rows columns entries') after the banner");
   }
@@ -160,7 +153,10 @@ ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *
 
   // 3. the entries
   lex_num r;
-  while (next_content_line(&L)) {
+  for (;;) {
+    int more;
+    if ((st = lex_skip_comments(&L, '%', '%', &more)) != DS_OK) return st;
+    if (!more) break;
     uint64_t i, j;
     uint32_t wbits = 0;
     if (e->count == nnz)

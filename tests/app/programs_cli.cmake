@@ -89,6 +89,16 @@ foreach(prog kcore tc)
                   --graph ${DATA}/no_such_graph.mtx --no-cache)
   ds_add_cli_test(${prog}_bad_mtx 2 "bad_entry.mtx:4: column index 'x' is not a number" -- ${P}
                   --graph ${DATA}/bad_entry.mtx --no-cache)
+  # a stream that cannot be a graph stops at its first chunk: the writer is cut off (SIGPIPE)
+  # with data left, and gzip that would inflate forever ends; comments before a late header
+  # are bounded in gzip too
+  ds_add_cli_test(${prog}_stream_nul 2 "the writer was cut off \\(141\\)" -- bash -c
+    "(head -c 64M /dev/zero || echo \"the writer was cut off ($?)\" >&2) | '${P}' --graph /dev/stdin --no-cache")
+  ds_add_cli_test(${prog}_stream_gzip 2 "/dev/stdin:1: cannot tell the format" -- timeout 60 bash -c
+    "yes | gzip -1 | '${P}' --graph /dev/stdin --no-cache")
+  ds_add_cli_test(${prog}_gzip_late_header 2 "late_header.mtx.gz:[0-9]+: more comment and blank lines than a graph file holds"
+    --before "echo '%%MatrixMarket matrix coordinate pattern general' > ${PF}/late_header.mtx && yes %%%%%%%%%%%%%%% | head -c 24M >> ${PF}/late_header.mtx && echo 3 3 1 >> ${PF}/late_header.mtx && echo 1 2 >> ${PF}/late_header.mtx && gzip -1 -f ${PF}/late_header.mtx"
+    -- ${P} --graph ${PF}/late_header.mtx.gz --no-cache)
   ds_add_cli_test(${prog}_output_two_graphs 1 "--output needs a single graph$" -- ${P}
                   --graph ${DATA}/tiny.mtx --graph ${DATA}/k4_tail.el --output ${PF}/two.out)
   ds_add_cli_test(${prog}_output_is_input 2 "--output .*k4_tail.el is the input graph" -- ${P}

@@ -45,6 +45,7 @@ static void flip_byte(const char *path, long offset_from_end) {
 #define SMALL_W5 "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 5\n"
 #define SMALL_W7 "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 7\n2 3 7\n"
 #define STAMP_BIG_BYTES ((size_t)6 << 20) /* beyond DS_STAMP_WHOLE_MAX: head and tail hashed */
+#define COMMENT_LINE_BYTES 1024           /* the filler's lines, far below the line limit */
 
 static uint32_t weight_of_first_arc(const ds_graph *g) { return ((const uint32_t *)g->weights)[0]; }
 
@@ -77,12 +78,17 @@ static void run_exact_freshness(const char *dir) {
           weight_of_first_arc(&g));
     ds_graph_free(&g);
   }
-  // 2. a large file changed in its last bytes (the tail hash)
+  // 2. a large file: the banner, comment lines, the size line and entries in the middle,
+  //    comment lines to the end; changed in its last bytes (the tail hash)
   snprintf(in, sizeof in, "%s/big.mtx", dir);
   char *big = malloc(STAMP_BIG_BYTES);
-  size_t k = (size_t)snprintf(big, STAMP_BIG_BYTES, "%s", SMALL_W5);
-  memset(big + k, '%', STAMP_BIG_BYTES - k); /* one long comment line to the end */
-  big[STAMP_BIG_BYTES - 1] = '\n';
+  memset(big, '%', STAMP_BIG_BYTES);
+  for (size_t i = COMMENT_LINE_BYTES - 1; i < STAMP_BIG_BYTES; i += COMMENT_LINE_BYTES)
+    big[i] = '\n';
+  const char *entries = strchr(SMALL_W5, '\n') + 1; /* "3 3 2\n1 2 5\n2 3 5\n" */
+  const size_t middle = STAMP_BIG_BYTES / 2; /* a line start, 2 MiB from either hashed end */
+  memcpy(big, SMALL_W5, (size_t)(entries - SMALL_W5));
+  memcpy(big + middle, entries, strlen(entries));
   write_bytes(in, big, STAMP_BIG_BYTES);
   if (load_info(in, &opt, &g, &info) == DS_CACHE_MISS) ds_graph_free(&g);
   big[STAMP_BIG_BYTES - 2] = 'x';
@@ -97,14 +103,6 @@ static void run_exact_freshness(const char *dir) {
 /* ---- inputs and cache paths that are not regular files --------------------- */
 
 #define HANG_LIMIT_S 20 /* a test that would hang fails instead */
-
-static void on_alarm(int sig) {
-  (void)sig;
-  static const char msg[] = "FAIL: a load hung (a FIFO opened as a cache?)\n";
-  ssize_t ignored = write(2, msg, sizeof msg - 1);
-  (void)ignored;
-  _exit(1);
-}
 
 /* A child writes text into the FIFO at path and exits. */
 static pid_t feed_fifo(const char *path, const char *text) {
@@ -124,7 +122,7 @@ static void run_not_regular(const char *dir) {
   ds_load_options opt = options_cached();
   ds_graph g;
   ds_load_info info;
-  signal(SIGALRM, on_alarm);
+  hang_guard("FAIL: a load hung (a FIFO opened as a cache?)\n");
   alarm(HANG_LIMIT_S);
   // 1. a FIFO input loads, with neither a cache read nor one written
   snprintf(fifo, sizeof fifo, "%s/pipe.mtx", dir);

@@ -5,7 +5,6 @@
  * a message that starts "FILE:LINE:" (or names the file, for gzip damage). */
 #include "graph_test_util.h"
 
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -305,80 +304,7 @@ static void run_path_cases(const char *dir) {
   }
 }
 
-/* ---- memory: gzip inflated as it is checked, and the load's estimate ------- */
-
-#define BOMB_TEXT_BYTES ((size_t)96 << 20) /* what the bombs inflate to */
-#define BOMB_RSS_LIMIT_KIB (48 * 1024)      /* what their loads may add to the peak */
-#define WRITE_CHUNK ((size_t)1 << 20)
-
-/* Under AddressSanitizer the peak also holds the quarantine, where freed blocks
- * wait (256 MiB by default) before they are reused, so a load that frees what it
- * inflated as it goes still looks as if it kept it: there the bound is not
- * measured (the plain builds measure it). */
-#if defined(__SANITIZE_ADDRESS__)
-#define RSS_MEASURES_LOADS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RSS_MEASURES_LOADS 0
-#endif
-#endif
-#ifndef RSS_MEASURES_LOADS
-#define RSS_MEASURES_LOADS 1
-#endif
-
-static long peak_rss_kib(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss;
-}
-
-/* A gzip file: head, then fill bytes (each line ends in '\n') to BOMB_TEXT_BYTES. */
-static void write_bomb(const char *path, const char *head, char fill) {
-  static char chunk[WRITE_CHUNK];
-  memset(chunk, fill, sizeof chunk);
-  for (size_t i = 1023; fill != 0 && i < sizeof chunk; i += 1024) chunk[i] = '\n';
-  gzFile z = gzopen(path, "wb9");
-  gzwrite(z, head, (unsigned)strlen(head));
-  for (size_t done = 0; done < BOMB_TEXT_BYTES; done += sizeof chunk)
-    gzwrite(z, chunk, (unsigned)sizeof chunk);
-  gzclose(z);
-}
-
-/* Runs first, while the process's peak is still small. A gzip of zeros
- * stops at the first NUL byte; a valid header followed by comments stops
- * at the bound its one declared entry gives: neither inflates in full. */
-static void gzip_bombs(const char *dir) {
-  static const struct {
-    const char *file, *head;
-    char fill;
-    ds_status want;
-    const char *says;
-  } bombs[] = {
-      {"zeros.mtx.gz", "", 0, DS_ERR_FORMAT, ":1: a NUL byte at column 1"},
-      {"comments.mtx.gz", MM "integer general\n3 3 1\n1 2 1\n", '%', DS_ERR_UNSUPPORTED,
-       "the gzip data inflates to more than"},
-  };
-  for (size_t i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, bombs[i].file);
-    write_bomb(path, bombs[i].head, bombs[i].fill);
-    ds_load_options opt = options_no_cache();
-    ds_graph g;
-    ds_error err;
-    long before = peak_rss_kib();
-    ds_status st = ds_graph_load(path, &opt, &g, &err);
-    long grew = peak_rss_kib() - before;
-    CHECK(st == bombs[i].want && strstr(err.msg, bombs[i].says),
-          "%s: status %s, message '%s'", bombs[i].file, ds_status_name(st), err.msg);
-    if (RSS_MEASURES_LOADS)
-      CHECK(grew < BOMB_RSS_LIMIT_KIB, "%s: the load grew the peak by %ld KiB (of %zu MiB of text)",
-            bombs[i].file, grew, BOMB_TEXT_BYTES >> 20);
-    else
-      printf("%s: the load grew the peak by %ld KiB: not checked under AddressSanitizer\n",
-             bombs[i].file, grew);
-    if (st == DS_OK) ds_graph_free(&g);
-  }
-}
+/* ---- memory: the load's estimate (gzip bombs: test_text_limits.c) ---------- */
 
 /* Files whose declared size needs more memory than the limit are refused
  * before anything is allocated, with the estimate and the limit; a small
@@ -463,7 +389,6 @@ static void random_numbers(const char *dir) {
 int main(void) {
   char dir[1024];
   scratch_make(dir, sizeof dir, "readers");
-  gzip_bombs(dir);
   memory_guard(dir);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(dir, &cases[i]);
   run_path_cases(dir);

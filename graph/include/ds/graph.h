@@ -117,15 +117,20 @@ typedef struct {
  * sizes the file declares (the size line, the 'p' line) and refused with
  * DS_ERR_NOMEM when it exceeds opt->max_memory or the available memory:
  * "g.mtx:2: the graph needs about 7.1 GB of host memory to load, 3.2 GB are
- * available". A gzip input is checked as it inflates: a NUL byte stops it
- * at once, and it may not inflate to more than DS_GZ_BYTES_PER_ENTRY bytes
- * per declared entry plus DS_GZ_COMMENT_BYTES.
+ * available". Every input (a file, a pipe, gzip as it inflates) is checked a
+ * chunk at a time as it is read, so a stream that cannot be a graph stops at
+ * its first chunk: a NUL byte, a first line that is neither a comment nor
+ * the header or an edge line of its format, a line longer than
+ * DS_TEXT_LINE_BYTES, comment and blank lines beyond DS_TEXT_COMMENT_BYTES
+ * plus DS_TEXT_COMMENT_PER_DATA bytes per byte of data lines, and gzip data
+ * that inflates to more than DS_GZ_BYTES_PER_ENTRY bytes per entry (declared
+ * by the header; an edge list's lines so far) plus DS_GZ_COMMENT_BYTES.
  * Errors: DS_ERR_IO (missing, directory, unreadable), DS_ERR_FORMAT
  * ("FILE:LINE: problem"; gzip damage gives the line that inflation reached
  * and the compressed byte offset; a cache file named as the input that is
  * corrupt or breaks the CSR invariants: "FILE: problem"),
  * DS_ERR_UNSUPPORTED (complex, hermitian, skew-symmetric, array, too many
- * vertices, a gzip input that inflates too far), DS_ERR_NOMEM (above).
+ * vertices, text beyond the limits above), DS_ERR_NOMEM (above).
  * Example:
  *   ds_load_options opt; ds_load_options_default(&opt);
  *   ds_graph g; ds_load_info info; ds_error err;
@@ -138,8 +143,13 @@ ds_status ds_graph_load_info(const char *path, const ds_load_options *opt, ds_gr
 ds_status ds_graph_load(const char *path, const ds_load_options *opt, ds_graph *g,
                         ds_error *err);
 
-#define DS_GZ_BYTES_PER_ENTRY 256u            /* inflated text per declared entry, at most */
-#define DS_GZ_COMMENT_BYTES ((uint64_t)16 << 20) /* and this much more (comments) */
+/* Limits of the text (ds_graph_load_info), far beyond what any graph file
+ * holds, and low enough that an input that is not one stops early. */
+#define DS_TEXT_LINE_BYTES ((uint64_t)1 << 20)     /* one line, its '\n' included */
+#define DS_TEXT_COMMENT_BYTES ((uint64_t)16 << 20) /* comment and blank lines, */
+#define DS_TEXT_COMMENT_PER_DATA 4u                /* plus this per byte of data lines */
+#define DS_GZ_BYTES_PER_ENTRY 256u                 /* inflated text per entry, at most, */
+#define DS_GZ_COMMENT_BYTES DS_TEXT_COMMENT_BYTES  /* plus this much (comments) */
 
 /* Host memory available now, in bytes: MemAvailable of /proc/meminfo (free
  * memory plus what the kernel can reclaim without swapping), or the physical
