@@ -2,12 +2,13 @@
  * "<cache_dir>/<name>.<hash of the input path>.dscache".
  *
  * Layout (native byte order; the magic ends in "\r\n" so text-mode mangling
- * shows): a fixed 400-byte header, then row_offsets (n + 1 uint64), col (m
+ * shows): a fixed 416-byte header, then row_offsets (n + 1 uint64), col (m
  * uint32), weights (m uint32 or float bits). The header holds the version,
  * the graph's shape and description, what the CSR depends on (the undirected
  * option; weight range, distribution and seed when the weights were
- * generated; the input's stamp: size, mtime to the nanosecond, inode, device
- * and a content hash), a checksum of the payload and one of the header itself.
+ * generated; the input's stamp: size, mtime to the nanosecond, inode, device,
+ * a content hash and the inode change time to the nanosecond), a checksum of
+ * the payload and one of the header itself.
  * Freshness is exact equality of the whole stamp, so a file rewritten at the
  * same size within the same second, or moved over the input, is rebuilt.
  * Only regular files are ever read or written as caches, and only regular
@@ -34,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_VERSION 3u /* 3: the weight distribution in the header */
+#define CACHE_VERSION 4u /* 3: the weight distribution; 4: the input's change time */
 #define CACHE_SUFFIX ".dscache"
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
@@ -59,11 +60,12 @@ typedef struct {
   int32_t index_base, format;
   uint64_t input_entries;
   char name[256];
+  int64_t input_ctime_s, input_ctime_ns; /* after the name: the fields before keep their places */
   uint64_t payload_checksum;
   uint64_t header_checksum; /* of every byte above */
 } cache_header;
 
-_Static_assert(sizeof(cache_header) == 400, "cache header must have no padding");
+_Static_assert(sizeof(cache_header) == 416, "cache header must have no padding");
 _Static_assert(sizeof(((ds_graph *)0)->name) == sizeof(((cache_header *)0)->name),
                "graph name and cache name must have the same size");
 
@@ -165,6 +167,8 @@ ds_status ds_cache_write(const char *cache_path, const ds_graph *g, const ds_loa
   h.input_inode = input->inode;
   h.input_device = input->device;
   h.input_hash = input->content_hash;
+  h.input_ctime_s = input->ctime_s;
+  h.input_ctime_ns = input->ctime_ns;
   h.index_base = g->index_base;
   h.format = (int32_t)g->format;
   h.input_entries = g->input_entries;
@@ -271,8 +275,8 @@ static ds_status cache_decode(const char *path, cache_src *src, const ds_load_op
                         path);
   if (input != NULL) {
     int generated = (h.flags & FLAG_GENERATED) != 0;
-    const ds_input_stamp was = {h.input_size, h.input_mtime_s, h.input_mtime_ns, h.input_inode,
-                                h.input_device, h.input_hash};
+    const ds_input_stamp was = {h.input_size,   h.input_mtime_s, h.input_mtime_ns, h.input_inode,
+                                h.input_device, h.input_hash,    h.input_ctime_s,  h.input_ctime_ns};
     if (!ds_input_stamp_equal(&was, input) ||
         ((h.flags & FLAG_UNDIRECTED_OPT) != 0) != (opt->undirected != 0) ||
         (generated && (h.weight_min != opt->weight_min || h.weight_max != opt->weight_max ||

@@ -1,7 +1,10 @@
 /* The stamp of a graph's input file, which a cache must match to be fresh
- * (graph.h: ds_input_stamp): size, mtime to the nanosecond, inode, device and
- * a content hash. Only regular files are stamped: a pipe, a device or a name
- * of an open descriptor is read once and never cached.
+ * (graph.h: ds_input_stamp): size, mtime to the nanosecond, inode, device, a
+ * content hash, and the inode change time to the nanosecond, which catches
+ * what the others miss: an edit in the middle of a large file (not hashed)
+ * whose mtime was put back (touch -r, rsync --inplace -t). Only regular files
+ * are stamped: a pipe, a device or a name of an open descriptor is read once
+ * and never cached.
  */
 #define _XOPEN_SOURCE 700
 #include "graph_internal.h"
@@ -84,6 +87,8 @@ ds_status ds_input_stamp_of(const char *path, ds_input_stamp *s, ds_error *err) 
   s->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
   s->inode = (uint64_t)sb.st_ino;
   s->device = (uint64_t)sb.st_dev;
+  s->ctime_s = (int64_t)sb.st_ctim.tv_sec;
+  s->ctime_ns = (int64_t)sb.st_ctim.tv_nsec;
   // the content: whole when small, else the first and the last part
   buf = malloc(DS_STAMP_PART_BYTES);
   if (buf == NULL) {
@@ -111,5 +116,6 @@ done:
 
 int ds_input_stamp_equal(const ds_input_stamp *a, const ds_input_stamp *b) {
   return a->size == b->size && a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns &&
-         a->inode == b->inode && a->device == b->device && a->content_hash == b->content_hash;
+         a->inode == b->inode && a->device == b->device && a->content_hash == b->content_hash &&
+         a->ctime_s == b->ctime_s && a->ctime_ns == b->ctime_ns;
 }

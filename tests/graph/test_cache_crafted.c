@@ -8,12 +8,12 @@
 
 #include "graph_internal.h" /* ds_cache_seal, to craft caches whose checksums pass */
 
-/* Offsets in a cache image (cache.c's header layout, version 3). */
+/* Offsets in a cache image (cache.c's header layout, version 4). */
 #define HDR_N 16
 #define HDR_FLAGS 36
 #define HDR_WEIGHT_DIST 48
 #define HDR_FORMAT 116
-#define HDR_BYTES 400
+#define HDR_BYTES 416
 #define SEED_SELECTOR 0 /* the fuzz target's first byte: auto format, so content decides */
 
 typedef enum { AT_HEADER, AT_OFFSETS, AT_COLS, AT_WEIGHTS } region;

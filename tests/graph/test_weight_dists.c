@@ -268,7 +268,7 @@ static void cache(void) {
   write_bytes(cpath, old, len - HDR_DIST_BYTES);
   opt.weight_dist = DS_WEIGHTS_UNIFORM;
   CHECK(ds_cache_read(cpath, &opt, &stamp, &g, &err) == DS_ERR_STALE &&
-            strstr(err.msg, "cache version 2, expected 3"), "a version 2 cache: %s", err.msg);
+            strstr(err.msg, "cache version 2, expected "), "a version 2 cache: %s", err.msg);
   if (load_as(in, DS_WEIGHTS_UNIFORM, &g, &info) != (ds_cache_use)-1) {
     CHECK(info.cache == DS_CACHE_MISS && info.note[0] == '\0' && info.cache_written &&
               same_graph(&g, &ref[DS_WEIGHTS_UNIFORM]),

@@ -216,11 +216,16 @@ int ds_csr_mark_symmetric(ds_graph *g);
  * generated; any difference makes it stale.
  *
  * The stamp of an input: size, modification time to the nanosecond, inode,
- * device, and a content hash: of the whole file up to DS_STAMP_WHOLE_MAX
- * bytes, of its first and last DS_STAMP_PART_BYTES beyond (so a cache load
- * reads at most 2 MiB of the text). Only regular files have one: a pipe, a
- * device or a name of an open stream (/dev/stdin, /dev/fd/N, /proc/...) is
- * DS_ERR_UNSUPPORTED, and is never cached. */
+ * device, a content hash: of the whole file up to DS_STAMP_WHOLE_MAX bytes,
+ * of its first and last DS_STAMP_PART_BYTES beyond (so a cache load reads at
+ * most 2 MiB of the text), and the inode change time to the nanosecond. The
+ * hash misses an edit in the middle of a large file, and the mtime can be set
+ * back after one (touch -r, rsync --inplace -t); the change time cannot: the
+ * kernel sets it at every write, and no call sets it back. (It also moves on
+ * chmod, chown, a new hard link or a rename of the input, which then rebuild
+ * the cache once.) Only regular files have a stamp: a pipe, a device or a name
+ * of an open stream (/dev/stdin, /dev/fd/N, /proc/...) is DS_ERR_UNSUPPORTED,
+ * and is never cached. */
 #define DS_STAMP_WHOLE_MAX ((uint64_t)4 << 20)
 #define DS_STAMP_PART_BYTES ((size_t)1 << 20)
 typedef struct {
@@ -228,6 +233,7 @@ typedef struct {
   int64_t mtime_s, mtime_ns;
   uint64_t inode, device;
   uint64_t content_hash;
+  int64_t ctime_s, ctime_ns; /* st_ctim: the inode's last change */
 } ds_input_stamp;
 
 ds_status ds_input_stamp_of(const char *input_path, ds_input_stamp *stamp, ds_error *err);
