@@ -30,7 +30,9 @@ typedef struct {
 void ds_progress_begin(ds_progress *p, int wanted, const char *label);
 /* fraction in [0, 1] of the phase named by what; cheap when nothing shows. */
 void ds_progress_update(ds_progress *p, const char *what, double fraction);
-void ds_progress_end(ds_progress *p);
+/* Closes a bar that was shown: "loaded in 1.8s", or with loaded 0 "failed
+ * after 1.8s" (the caller prints the load's error next). */
+void ds_progress_end(ds_progress *p, int loaded);
 double ds_now_s(void);
 
 /* ---- whole-file input (file_read.c) -------------------------------------- */

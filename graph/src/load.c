@@ -231,7 +231,7 @@ ds_status ds_graph_load_info(const char *path, const ds_load_options *opt, ds_gr
   }
 done:
   ds_text_free(&text);
-  ds_progress_end(&prog);
+  ds_progress_end(&prog, st == DS_OK);
   if (st != DS_OK) ds_graph_free(g);
   return st;
 }

@@ -1,5 +1,7 @@
 /* Progress bar on stderr for loads that take more than a second, only when
- * the caller asked for it and stderr is a terminal; silent otherwise. */
+ * the caller asked for it and stderr is a terminal; silent otherwise. The
+ * closing line says whether the load succeeded: a failed load's own error
+ * follows it, and "loaded" before an error would contradict it. */
 #define _POSIX_C_SOURCE 200809L
 #include "graph_internal.h"
 
@@ -41,10 +43,10 @@ void ds_progress_update(ds_progress *p, const char *what, double fraction) {
   p->shown = 1;
 }
 
-void ds_progress_end(ds_progress *p) {
+void ds_progress_end(ds_progress *p, int loaded) {
   if (p == NULL || !p->shown) return;
-  fprintf(stderr, "\r%s: loaded in %.1fs%*s\n", p->label, ds_now_s() - p->start_s,
-          PROGRESS_BAR_WIDTH + 12, "");
+  fprintf(stderr, "\r%s: %s %.1fs%*s\n", p->label, loaded ? "loaded in" : "failed after",
+          ds_now_s() - p->start_s, PROGRESS_BAR_WIDTH + 12, "");
   fflush(stderr);
   p->shown = 0;
 }
