@@ -8,6 +8,8 @@
 #   3. msplit_bench with the given arguments (JSON)                     -> OUT/msplit.json
 #   4. the SSSP suite (bench/sssp/run.sh --quick) if --sssp              -> OUT/sssp-*.json
 #   5. ncu on msplit_bench with the given arguments if --ncu            -> OUT/ncu.txt
+# (The soak, every GPU suite many times over and several at once, counting stalls, is its
+# sibling bench/gpu_soak.sh.)
 # and writes OUT/NAME: GPU, commit, CTest summary and the sanitizer summaries. NAME defaults to
 # the GPU's model, read at run time, as in bench/results/: MODEL-tests.txt (h100-tests.txt on an
 # "NVIDIA H100 80GB HBM3"; unknown-gpu-tests.txt where nvidia-smi names none).
@@ -71,6 +73,8 @@ if [ $san = 1 ]; then
   # Each (tool, suite) runs as its own process, all at once: the sanitizers are bound by host
   # instrumentation, so this takes the time of the slowest suite rather than the sum. Logs stay
   # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
+  # Under a sanitizer a block's legitimate wait at a barrier is far longer than on its own:
+  # the search kernels give up only after 120 s (DS_GPU_STALL_MS) there.
   # A suite that runs past SAN_TIMEOUT seconds under its tool is stopped and reported as timed
   # out (a failure), so that one slow racecheck cannot hold the device call past its limit.
   san_timeout=${SAN_TIMEOUT:-300}
@@ -97,7 +101,7 @@ if [ $san = 1 ]; then
       log="$logs/san-$tool-$(basename ${t%% *})-$idx.log"
       (
         # shellcheck disable=SC2086
-        timeout "$san_timeout" env $envs "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+        timeout "$san_timeout" env $envs DS_GPU_STALL_MS=120000 "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
         r=$?
         line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
         [ $r = 124 ] && line="timed out after $san_timeout s (SAN_TIMEOUT)"

@@ -65,6 +65,16 @@ struct stall_record {
   unsigned long long waited_ns;
 };
 
+/* Where each block was when the search stopped (ds_gpu_ctx::d_block_waits,
+ * one per block rank; zero before each search): written by a block as it
+ * gives up, so that the host's message says where every block waited. */
+struct block_wait {
+  uint32_t site;    /* stall_site; 0: the block never gave up (it was not waiting) */
+  uint32_t want;    /* the counter value it waited for */
+  uint32_t all;     /* its grid and team targets then: how many barriers it had passed */
+  uint32_t team;
+};
+
 /* Small frontiers run on part of the grid ("stretches", see small_stretch):
  * a frontier of at most solo_max vertices on block 0 alone (block barriers),
  * one of at most team_max on a team, blocks 0..k-1 (block numbers here are
@@ -99,8 +109,10 @@ struct stretch_sync {
   uint32_t team;    /* team arrivals the last team barrier waited for */
   uint32_t all;     /* grid arrivals the last grid barrier waited for */
   unsigned long long stall_ns; /* a wait longer than this gives up */
+  block_wait *waits;           /* where each block gave up (block_wait) */
   bool local;       /* solo rounds kept local (relax_round, local) */
   bool hold;        /* a test's forced stall: this block skips its first grid arrival */
+  bool lag;         /* a test's lag behind team barriers (team_sync) */
   /* The block's rank, what the engines use instead of blockIdx.x: block 0 is
    * the solo block, blocks 0..k-1 the team. With ranking on (init's rank),
    * ranks 0, 1, ... go first to the first block on each SM, then to the second
@@ -119,6 +131,7 @@ struct stretch_sync {
     k = kn.team_blocks;
     local = kn.solo_local;
     stall_ns = kn.stall_ns;
+    waits = kn.block_waits;
     arrived = ref(ctl->arrived).load(cuda::memory_order_relaxed);
     team = ref(ctl->team).load(cuda::memory_order_relaxed);
     all = ref(ctl->grid).load(cuda::memory_order_relaxed);
@@ -143,7 +156,8 @@ struct stretch_sync {
       __syncthreads();
       b = scratch[0];
     }
-    hold = kn.force_stall && b == gridDim.x - 1;
+    hold = kn.force_stall == 1 && b == gridDim.x - 1;
+    lag = kn.force_stall == 2;
   }
   /* Thread 0: waits until *word has passed target (wrapping); an acquire:
    * what the arrivals released is visible after it. Returns false if the
@@ -161,11 +175,12 @@ struct stretch_sync {
       const uint32_t v = w.load(cuda::memory_order_acquire);
       if ((int32_t)(v - target) >= 0) return true;
       if (i % STALL_POLL != 0) continue;
-      if (ref(c->stalled).load(cuda::memory_order_relaxed)) return false;
       const unsigned long long t = now_ns();
-      if (t - t0 > stall_ns) {
-        if (ref(c->stalled).exchange(1u, cuda::memory_order_relaxed) == 0)
+      const bool other = ref(c->stalled).load(cuda::memory_order_relaxed) != 0;
+      if (other || t - t0 > stall_ns) {
+        if (!other && ref(c->stalled).exchange(1u, cuda::memory_order_relaxed) == 0)
           c->stall = stall_record{site, b, v, target, t - t0};
+        waits[b] = block_wait{site, target, all, team};
         return false;
       }
     }
@@ -216,7 +231,18 @@ struct stretch_sync {
     if (threadIdx.x == 0) {
       arrive(&c->team);
       gave_up = !await(&c->team, team, STALL_TEAM);
+      /* a test's lag: the team's last member comes late out of every team
+         barrier, as a block that the scheduler holds back would */
+      if (lag && b == k - 1) __nanosleep(TEST_LAG_NS);
     }
+    leave_if(gave_up);
+  }
+  /* Block 0, between its arrivals at two team barriers: waits until the
+   * other members have arrived at the coming one (what they did before
+   * arriving is visible after it). */
+  __device__ __forceinline__ void team_wait_others() {
+    bool gave_up = false;
+    if (threadIdx.x == 0) gave_up = !await(&c->team, team + k - 1, STALL_TEAM);
     leave_if(gave_up);
   }
   /* The barrier of a round relaxed by `parts` blocks. */
@@ -228,6 +254,7 @@ struct stretch_sync {
   /* Polls between looks at the clock and the stall flag: a poll is one L2
      round trip, so the give-up is noticed within a few microseconds. */
   static constexpr uint32_t STALL_POLL = 32;
+  static constexpr uint32_t TEST_LAG_NS = 200000;
   static __device__ __forceinline__ unsigned long long now_ns() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -242,9 +269,10 @@ struct grid_barrier {
   __device__ __forceinline__ void sync() { ss.grid_sync(); }
 };
 
-/* After a search (host): DS_OK, or the stall its kernel recorded in the
- * stretch_ctl at dev, as "the GPU search stalled: ..." (DS_ERR_DEVICE). */
-ds_status stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, const char *who, ds_error *err);
+/* After a search of `grid` blocks (host): DS_OK, or the stall its kernel
+ * recorded in the stretch_ctl at dev, as "the GPU search stalled: ..." with
+ * where each block waited (DS_ERR_DEVICE). */
+ds_status stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, uint32_t grid, const char *who, ds_error *err);
 
 } // namespace dsgpu
 

@@ -157,7 +157,7 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
       },
       hs, b.st, sizeof *hs, &ms, err);
   if (st != DS_OK) goto done;
-  st = stall_check(ctx, &b.st->stretch, Splitter::name(), err);
+  st = stall_check(ctx, &b.st->stretch, (uint32_t)pl.grid, Splitter::name(), err);
   if (st != DS_OK) goto done;
   res->time_ms = ms;
   res->rounds = hs->rounds;

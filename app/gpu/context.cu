@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vector>
+
 #include "barriers.cuh"
 #include "huge_list.cuh"
 
@@ -112,8 +114,8 @@ ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
 
 } // namespace
 
-ds_status dsgpu::stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, const char *who, ds_error *err) {
-  static_assert(offsetof(stretch_ctl, stall) > offsetof(stretch_ctl, stalled), "stalled, then its record");
+ds_status dsgpu::stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, uint32_t grid, const char *who,
+                             ds_error *err) {
   struct {
     uint32_t stalled;
     stall_record rec;
@@ -126,14 +128,39 @@ ds_status dsgpu::stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, const char
     return ds_error_set(err, DS_ERR_DEVICE, "%s: reading the search's barriers failed: %s", who,
                         cudaGetErrorString(cudaGetLastError()));
   if (!h.stalled) return DS_OK;
-  static const char *const SITES[] = {"a barrier", "the grid barrier", "the team's check-in before small rounds",
+  static const char *const SITES[] = {"no barrier", "the grid barrier", "the team's check-in",
                                       "the team barrier"};
+  auto site_name = [](uint32_t s) { return SITES[s < sizeof SITES / sizeof SITES[0] ? s : 0]; };
   const stall_record &r = h.rec;
+  char where[DS_ERROR_MSG_LEN] = "";
+  /* where every block was: blocks grouped by the barrier and the count they
+     waited for (a handful of groups; the first ranks of each) */
+  std::vector<block_wait> w(grid < ctx->max_blocks ? grid : ctx->max_blocks);
+  if (cudaMemcpy(w.data(), ctx->d_block_waits, sizeof(block_wait) * w.size(), cudaMemcpyDeviceToHost) ==
+      cudaSuccess) {
+    std::vector<bool> told(w.size(), false);
+    size_t len = 0;
+    for (size_t i = 0; i < w.size() && len + 64 < sizeof where; ++i) {
+      if (told[i]) continue;
+      uint32_t count = 0;
+      char ranks[96] = "";
+      size_t rl = 0;
+      for (size_t j = i; j < w.size(); ++j) {
+        if (told[j] || w[j].site != w[i].site || w[j].want != w[i].want) continue;
+        told[j] = true;
+        if (++count <= 4 && rl + 12 < sizeof ranks) rl += snprintf(ranks + rl, sizeof ranks - rl, "%s%zu", rl ? " " : "", j);
+      }
+      len += snprintf(where + len, sizeof where - len, "; %u block%s (rank %s%s) at %s", count, count > 1 ? "s" : "",
+                      ranks, count > 4 ? " ..." : "", site_name(w[i].site));
+      if (w[i].site != STALL_NONE)
+        len += snprintf(where + len, sizeof where - len, " waiting for %u (grid barriers passed to %u, team %u)",
+                        w[i].want, w[i].all, w[i].team);
+    }
+  }
   return ds_error_set(err, DS_ERR_DEVICE,
                       "the GPU search stalled: %s: block %u gave up waiting at %s after %.1f s (%u of the arrivals it "
-                      "waited for missing); the search was stopped",
-                      who, r.rank, SITES[r.site < sizeof SITES / sizeof SITES[0] ? r.site : 0], r.waited_ns / 1e9,
-                      r.want - r.seen);
+                      "waited for missing); the search was stopped%s",
+                      who, r.rank, site_name(r.site), r.waited_ns / 1e9, r.want - r.seen, where);
 }
 
 extern "C" void ds_gpu_options_default(ds_gpu_options *o) {
@@ -177,7 +204,7 @@ static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
                {"local_team", o->local_team, 0, LOCAL_STEPS_MAX},
                {"local_grid", o->local_grid, 0, LOCAL_STEPS_MAX},
                {"self_check", o->self_check, 0, 1},
-               {"force_stall", o->force_stall, 0, 1}};
+               {"force_stall", o->force_stall, 0, 2}};
   for (const auto &r : range)
     if (r.value < r.lo || r.value > r.hi)
       return ds_error_set(err, DS_ERR_ARG, "GPU option %s = %lld is out of range: %lld..%lld", r.name, r.value, r.lo,
@@ -224,6 +251,7 @@ extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   cudaFree(ctx->d_stats);
   cudaFree(ctx->d_huge_word);
   cudaFree(ctx->d_huge);
+  cudaFree(ctx->d_block_waits);
   cudaFree(ctx->trace.t);
   if (ctx->stream) cudaStreamDestroy(ctx->stream);
   if (ctx->ev_start) cudaEventDestroy(ctx->ev_start);
@@ -325,6 +353,9 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   c->d_pred_out = c->d_dist_out + (n ? n : 1);
   DS_CUDA_TRY(cudaMalloc(&c->d_stats, STAT_COUNT * sizeof(unsigned long long)));
   DS_CUDA_TRY(cudaMalloc(&c->d_huge_word, HUGE_WORDS * sizeof(unsigned long long)));
+  c->max_blocks = (uint32_t)(c->num_sms * c->blocks_per_sm);
+  DS_CUDA_TRY(cudaMalloc(&c->d_block_waits, sizeof(block_wait) * c->max_blocks));
+  kn.block_waits = c->d_block_waits;
   /* a grid round lists at most arcs / degree + 1 vertices, a solo or team
      round at most its frontier (relax_round: SOLO_HUGE_DEGREE) */
   const uint32_t least_huge = kn.huge_degree < kn.huge_plain ? kn.huge_degree : kn.huge_plain;
@@ -370,6 +401,7 @@ ds_status ds_gpu_reset(ds_gpu_ctx *ctx, uint32_t source, ds_error *err) {
   DS_LAUNCH_CHECK("reset_kernel");
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_counters, 0, sizeof(dev_counters), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_stats, 0, STAT_COUNT * sizeof(unsigned long long), ctx->stream));
+  DS_CUDA_TRY(cudaMemsetAsync(ctx->d_block_waits, 0, sizeof(block_wait) * ctx->max_blocks, ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word, 0, HUGE_MIN_WORD * sizeof(unsigned long long), ctx->stream));
   DS_CUDA_TRY(cudaMemsetAsync(ctx->d_huge_word + HUGE_MIN_WORD, 0xff, (HUGE_WORDS - HUGE_MIN_WORD) * sizeof(unsigned long long),
                               ctx->stream));

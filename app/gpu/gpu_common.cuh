@@ -129,6 +129,8 @@ struct dev_counters {
 /* How the persistent kernels run their rounds: the context's options
  * (ds_gpu_options, defaults in tuning.cuh); knobs_for (round_schedule.cuh)
  * fits the team to a launch. */
+struct block_wait;
+
 struct round_knobs {
   uint32_t solo_max;    /* frontiers up to this size: solo rounds, block 0 alone (0: never) */
   uint32_t team_max;    /* up to this size: team rounds (>= solo_max) */
@@ -147,7 +149,9 @@ struct round_knobs {
   uint32_t dense_min;   /* a grid round of at least this frontier is dense (UINT32_MAX: never;
                            frontier_queue.cuh: queue_pending) */
   unsigned long long stall_ns; /* a barrier wait longer than this gives up (barriers.cuh) */
-  int force_stall;      /* a test's stall: one block never arrives at its first grid barrier */
+  int force_stall;      /* tests: 1, one block never arrives at its first grid barrier; 2, the
+                           team's last block lags behind every team barrier */
+  struct block_wait *block_waits; /* where each block gave up (barriers.cuh) */
 };
 
 } // namespace dsgpu
@@ -180,6 +184,8 @@ struct ds_gpu_ctx {
   unsigned long long *d_huge_word; /* HUGE_WORDS words: huge-list words, tile counters, least listed
                                        distances (rounds alternate; huge_list.cuh) */
   void *d_huge;                     /* huge_entry[2 * (arcs / huge_degree + 1)] */
+  dsgpu::block_wait *d_block_waits; /* one per block of a persistent launch (barriers.cuh) */
+  uint32_t max_blocks;              /* of a persistent launch: SMs x blocks per SM */
 };
 
 /* Algorithm entry points (one file each). They run on ctx->stream, time the

@@ -72,8 +72,10 @@ typedef struct {
   uint32_t stall_ms;      /* a barrier wait of the search kernels that lasts longer
                              gives up, and the search fails with "the GPU search
                              stalled" (DS_ERR_DEVICE); 0: the default, 10 s */
-  int force_stall;        /* 0/1: one block never arrives at its first grid barrier
-                             (tests the stall's path) */
+  int force_stall;        /* tests: 1, one block never arrives at its first grid
+                             barrier (the stall's path); 2, the team's last block
+                             comes 0.2 ms late out of every team barrier (no block
+                             may outrun what the others still read) */
   ds_gpu_trace *trace;    /* per-round trace (NULL: none); kept by the context */
 } ds_gpu_options;
 

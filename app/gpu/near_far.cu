@@ -269,7 +269,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   st = timed_search(
       ctx, who, [&]() { return cooperative_launch(ctx, pl, args, who, err); }, &h, ctl, sizeof h, &ms, err);
   if (st != DS_OK) goto done;
-  st = stall_check(ctx, &ctl->stretch, who, err);
+  st = stall_check(ctx, &ctl->stretch, (uint32_t)pl.grid, who, err);
   if (st != DS_OK) goto done;
   res->time_ms = ms;
   res->rounds = h.rounds;

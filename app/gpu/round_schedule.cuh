@@ -191,12 +191,21 @@ __device__ __forceinline__ bool small_stretch(stretch_sync &ss, uint32_t solo_ma
   volatile stretch_ctl *c = ss.c;
   ss.check_in();
   if (ss.b < ss.k) {
-    bool handed = false;
+    bool handed = false, after_team = false;
     uint32_t counts[2];
     for (;;) {
       if (nout <= solo_max) {
         // block 0 alone while the frontier stays small
         if (ss.b == 0) {
+          /* The other members decided on the team round's counters, which
+             the solo rounds reuse from their second round on (the slots
+             rotate over three rounds, and a solo round has no barrier that
+             would hold block 0 back): block 0 waits until each has read
+             them, that is, has arrived at the team barrier below. (Before
+             the stretch's first round the check-in did it.) Without it, a
+             member late by two solo rounds read a cleared count, left the
+             stretch, and the team waited for it forever. */
+          if (after_team) ss.team_wait_others();
           for (int local = 0;; local = ((local & 1) ^ 1) | (nout <= SOLO_LOCAL_CAP ? 2 : 0)) {
             ++r;
             base = pile;
@@ -230,6 +239,7 @@ __device__ __forceinline__ bool small_stretch(stretch_sync &ss, uint32_t solo_ma
       if (handed) break;
       nout = counts[0];
       pile = base + counts[1];
+      after_team = true;
       if (!keep(nout, pile) || nout > team_max) break;
     }
     if (ss.b == 0 && threadIdx.x == 0) {
