@@ -35,6 +35,31 @@ runs="$out/soak-runs.txt" # one line per suite run: rep, name, status, seconds, 
 : > "$runs"
 logs=$(mktemp -d)
 start=$(date +%s)
+# OUT/NAME from the runs so far (after every rep, so that a run stopped at a time limit keeps
+# what it did)
+write_summary() {
+  local done_reps=$1
+  elapsed=$(( $(date +%s) - start ))
+  summary="$out/$name"
+  {
+    echo "# GPU soak: bench/gpu_soak.sh --reps $reps (done: $done_reps) --jobs $jobs ${select[*]}"
+    echo "gpu: $gpu"
+    echo "commit: $commit"
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "wall: ${elapsed} s"
+    printf "%-32s %5s %5s %5s %6s %8s %8s %8s\n" suite runs pass fail stalls "min s" "median s" "max s"
+    awk '{n[$2]++; if ($3=="Passed") p[$2]++; else if ($3!="***Skipped") f[$2]++; s[$2]+=$5; t[$2]=t[$2] " " $4}
+         END {for (k in n) print k, n[k], p[k]+0, f[k]+0, s[k]+0, t[k]}' "$runs" | sort |
+      while read -r suite n p f s times; do
+        sorted=$(echo "$times" | tr ' ' '\n' | grep -v '^$' | sort -g)
+        cnt=$(echo "$sorted" | wc -l)
+        min=$(echo "$sorted" | head -1) max=$(echo "$sorted" | tail -1)
+        med=$(echo "$sorted" | sed -n "$(( (cnt + 1) / 2 ))p")
+        printf "%-32s %5d %5d %5d %6d %8s %8s %8s\n" "$suite" "$n" "$p" "$f" "$s" "$min" "$med" "$max"
+      done
+    awk '{n++; if ($3!="Passed" && $3!="***Skipped") f++; s+=$5} END {printf "total: %d runs, %d failed, %d stalls\n", n, f, s}' "$runs"
+  } > "$summary"
+}
 for rep in $(seq 1 "$reps"); do
   log="$logs/rep-$rep.txt"
   ctest --test-dir "$build" "${select[@]}" -j "$jobs" --output-on-failure > "$log" 2>&1
@@ -55,27 +80,8 @@ for rep in $(seq 1 "$reps"); do
   done < "$logs/stalled-$rep.txt"
   grep -q "the GPU search stalled\|\*\*\*Timeout" "$log" && cp "$log" "$out/soak-stall-rep$rep.log"
   echo "rep $rep/$reps: $(grep -E 'tests passed|tests failed' "$log")"
+  write_summary "$rep"
 done
-elapsed=$(( $(date +%s) - start ))
-summary="$out/$name"
-{
-  echo "# GPU soak: bench/gpu_soak.sh --reps $reps --jobs $jobs ${select[*]}"
-  echo "gpu: $gpu"
-  echo "commit: $commit"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "wall: ${elapsed} s"
-  printf "%-32s %5s %5s %5s %6s %8s %8s %8s\n" suite runs pass fail stalls "min s" "median s" "max s"
-  awk '{n[$2]++; if ($3=="Passed") p[$2]++; else if ($3!="***Skipped") f[$2]++; s[$2]+=$5; t[$2]=t[$2] " " $4}
-       END {for (k in n) print k, n[k], p[k]+0, f[k]+0, s[k]+0, t[k]}' "$runs" | sort |
-    while read -r suite n p f s times; do
-      sorted=$(echo "$times" | tr ' ' '\n' | grep -v '^$' | sort -g)
-      cnt=$(echo "$sorted" | wc -l)
-      min=$(echo "$sorted" | head -1) max=$(echo "$sorted" | tail -1)
-      med=$(echo "$sorted" | sed -n "$(( (cnt + 1) / 2 ))p")
-      printf "%-32s %5d %5d %5d %6d %8s %8s %8s\n" "$suite" "$n" "$p" "$f" "$s" "$min" "$med" "$max"
-    done
-  awk '{n++; if ($3!="Passed" && $3!="***Skipped") f++; s+=$5} END {printf "total: %d runs, %d failed, %d stalls\n", n, f, s}' "$runs"
-} > "$summary"
-cat "$summary"
+cat "$out/$name"
 rm -rf "$logs"
 awk '$3!="Passed" && $3!="***Skipped"{bad=1} END{exit bad}' "$runs"
