@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Keeps README.md honest:
-#   1. its test command is .ci/run's, word for word ("$ci_install && $ci_test"), and runs the
-#      tests twice: the ci preset, and the asan preset (CPU parts under ASan and UBSan);
-#   2. every option that `sssp --help` lists is described in it;
-#   3. every exit code of `sssp --help` is in its exit-code table, with the same number.
-# usage: check_readme.sh README.md .ci/run PROGRAM (sssp, kcore or tc: the same checks of its --help)
+# Keeps README.md and the option reference (docs/usage.md) honest:
+#   1. README's test command is .ci/run's, word for word ("$ci_install && $ci_test"), and runs
+#      the tests twice: the ci preset, and the asan preset (CPU parts under ASan and UBSan);
+#   2. every option that `sssp --help` lists is described in the option reference;
+#   3. every exit code of `sssp --help` is in the exit-code tables of both, with the same number.
+# usage: check_readme.sh README.md docs/usage.md .ci/run PROGRAM
+#        (PROGRAM: sssp, kcore or tc: the same checks of its --help)
 set -u
-readme=$1 ci=$2 sssp=$3
+readme=$1 usage=$2 ci=$3 sssp=$4
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
@@ -27,16 +28,19 @@ for preset in ci asan; do
 done
 
 # 2. options
-help=$("$sssp" --help) || fail "sssp --help failed"
+prog=$(basename "$sssp")
+help=$("$sssp" --help) || fail "$prog --help failed"
 for opt in $(echo "$help" | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-  grep -qF -- "\`$opt" "$readme" || fail "option $opt of sssp --help is not in README.md"
+  grep -qF -- "\`$opt" "$usage" || fail "option $opt of $prog --help is not in $usage"
 done
 
-# 3. exit codes: "  N  text" lines after "exit codes" in --help, "| N | text" rows in README
+# 3. exit codes: "  N  text" lines after "exit codes" in --help, "| N | text" rows in the tables
 while read -r code word; do
-  grep -qE "^\| *$code *\| *$word" "$readme" ||
-    fail "exit code $code ($word...) of sssp --help is not in README.md's table"
+  for doc in "$readme" "$usage"; do
+    grep -qE "^\| *$code *\| *$word" "$doc" ||
+      fail "exit code $code ($word...) of $prog --help is not in $doc's table"
+  done
 done < <(echo "$help" | sed -n '/^exit codes/,$p' | sed -n 's/^  \([0-9]\)  \([a-z]*\).*/\1 \2/p')
 
-[ "$failures" -eq 0 ] && echo "README.md agrees with .ci/run and sssp --help"
+[ "$failures" -eq 0 ] && echo "README.md and $usage agree with .ci/run and $prog --help"
 exit $((failures > 0))

@@ -7,7 +7,8 @@
 #   5. nothing cites the removed lab notebooks (NOTES-*.md, "notes step N"): a comment gives the
 #      reason or points to docs/performance.md (EXEMPT: the GPU evidence file, written by a script
 #      of its day, and this check);
-#   6. every bench/, docs/ and tests/ path that README.md and docs/performance.md name exists.
+#   6. every bench/, docs/ and tests/ path that README.md, docs/*.md and bench/results/README.md
+#      name exists, and so does the target of every relative link in them.
 # usage: check_tree.sh ROOT
 set -u
 root=$1
@@ -64,16 +65,23 @@ while read -r f; do
   fail "$f cites the removed lab notebooks: $(grep -niE "$cite" "$f" | head -1)"
 done < <(citing)
 
-# 6. paths named in the documents exist (placeholders such as GPU, GRAPH or * are skipped)
-for doc in README.md docs/performance.md bench/results/README.md; do
+# 6. paths named in the documents exist (placeholders such as GPU, GRAPH or * are skipped):
+#    bench/, docs/ and tests/ paths from the root (img/ from docs/), and relative link targets
+#    from the document's folder
+docs=$(printf '%s\n' README.md docs/performance.md docs/*.md bench/results/README.md | awk '!seen[$0]++')
+for doc in $docs; do
   [ -f "$doc" ] || { fail "$doc is missing"; continue; }
   base=""
-  [ "$doc" = docs/performance.md ] && base=docs/
+  case "$doc" in docs/*) base=docs/ ;; esac
   for p in $(grep -oE '(\]\(|`)(bench|docs|img|tests)/[A-Za-z0-9_./*{},-]+' "$doc" | sed -E 's/^(\]\(|`)//' | sort -u); do
     case "$p" in *GPU* | *GRAPH* | *'*'* | *'{'* | */) continue ;; esac
     path=$p
     [ -n "$base" ] && [ "${p#img/}" != "$p" ] && path=$base$p
     [ -e "$path" ] || fail "$doc names $p, which does not exist"
+  done
+  for t in $(grep -oE '\]\([^)#[:space:]]+' "$doc" | sed 's/^](//' | sort -u); do
+    case "$t" in http:* | https:* | mailto:*) continue ;; esac
+    [ -e "$(dirname "$doc")/$t" ] || fail "$doc links to $t, which does not exist"
   done
 done
 
