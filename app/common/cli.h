@@ -83,7 +83,7 @@ typedef struct ds_cli {
   uint32_t sources;     /* how many sources (random ones when > 1) */
   uint32_t buckets;
   int buckets_auto;     /* 1: ds_buckets_auto */
-  int delta_auto;       /* 1: ds_delta_auto */
+  int delta_auto;       /* 1: each backend's rule, ds_delta_auto or ds_delta_auto_cpu */
   double delta;
   int algos[DS_CLI_MAX_ALGOS]; /* prog's algorithm numbers, in the order given, no repeats */
   int n_algos;          /* 0: the default list */

@@ -6,6 +6,9 @@
  * Algorithms: the list given, or by default multisplit,near-far with a GPU and
  * cpu-delta,dijkstra without one. Where GPU algorithms are asked for and no
  * GPU is usable, a note says so once and cpu-delta runs in their place.
+ * Delta: --delta D serves every algorithm; under auto each backend has its
+ * rule, the GPU algorithms ds_delta_auto's width, cpu-delta (also in a GPU
+ * algorithm's place) ds_delta_auto_cpu's (ds_delta_for_algos).
  * Result arrays are poisoned before every run, so an algorithm that leaves
  * vertices unwritten fails validation.
  */
@@ -301,10 +304,11 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   }
   r.trials = cli->trials;
   r.threads = p->threads;
+  double deltas[DS_ALGO_COUNT];
   r.delta_auto = cli->delta_auto;
-  // the CPU backend's own rule unless a GPU algorithm runs beside it (one delta for all)
-  if (!cli->delta_auto) r.delta = ds_delta_normalize(g.weight_type, cli->delta);
-  else r.delta = p->uses_gpu ? ds_delta_auto(&g) : ds_delta_auto_cpu(&g);
+  r.delta = ds_delta_for_algos(&g, cli->delta_auto ? 0.0 : cli->delta, p->algos, p->n_algos,
+                               deltas);
+  for (int i = 0; i < p->n_algos; i++) r.algos[i].delta = deltas[i];
   r.buckets_auto = cli->buckets_auto;
   r.buckets = cli->buckets_auto ? ds_buckets_auto(&g, r.delta) : cli->buckets;
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
@@ -365,7 +369,6 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   // 3e. run: per source, the reference distances, then every algorithm
   ds_sssp_params params;
   ds_sssp_params_default(&params);
-  params.delta = r.delta;
   params.buckets = r.buckets;
   params.want_pred = want_pred;
   params.threads = cli->threads;
@@ -394,6 +397,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     }
     for (int i = 0; i < r.n_algos; i++) {
       ds_algo_stats *a = &r.algos[i];
+      params.delta = a->delta > 0.0 ? a->delta : r.delta; /* Dijkstra and Bellman-Ford: unused */
       for (uint32_t t = (s == 0 ? 0 : 1); t <= r.trials; t++) { /* t = 0: warm-up */
         ds_status st = run_one(ctx, &g, a->algo, src, &params, &res, &err);
         if (st != DS_OK) {

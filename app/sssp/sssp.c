@@ -37,6 +37,11 @@ int ds_algo_is_gpu(ds_algo a) {
          a == DS_ALGO_BELLMAN_FORD;
 }
 
+int ds_algo_uses_delta(ds_algo a) {
+  return a == DS_ALGO_CPU_DELTA || a == DS_ALGO_NEAR_FAR || a == DS_ALGO_MULTISPLIT ||
+         a == DS_ALGO_SORT;
+}
+
 ds_algo ds_algo_parse(const char *name) {
   for (int a = 0; a < DS_ALGO_COUNT; a++)
     if (name != NULL && strcmp(name, ALGO_NAMES[a]) == 0) return (ds_algo)a;
@@ -121,6 +126,25 @@ double ds_delta_auto_cpu(const ds_graph *g) {
   const double median = ds_median_weight(g);
   const double typical = median >= 0.0 && median < mean_weight ? median : mean_weight;
   return delta_from_scale(g, typical, DS_DELTA_AUTO_CPU_SCALE);
+}
+
+double ds_delta_for_algos(const ds_graph *g, double given, const ds_algo *algos, int n,
+                          double *delta) {
+  int gpu_runs = 0, cpu_delta_runs = 0;
+  for (int i = 0; i < n; i++) {
+    gpu_runs |= ds_algo_is_gpu(algos[i]);
+    cpu_delta_runs |= algos[i] == DS_ALGO_CPU_DELTA;
+  }
+  double gpu = 0.0, cpu = 0.0;
+  if (given > 0.0) {
+    gpu = cpu = ds_delta_normalize(g->weight_type, given);
+  } else {
+    if (gpu_runs) gpu = ds_delta_auto(g);
+    if (!gpu_runs || cpu_delta_runs) cpu = ds_delta_auto_cpu(g);
+  }
+  for (int i = 0; i < n; i++)
+    delta[i] = !ds_algo_uses_delta(algos[i]) ? 0.0 : ds_algo_is_gpu(algos[i]) ? gpu : cpu;
+  return gpu_runs ? gpu : cpu;
 }
 
 uint32_t ds_buckets_auto(const ds_graph *g, double delta) {

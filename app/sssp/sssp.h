@@ -39,6 +39,8 @@ typedef enum {
  * "multisplit", "sort", "bellman-ford". */
 const char *ds_algo_name(ds_algo a);
 int ds_algo_is_gpu(ds_algo a);
+/* Whether the algorithm's search depends on delta: not Dijkstra nor Bellman-Ford. */
+int ds_algo_uses_delta(ds_algo a);
 
 /* How distances are stored in ds_sssp_result.dist.
  * DS_DIST_NATURAL: the weight type. Integer weights: uint32_t, DS_INF_U32 for
@@ -137,9 +139,10 @@ typedef struct {
 #define DS_DELTA_AUTO_SCALE_HEAVY 32.0
 double ds_delta_auto(const ds_graph *g);
 
-/* Delta for the CPU backend (cpu-delta) under --delta auto when no GPU
- * algorithm runs, with the same rounding, float floor and fallback of 1 as
- * ds_delta_auto. Below DS_DELTA_AUTO_CPU_DENSE_DEGREE arcs per vertex (roads,
+/* Delta for the CPU backend (cpu-delta) under --delta auto, also beside GPU
+ * algorithms in one run and where it runs in a GPU algorithm's place without a
+ * GPU, with the same rounding, float floor and fallback of 1 as ds_delta_auto.
+ * Below DS_DELTA_AUTO_CPU_DENSE_DEGREE arcs per vertex (roads,
  * grids, geometric graphs) DS_DELTA_AUTO_CPU_SCALE * mean_weight; from there
  * on DS_DELTA_AUTO_CPU_DENSE_SCALE * mean_weight / (arcs per vertex), the
  * 1 / degree width of Meyer and Sanders' analysis. A CPU round costs a
@@ -162,6 +165,18 @@ double ds_delta_auto(const ds_graph *g);
 #define DS_DELTA_AUTO_CPU_DENSE_DEGREE 8.0
 #define DS_DELTA_AUTO_CPU_DENSE_SCALE 2.0
 double ds_delta_auto_cpu(const ds_graph *g);
+
+/* The bucket width of each of the n algorithms of one run, in delta[i]: 0 for
+ * those without buckets (Dijkstra, Bellman-Ford). given > 0 (--delta D): that
+ * width, normalised (ds_delta_normalize), for every algorithm. given == 0
+ * (--delta auto): each backend's rule, ds_delta_auto's width for the GPU
+ * algorithms (one for them all, so that their speedups compare the same
+ * buckets) and ds_delta_auto_cpu's for cpu-delta, also beside them; each rule
+ * is computed once, only where followed. Returns the run's width, which
+ * ds_buckets_auto follows: the GPU algorithms' where the list has one, else the
+ * CPU rule's (also for a list without cpu-delta). */
+double ds_delta_for_algos(const ds_graph *g, double given, const ds_algo *algos, int n,
+                          double *delta);
 
 /* The bucket count of multisplit and sort under --buckets auto: enough buckets
  * of width delta to hold the weights ahead of the current bucket, max weight /

@@ -4,7 +4,10 @@
  *
  * MTEPS = arcs of the CSR out of reached vertices / median time; the speedup
  * of an algorithm is the reference's median time over its own (reference:
- * near-far when it ran, else dijkstra).
+ * near-far when it ran, else dijkstra). Each algorithm runs at its own delta,
+ * which the table's last column and the JSON's algorithms give: the GPU
+ * algorithms share one, so their speedups compare the same buckets; under
+ * --delta auto cpu-delta's speedup compares each backend at its own rule.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 
 #define MS_PER_S 1e3
 #define ARCS_PER_MEGA 1e6
+#define DELTA_FMT "%.10g" /* every integer width up to UINT32_MAX exactly */
 
 static double mteps(uint64_t arcs, double ms) {
   return ms > 0.0 ? (double)arcs / (ms / MS_PER_S) / ARCS_PER_MEGA : 0.0;
@@ -28,11 +32,42 @@ static const char *check_name(ds_check c) {
   return c == DS_CHECK_PASSED ? "passed" : c == DS_CHECK_FAILED ? "FAILED" : "-";
 }
 
+/* How an algorithm's delta was chosen: NULL for one without buckets. */
+static const char *delta_rule_of(const ds_graph_report *r, const ds_algo_stats *a) {
+  if (!ds_algo_uses_delta(a->algo)) return NULL;
+  if (!r->delta_auto) return "given";
+  return ds_algo_is_gpu(a->algo) ? "auto-gpu" : "auto-cpu";
+}
+
+/* cpu-delta where it runs beside a GPU algorithm under --delta auto, at the
+ * CPU rule's delta while the line's delta is the GPU rule's; else NULL. */
+static const ds_algo_stats *cpu_beside_gpu(const ds_graph_report *r) {
+  const ds_algo_stats *cpu = NULL;
+  int gpu = 0;
+  for (int i = 0; i < r->n_algos; i++) {
+    gpu |= ds_algo_is_gpu(r->algos[i].algo);
+    if (r->algos[i].algo == DS_ALGO_CPU_DELTA) cpu = &r->algos[i];
+  }
+  return r->delta_auto && gpu ? cpu : NULL;
+}
+
+/* An algorithm's delta for the table: "-" for one without buckets. */
+static void format_delta(char *out, size_t len, const ds_algo_stats *a) {
+  if (ds_algo_uses_delta(a->algo)) snprintf(out, len, DELTA_FMT, a->delta);
+  else snprintf(out, len, "-");
+}
+
 void ds_report_graph_line(FILE *f, const ds_graph_report *r) {
   ds_report_load_line(f, r->g, r->load_ms, r->cache);
-  fprintf(f, "delta %g (%s), buckets %u (%s), %u timed trials after 1 warm-up, %d threads, %u source%s\n",
-          r->delta, r->delta_auto ? "auto" : "given", r->buckets, r->buckets_auto ? "auto" : "given",
-          r->trials, r->threads,
+  const ds_algo_stats *cpu = cpu_beside_gpu(r);
+  char cpu_delta[64] = "";
+  if (cpu != NULL)
+    snprintf(cpu_delta, sizeof cpu_delta, "; cpu-delta " DELTA_FMT ", the CPU's rule", cpu->delta);
+  fprintf(f,
+          "delta " DELTA_FMT " (%s%s), buckets %u (%s), %u timed trials after 1 warm-up, "
+          "%d threads, %u source%s\n",
+          r->delta, r->delta_auto ? "auto" : "given", cpu_delta, r->buckets,
+          r->buckets_auto ? "auto" : "given", r->trials, r->threads,
           r->n_sources, r->n_sources == 1 ? "" : "s");
 }
 
@@ -40,22 +75,25 @@ void ds_report_table(FILE *f, const ds_graph_report *r) {
   const char *ref = r->reference >= 0 ? ds_algo_name(r->algos[r->reference].algo) : "-";
   char speed_head[48];
   snprintf(speed_head, sizeof speed_head, "vs %s", ref);
-  fprintf(f, "%-13s %10s %10s %21s %9s %9s %13s %14s %7s\n", "algorithm", "source", "ms(median)",
-          "[min, max] ms", "MTEPS", "rounds", "edges relaxed", speed_head, "check");
+  // delta comes last: scripts read the columns before it by position
+  fprintf(f, "%-13s %10s %10s %21s %9s %9s %13s %14s %7s %10s\n", "algorithm", "source",
+          "ms(median)", "[min, max] ms", "MTEPS", "rounds", "edges relaxed", speed_head, "check",
+          "delta");
   for (uint32_t s = 0; s < r->n_sources; s++) {
     double ref_ms = r->reference >= 0 ? median_of(r, &r->algos[r->reference], s) : 0.0;
     for (int i = 0; i < r->n_algos; i++) {
       const ds_algo_stats *a = &r->algos[i];
       double med, lo, hi;
       ds_stats_of(a->times_ms + (size_t)s * r->trials, r->trials, &med, &lo, &hi);
-      char range[48], speed[32];
+      char range[48], speed[32], delta[32];
       snprintf(range, sizeof range, "[%.3f, %.3f]", lo, hi);
       if (r->reference >= 0 && med > 0.0) snprintf(speed, sizeof speed, "%.2fx", ref_ms / med);
       else snprintf(speed, sizeof speed, "-");
-      fprintf(f, "%-13s %10u %10.3f %21s %9.1f %9llu %13llu %14s %7s\n", ds_algo_name(a->algo),
-              r->sources[s] + (uint32_t)r->g->index_base, med, range,
+      format_delta(delta, sizeof delta, a);
+      fprintf(f, "%-13s %10u %10.3f %21s %9.1f %9llu %13llu %14s %7s %10s\n",
+              ds_algo_name(a->algo), r->sources[s] + (uint32_t)r->g->index_base, med, range,
               mteps(a->reached_arcs[s], med), (unsigned long long)a->rounds[s],
-              (unsigned long long)a->edges_relaxed[s], speed, check_name(a->check[s]));
+              (unsigned long long)a->edges_relaxed[s], speed, check_name(a->check[s]), delta);
     }
   }
   if (r->n_sources > 1) {
@@ -75,12 +113,14 @@ void ds_report_table(FILE *f, const ds_graph_report *r) {
         edges += (double)a->edges_relaxed[s] / r->n_sources;
         if (a->check[s] > worst) worst = a->check[s];
       }
-      char speed[32];
+      char speed[32], delta[32];
       if (r->reference >= 0 && mean_ms > 0.0)
         snprintf(speed, sizeof speed, "%.2fx", ref_mean / mean_ms);
       else snprintf(speed, sizeof speed, "-");
-      fprintf(f, "%-13s %10s %10.3f %21s %9.1f %9.0f %13.0f %14s %7s\n", ds_algo_name(a->algo),
-              "mean", mean_ms, "", mean_mteps, rounds, edges, speed, check_name(worst));
+      format_delta(delta, sizeof delta, a);
+      fprintf(f, "%-13s %10s %10.3f %21s %9.1f %9.0f %13.0f %14s %7s %10s\n",
+              ds_algo_name(a->algo), "mean", mean_ms, "", mean_mteps, rounds, edges, speed,
+              check_name(worst), delta);
     }
   }
 }
@@ -125,6 +165,10 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
     cJSON_AddItemToArray(ja, jalg);
     cJSON_AddStringToObject(jalg, "name", ds_algo_name(a->algo));
     cJSON_AddStringToObject(jalg, "device", ds_algo_is_gpu(a->algo) ? "gpu" : "cpu");
+    const char *rule = delta_rule_of(r, a);
+    if (rule != NULL) cJSON_AddNumberToObject(jalg, "delta", a->delta);
+    else cJSON_AddNullToObject(jalg, "delta");
+    cJSON_AddStringToObject(jalg, "delta_rule", rule != NULL ? rule : "none");
     cJSON *per = cJSON_AddArrayToObject(jalg, "per_source");
     if (per == NULL) return 0;
     double mean_ms = 0.0, mean_mteps = 0.0, ref_mean = 0.0;

@@ -14,6 +14,7 @@
  * (times_ms has n_sources * trials, source-major). */
 typedef struct {
   ds_algo algo;
+  double delta;      /* the bucket width it ran with; 0 for Dijkstra and Bellman-Ford */
   double *times_ms;
   uint64_t *rounds, *edges_relaxed, *reached_arcs; /* of the last trial */
   uint32_t *reached;
@@ -26,7 +27,9 @@ typedef struct {
   const char *path;
   double load_ms;
   const char *cache; /* "hit", "miss" or "off" */
-  double delta;
+  double delta;      /* the given width, or under auto the GPU rule's where a GPU algorithm
+                        runs, else the CPU rule's: what --buckets auto follows (each
+                        algorithm's own is its ds_algo_stats.delta) */
   int delta_auto;
   uint32_t buckets;
   int buckets_auto;

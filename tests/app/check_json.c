@@ -2,8 +2,11 @@
  * keys that the report promises (program, version, commit, command, machine,
  * gpu, and per run the graph, parameters and per-algorithm measurements with
  * one time per trial: per source for sssp; for kcore and tc the result, whose
- * counts must agree with the graph). Usage: check_json REPORT.json; exit 0
- * when complete. */
+ * counts must agree with the graph). For sssp, each algorithm's delta agrees
+ * with its rule (check_deltas), and every NAME=DELTA given after the report
+ * holds in every run: NAME an algorithm that must have run, or "gpu" for every
+ * GPU algorithm (none without a GPU); DELTA a number, or "-" for none.
+ * Usage: check_json REPORT.json [NAME=DELTA ...]; exit 0 when complete. */
 #include "ds_test.h"
 
 #include <cjson/cJSON.h>
@@ -23,6 +26,7 @@ static int is_number(const cJSON *x) { return cJSON_IsNumber(x); }
 static int is_object(const cJSON *x) { return cJSON_IsObject(x); }
 static int is_array(const cJSON *x) { return cJSON_IsArray(x) && cJSON_GetArraySize(x) > 0; }
 static int is_any(const cJSON *x) { return x != NULL; }
+static int is_number_or_null(const cJSON *x) { return cJSON_IsNumber(x) || cJSON_IsNull(x); }
 
 /* The runs of kcore and tc: per algorithm one time per trial and the count;
  * the result's count; kcore's vertices by core number add up to the graph's
@@ -70,11 +74,96 @@ static void check_kernel_runs(const cJSON *root, const char *program) {
   }
 }
 
+/* The deltas of one sssp run. An algorithm without buckets has delta null and
+ * rule "none". A given delta is every other algorithm's; under auto a GPU
+ * algorithm has "auto-gpu", a CPU one "auto-cpu", the algorithms of one rule
+ * share one width, and the parameters' delta is the GPU rule's where a GPU
+ * algorithm ran, else the CPU rule's. */
+static void check_deltas(const cJSON *p, const cJSON *algos) {
+  // main checks the parameters' keys; here they only have to be read
+  const cJSON *pd = p ? cJSON_GetObjectItemCaseSensitive(p, "delta") : NULL;
+  const cJSON *pr = p ? cJSON_GetObjectItemCaseSensitive(p, "delta_rule") : NULL;
+  if (!cJSON_IsNumber(pd)) pd = NULL;
+  const int given = cJSON_IsString(pr) && strcmp(pr->valuestring, "given") == 0;
+  double rule_delta[2] = {-1.0, -1.0}; /* auto-gpu's and auto-cpu's, the first seen */
+  const cJSON *a;
+  cJSON_ArrayForEach(a, algos) {
+    const cJSON *name = need(a, "name", is_string), *device = need(a, "device", is_string);
+    const cJSON *d = need(a, "delta", is_number_or_null), *rule = need(a, "delta_rule", is_string);
+    if (!name || !device || !d || !rule) continue;
+    const char *n = name->valuestring;
+    if (cJSON_IsNull(d)) {
+      CHECK(strcmp(rule->valuestring, "none") == 0, "%s: no delta, but delta_rule \"%s\"", n,
+            rule->valuestring);
+      continue;
+    }
+    const int gpu = strcmp(device->valuestring, "gpu") == 0;
+    const char *want = given ? "given" : gpu ? "auto-gpu" : "auto-cpu";
+    CHECK(strcmp(rule->valuestring, want) == 0, "%s: delta_rule \"%s\", not \"%s\"", n,
+          rule->valuestring, want);
+    if (given && pd)
+      CHECK(d->valuedouble == pd->valuedouble, "%s ran at delta %g, not the given %g", n,
+            d->valuedouble, pd->valuedouble);
+    double *shared = &rule_delta[!gpu];
+    if (!given && *shared < 0.0) *shared = d->valuedouble;
+    else if (!given)
+      CHECK(d->valuedouble == *shared, "%s ran at delta %g, another %s algorithm at %g", n,
+            d->valuedouble, device->valuestring, *shared);
+  }
+  const double run = rule_delta[0] >= 0.0 ? rule_delta[0] : rule_delta[1];
+  if (!given && pd && run >= 0.0)
+    CHECK(pd->valuedouble == run, "the parameters' delta %g is not the %s rule's %g",
+          pd->valuedouble, rule_delta[0] >= 0.0 ? "GPU" : "CPU", run);
+}
+
+/* Reads the expectation NAME=DELTA (see the head of the file): 0 when malformed. */
+static int parse_expectation(const char *expect, size_t *len, int *none, double *want) {
+  const char *eq = strchr(expect, '=');
+  if (eq == NULL || eq == expect) return 0;
+  *len = (size_t)(eq - expect);
+  *none = strcmp(eq + 1, "-") == 0;
+  char *end = NULL;
+  *want = *none ? 0.0 : strtod(eq + 1, &end);
+  return *none || (end != eq + 1 && *end == '\0');
+}
+
+/* The expectation NAME=DELTA in one run's algorithms. */
+static void check_expected_delta(const cJSON *algos, const char *expect) {
+  size_t len = 0;
+  int none = 0;
+  double want = 0.0;
+  if (!parse_expectation(expect, &len, &none, &want)) return; /* main refused it */
+  const int any_gpu = len == strlen("gpu") && strncmp(expect, "gpu", len) == 0;
+  int matched = 0;
+  const cJSON *a;
+  cJSON_ArrayForEach(a, algos) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "name");
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(a, "device");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(a, "delta");
+    if (!cJSON_IsString(name) || !cJSON_IsString(device) || !is_number_or_null(d)) continue;
+    const char *match = any_gpu ? device->valuestring : name->valuestring;
+    if (strlen(match) != len || strncmp(match, expect, len) != 0) continue;
+    matched++;
+    char got[32] = "none";
+    if (cJSON_IsNumber(d)) snprintf(got, sizeof got, "%.10g", d->valuedouble);
+    CHECK(none ? cJSON_IsNull(d) : cJSON_IsNumber(d) && d->valuedouble == want,
+          "%s ran at delta %s, expected %s", name->valuestring, got, expect + len + 1);
+  }
+  CHECK(any_gpu || matched > 0, "%.*s did not run", (int)len, expect);
+}
+
 static int finish(const char *report) { return ds_test_finish("check_json: %s", report); }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    printf("usage: check_json REPORT.json\n");
+  int bad_expectation = 0;
+  for (int i = 2; i < argc; i++) {
+    size_t len;
+    int none;
+    double want;
+    bad_expectation |= !parse_expectation(argv[i], &len, &none, &want);
+  }
+  if (argc < 2 || bad_expectation) {
+    printf("usage: check_json REPORT.json [NAME=DELTA ...]\n");
     return 2;
   }
   FILE *f = fopen(argv[1], "rb");
@@ -127,6 +216,8 @@ int main(int argc, char **argv) {
       need(p, "delta_rule", is_string);
     }
     const cJSON *algos = need(run, "algorithms", is_array), *a;
+    check_deltas(p, algos);
+    for (int i = 2; algos && i < argc; i++) check_expected_delta(algos, argv[i]);
     cJSON_ArrayForEach(a, algos) {
       need(a, "name", is_string);
       need(a, "validation", is_string);

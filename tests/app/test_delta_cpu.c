@@ -6,8 +6,9 @@
  * parallel ones; bucket fusion off (limit 1), at its edge (2: only a lone
  * entry), the default, and unbounded (a thread drains its bin of the bucket
  * alone). Distances must be equal (float: within rounding), predecessors must
- * pass the validator, and outputs are poisoned first. Bad delta values are
- * argument errors.
+ * pass the validator, and outputs are poisoned first. The automatic deltas of
+ * both backends, also per algorithm of one run. Bad delta values are argument
+ * errors.
  */
 #include "app_test_util.h"
 #ifdef DS_TEST_HAVE_GEN
@@ -275,6 +276,27 @@ int main(void) {
     const double got_cpu = ds_delta_auto_cpu(&a);
     CHECK(got_cpu == want_cpu, "cpu delta auto, %llu arcs on %u vertices: %g, want %g",
           (unsigned long long)a.m, n, got_cpu, want_cpu);
+    // one run's algorithms: under auto each its backend's rule, cpu-delta the CPU's also beside
+    // GPU algorithms (0: no buckets); a given width serves them all
+    static const ds_algo MIXED[] = {DS_ALGO_NEAR_FAR, DS_ALGO_CPU_DELTA, DS_ALGO_DIJKSTRA,
+                                    DS_ALGO_MULTISPLIT, DS_ALGO_BELLMAN_FORD};
+    const struct {
+      int first, count;
+      double given, run, want[5];
+    } runs[] = {{0, 5, 0.0, got, {got, got_cpu, 0.0, got, 0.0}},
+                {1, 2, 0.0, got_cpu, {got_cpu, 0.0}},  /* cpu-delta, dijkstra */
+                {2, 1, 0.0, got_cpu, {0.0}},           /* dijkstra alone: the CPU rule's */
+                {2, 3, 0.0, got, {0.0, got}},          /* dijkstra, multisplit */
+                {0, 5, 2.5, 3.0, {3.0, 3.0, 0.0, 3.0, 0.0}}};
+    for (size_t c = 0; c < sizeof runs / sizeof runs[0]; c++) {
+      double per[5];
+      const double run = ds_delta_for_algos(&a, runs[c].given, MIXED + runs[c].first,
+                                            runs[c].count, per);
+      CHECK(run == runs[c].run, "run %zu's delta %g, want %g", c, run, runs[c].run);
+      for (int i = 0; i < runs[c].count; i++)
+        CHECK(per[i] == runs[c].want[i], "run %zu: %s at delta %g, want %g", c,
+              ds_algo_name(MIXED[runs[c].first + i]), per[i], runs[c].want[i]);
+    }
     // the automatic bucket count: max weight / delta up to a power of two, within 10..64
     uint32_t wmax = 0;
     for (uint64_t e = 0; e < a.m; e++)
