@@ -1,0 +1,82 @@
+/* A graph distributed over R ranks: each rank holds the CSR of the out-arcs of
+ * the vertices it owns (a 1-D partition balanced by arcs, partition.h), and
+ * builds it from the edges it was given, collectively:
+ *   1. every slice is checked (ids, weights), and the ranks agree on it;
+ *   2. the partition, from the slices' degrees (ds_partition_by_arcs);
+ *   3. the slice's arcs are grouped by owner rank: a counting sort by owner
+ *      (the multisplit with bucket = owner, on the CPU), each arc packed as
+ *      (tail, head, weight bits);
+ *   4. one exchange: counts, then the arcs (ds_comm_exchange);
+ *   5. the CSR of the arcs that arrived, by the rules of the one-graph build
+ *      (ds_csr_build): self-loops dropped, duplicates keep the least weight,
+ *      rows sorted by head. Heads stay global vertex ids.
+ * No rank holds more than its slice, its arcs and O(R) counts: nothing of
+ * size n. The GPU build will do steps 3 and 5 on the device (the library's
+ * multisplit, the GPU CSR build) around the same exchange.
+ */
+#ifndef DS_DIST_DGRAPH_H
+#define DS_DIST_DGRAPH_H
+
+#include <stdint.h>
+
+#include "dist/comm.h"
+#include "dist/partition.h"
+#include "ds/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int rank, ranks;
+  ds_partition part;     /* the whole partition: every rank holds the bounds */
+  uint32_t n;            /* vertices of the whole graph */
+  uint64_t m;            /* arcs of the whole graph, after the CSR rules */
+  uint32_t first;        /* this rank owns [first, first + n_local) */
+  uint32_t n_local;
+  uint64_t m_local;      /* arcs stored here */
+  uint64_t *row_offsets; /* n_local + 1 */
+  uint32_t *col;         /* m_local global vertex ids, increasing within a row */
+  ds_weight_type weight_type;
+  void *weights;         /* m_local uint32_t or float */
+  int symmetric;         /* built with both directions of every edge */
+} ds_dgraph;
+
+/* What a build did on this rank (for the tests of the exchange, and reports). */
+typedef struct {
+  uint64_t *arcs_to;   /* [out] if not NULL, R values: arcs of this slice grouped for each rank
+                          (its own included) */
+  uint64_t *arcs_from; /* [out] if not NULL, R values: arcs that arrived from each rank */
+  uint64_t slice_arcs; /* arcs of the slice: self-loops dropped, symmetric edges twice */
+  double partition_ms, group_ms, exchange_ms, build_ms;
+} ds_dgraph_build_info;
+
+/* Builds this rank's part of the graph whose edges the ranks hold in slices
+ * (collective: every rank of comm calls it).
+ * [in] slice      this rank's edges (0-based global ids, slice->n the whole
+ *                 graph's vertex count on every rank); weights NULL for a
+ *                 pattern graph, whose weights come from opt (seed, range,
+ *                 distribution: ds_pattern_weight, so that every rank draws
+ *                 the same weight for an edge, as the one-graph build does).
+ * [in] symmetric  store both directions of every edge.
+ * [in] opt        NULL for ds_load_options_default (used for pattern weights).
+ * [out] g         on success owns its arrays (ds_dgraph_free); zeroed on failure.
+ * [out] info      may be NULL.
+ * Errors, on every rank: DS_ERR_ARG (a bad slice: ids, negative or non-finite
+ * float weights, the pattern options; slices that disagree on n or the weight
+ * type), DS_ERR_NOMEM, the communicator's errors. */
+ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetric,
+                          const ds_load_options *opt, ds_dgraph *g, ds_dgraph_build_info *info,
+                          ds_error *err);
+
+void ds_dgraph_free(ds_dgraph *g);
+
+/* Whether this rank owns v. */
+static inline int ds_dgraph_owns(const ds_dgraph *g, uint32_t v) {
+  return v - g->first < g->n_local;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DS_DIST_DGRAPH_H */
