@@ -44,7 +44,7 @@
 //     out:     0 12 | 25 17 9 5 21 | 30 14 | 3
 //     offsets: 0 2 7 9 10
 //
-// When to use it (H100, docs/performance.md, "Multisplit"): for small inputs inside a persistent
+// When to use it (measured on an H100): for small inputs inside a persistent
 // kernel. At 2^16 keys it takes 16 us against multisplit_keys's 26 (four launches); at 2^28 it
 // runs at 55-70 % of multisplit_keys's throughput for m <= 10 and 25-35 % for m = 32..256.
 //

@@ -1,6 +1,5 @@
 // msplit histogram tuning constants (measured on an H100, sm_90). Change here, nowhere else.
-// The measurements are hist_bench's (bench/results/hist-NVIDIA_H100_80GB_HBM3.json, f32 samples,
-// n = 2^28, uniform; docs/performance.md, "Histogram").
+// The measurements are hist_bench's (f32 samples, n = 2^28, uniform).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

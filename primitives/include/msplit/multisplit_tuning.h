@@ -27,7 +27,7 @@ constexpr int ONESWEEP_PAIRS_BLOCKS_PER_SM = 3;
 // Up to this bucket width ceil(log2 m) the sweep ranks with thread-private counters in shared
 // memory (two 16-bit counters per word: 2^(bits-1) x BLOCK_THREADS words, 32 KB at 6 bits);
 // above it with warp votes. Measured (keys, 2^28, G/s): counters vs votes 181 vs 145 at m = 2,
-// 162 vs 128 at m = 32, 144 vs 125 at m = 64 (docs/performance.md, "Multisplit").
+// 162 vs 128 at m = 32, 144 vs 125 at m = 64.
 constexpr int ONESWEEP_BLOCKED_MAX_BITS = 6;
 // Predecessor tiles each look-back lane inspects per round trip (see lookback_walk).
 // (4 beat 8 and 16 on keys at m >= 32: 128 / 120 / 125 G/s at m = 32, 100 / 94 / 56 at 256.)

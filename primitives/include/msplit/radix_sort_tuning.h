@@ -6,8 +6,8 @@
 // data) for the temporary storage to stay within CUB's. Among shapes that do, measured on the H100
 // (sort_bench, 2^28, G/s, u32 keys / 8-bit range / u32 pairs / u64 + u32 pairs, CUB 48.2 / 162 /
 // 28.9 / 10.8): 384 threads x 2 blocks per SM with 20 keys 37.8 / 126 / 29.2 / 10.3, with 24 keys
-// 40.0 / 133, with 28 keys 41.7 / 138, with 32 keys 42.3 / 144 (kept for keys alone: again at
-// 0b4a197, u32 keys 39.7 / 41.6 / 42.2 G/s with 24 / 28 / 32 keys; pairs keep 23, not swept
+// 40.0 / 133, with 28 keys 41.7 / 138, with 32 keys 42.3 / 144 (kept for keys alone: measured
+// again, u32 keys 39.7 / 41.6 / 42.2 G/s with 24 / 28 / 32 keys; pairs keep 23, not swept
 // again); 256 x 4 33.9 / 115 / 20.4 / 7.3; 256 x 3 36.3 / 123 / 23.7 / 8.5; 384 x 3
 // 37.6 / 126 / 24.1 / 8.6; 512 x 2 36.3 / 121 / 25.8 / 9.7.
 #pragma once
@@ -42,8 +42,8 @@ constexpr size_t RADIX_MAX_PORTION = (size_t(1) << 28) - 1;
 constexpr int RADIX_LOOKBACK_ITEMS = 4;
 // Bit ranges up to this width sort in one pass of the one-pass multisplit (m = 2^bits buckets,
 // thread-private counters; see detail/radix_sort/short_range.cuh) instead of the 256-digit
-// sweep: sort_bench, 2^28 u32 keys, G keys/s, 1 / 2 / 4 / 6 bits: sweep 133 / 138 / 138 / 136
-// (eb93e77), multisplit 156 / 180 / 166 / 144 (707fe0a). Above 6 bits the multisplit ranks with
+// sweep: sort_bench, 2^28 u32 keys, G keys/s, 1 / 2 / 4 / 6 bits: sweep 133 / 138 / 138 / 136,
+// multisplit 156 / 180 / 166 / 144. Above 6 bits the multisplit ranks with
 // votes (120 G/s at m = 128 in msplit_bench) and the sweep does as well (131 at 8 bits).
 constexpr int RADIX_SHORT_MAX_BITS = 6;
 // Histogram kernel (all passes' digit counts in one read): threads, keys per thread, and

@@ -32,7 +32,7 @@ constexpr size_t MAX_TILE_LENGTH = size_t(BLOCK_THREADS) * ITEMS;
 // Loads a thread issues before it stores them to shared memory (its loads in flight; a plain
 // loop has one, as a load cannot pass a shared-memory store that might alias it). Batched loads,
 // this cap and the merge changes of the same commit, u32 pairs, 2^26, G pairs/s (segsort_bench,
-// H100, 46700d7 -> 56cb010): length 8 91.3 -> 108.0, 32 68.8 -> 92.7, 128 53.4 -> 70.2, 4,096
+// H100, before -> after): length 8 91.3 -> 108.0, 32 68.8 -> 92.7, 128 53.4 -> 70.2, 4,096
 // 36.0 -> 40.6, power law 14.9 -> 19.2. 4 rather than 8 by ptxas alone (not timed): at 8 the
 // 8-item tile kernel of u32 pairs spilled 24 bytes under the cap below, at 4 it fits 56 registers.
 constexpr int LOAD_BATCH = 4;

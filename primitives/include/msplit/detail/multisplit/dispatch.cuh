@@ -17,8 +17,7 @@
 
 namespace msplit {
 
-// AUTO's choice, from msplit_bench on the H100 (bench/results/msplit-NVIDIA_H100_80GB_HBM3.json,
-// commit 4a32ce4, n = 2^28, delta buckets, CUDA 13.0; docs/performance.md, "Multisplit"). Uniform keys,
+// AUTO's choice, from msplit_bench on the H100 (n = 2^28, delta buckets, CUDA 13.0). Uniform keys,
 // G keys/s:
 //   m          2     3     4     8    16    32    64   128   256
 //   ONEPASS  181   184   189   176   167   161   144   120   104
