@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "app.h"
+#include "ds/device.h"
 #include "ds/out_file.h"
 #include "ds/threads.h"
 #ifdef DS_APP_GPU_CSR
 #include "ds/csr_gpu.h"
 #endif
-#include "gpu/gpu_sssp.h"
 #include "outputs.h"
 #include "report.h"
 
@@ -125,7 +125,7 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   opt.progress = !cli->quiet;
 #ifdef DS_APP_GPU_CSR
   gpu_csr on_gpu = {cli->device, ""};
-  if (ds_gpu_available(NULL, 0) > cli->device) {
+  if (ds_device_count(NULL, 0) > cli->device) {
     opt.csr_build = build_on_gpu;
     opt.csr_build_ctx = &on_gpu;
   }
@@ -157,7 +157,7 @@ ds_exit_code ds_app_threads(const ds_cli *cli, int *threads) {
 
 void ds_app_gpus(ds_app_device_info *d) {
   memset(d, 0, sizeof *d);
-  d->gpus = ds_gpu_available(d->reason, sizeof d->reason);
+  d->gpus = ds_device_count(d->reason, sizeof d->reason);
 }
 
 ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d) {
@@ -174,7 +174,7 @@ ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d) {
   }
   if (d->gpus > 0) {
     ds_error err = {{0}};
-    ds_status st = ds_gpu_describe(cli->device, d->name, sizeof d->name, &d->memory, &err);
+    ds_status st = ds_device_describe(cli->device, d->name, sizeof d->name, &d->memory, &err);
     if (st != DS_OK) {
       fprintf(stderr, "%s: %s\n", name, err.msg);
       return ds_app_exit_of(st);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "ds/rng.h"
-#include "sssp.h"
+#include "ds/status.h"
 
 /* Exit codes of the programs (documented in --help and README). */
 typedef enum {
@@ -42,8 +42,10 @@ typedef enum {
 const char *ds_cli_intersect_name(ds_intersect_mode m);
 
 #define DS_CLI_MAX_GRAPHS 64
-#define DS_CLI_MIN_BUCKETS DS_SSSP_MIN_BUCKETS
-#define DS_CLI_MAX_BUCKETS DS_SSSP_MAX_BUCKETS
+/* --buckets' range: the SSSP library's (sssp.h: DS_SSSP_MIN_BUCKETS..MAX, checked
+   where the two meet, in app/sssp/run.c) */
+#define DS_CLI_MIN_BUCKETS 2u
+#define DS_CLI_MAX_BUCKETS 256u
 #define DS_CLI_DEFAULT_BUCKETS 10u
 #define DS_CLI_DEFAULT_TRIALS 3u
 #define DS_CLI_DEFAULT_WEIGHT_MIN 1u

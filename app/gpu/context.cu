@@ -214,31 +214,6 @@ static ds_status check_options(const ds_gpu_options *o, ds_error *err) {
   return DS_OK;
 }
 
-extern "C" int ds_gpu_available(char *reason, size_t reason_len) {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    /* Without a GPU the runtime reports an old driver or none: say what that
-       means on such a machine rather than "upgrade your driver" */
-    const int absent = count == 0 || e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver;
-    if (reason && reason_len)
-      snprintf(reason, reason_len, "%s%s", absent ? "no NVIDIA driver or no GPU found" : "CUDA: ",
-               absent ? "" : cudaGetErrorString(e));
-    return 0;
-  }
-  if (reason && reason_len) reason[0] = 0;
-  return count;
-}
-
-extern "C" ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
-                                     ds_error *err) {
-  cudaDeviceProp p;
-  DS_CUDA_TRY(cudaGetDeviceProperties(&p, device));
-  if (name && name_len) snprintf(name, name_len, "%s", p.name);
-  if (mem_total) *mem_total = p.totalGlobalMem;
-  return DS_OK;
-}
-
 extern "C" void ds_gpu_close(ds_gpu_ctx *ctx) {
   if (!ctx) return;
   cudaSetDevice(ctx->device);

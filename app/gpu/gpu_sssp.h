@@ -2,8 +2,8 @@
  *
  * A context holds one graph on one device, uploaded once, so that many
  * sources and trials reuse it, and the options its searches run with. Built
- * without CUDA, ds_gpu_available() says so and the other functions return
- * DS_ERR_DEVICE.
+ * without CUDA, every function returns DS_ERR_DEVICE (ds/device.h's
+ * ds_device_count says why).
  */
 #ifndef DS_GPU_SSSP_H
 #define DS_GPU_SSSP_H
@@ -81,13 +81,6 @@ typedef struct {
 
 /* The measured defaults. */
 void ds_gpu_options_default(ds_gpu_options *opt);
-
-/* Number of usable CUDA devices; 0 with a one-line reason in `reason`. */
-int ds_gpu_available(char *reason, size_t reason_len);
-
-/* Device name and memory, for reports. */
-ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
-                          ds_error *err);
 
 /* Upload g to `device`, with options `opt` (NULL: ds_gpu_options_default).
  * Refuses (DS_ERR_DEVICE, message with the bytes needed and available) a

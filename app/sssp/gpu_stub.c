@@ -10,18 +10,6 @@
 
 #define STUB_REASON "this build of deltasplit has no CUDA"
 
-int ds_gpu_available(char *reason, size_t reason_len) {
-  if (reason != NULL && reason_len > 0) snprintf(reason, reason_len, "%s", STUB_REASON);
-  return 0;
-}
-
-ds_status ds_gpu_describe(int device, char *name, size_t name_len, size_t *mem_total,
-                          ds_error *err) {
-  if (name != NULL && name_len > 0) name[0] = '\0';
-  if (mem_total != NULL) *mem_total = 0;
-  return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, STUB_REASON);
-}
-
 /* No defaults to measure without a GPU: every option says "none" or "by the
  * graph", and ds_gpu_open fails before reading any. */
 void ds_gpu_options_default(ds_gpu_options *opt) { memset(opt, 0, sizeof *opt); }

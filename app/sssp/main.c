@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "run.h"
+#include "sssp.h"
 
 static void usage(FILE *f) {
   fprintf(f,

@@ -24,6 +24,10 @@
 #include "sssp_report.h"
 #include "run.h"
 #include "run_memory.h"
+#include "sssp.h"
+
+_Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS == DS_SSSP_MAX_BUCKETS,
+               "--buckets takes the SSSP library's range");
 
 #define POISON_BYTE 0xA5      /* fills result arrays before each run */
 #define MIB (1024.0 * 1024.0)

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "cli.h"
+#include "sssp.h"
 
 typedef struct {
   uint64_t graph;      /* the CSR, already loaded */

@@ -16,6 +16,8 @@
 // Exit 0 pass, 1 fail, DS_TEST_SKIP (ds_test.h) where no CUDA device is present.
 #include "test_graphs.h"
 
+#include "ds/device.h"
+
 namespace {
 using namespace dstest;
 
@@ -309,7 +311,7 @@ int main(int argc, char **argv) {
     }
   }
   char reason[256];
-  if (ds_gpu_available(reason, sizeof reason) == 0) return ds_test_skip("%s", reason);
+  if (ds_device_count(reason, sizeof reason) == 0) return ds_test_skip("%s", reason);
   /* every search also checks that each reached vertex is marked expanded at its
      final distance (context.cu: finish_kernel), unless the caller set it to 0 */
   setenv("DS_GPU_SELF_CHECK", "1", 0);
