@@ -1,0 +1,75 @@
+/* The engine under the rounds of distributed delta-stepping: what a rank does
+ * on its own vertices, apart from the communication that every engine shares.
+ *
+ * ds_dsssp_rounds (dsssp_rounds.c) is the loop of dsssp.h's rounds over any
+ * communicator: it asks the engine for its least bucket, agrees on the next
+ * one, has the engine relax it, exchanges what the engine grouped for each
+ * owner, hands what arrived back to the engine, and stops when no rank has a
+ * bucket. The CPU twin's engine is in dsssp_cpu.c; the GPU engine fills the
+ * same table with device code (relax: the existing relaxation kernels, the
+ * combine by head and the multisplit by owner; its buffers device memory for
+ * a DS_COMM_DEVICE communicator), and so runs the very same loop.
+ */
+#ifndef DS_DIST_DSSSP_ENGINE_H
+#define DS_DIST_DSSSP_ENGINE_H
+
+#include <stdint.h>
+
+#include "dist/comm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* No bucket: nothing left to relax on this rank (or anywhere, after the
+ * all-reduce). */
+#define DS_DSSSP_NO_BUCKET UINT64_MAX
+
+/* A distance offered to a vertex by an arc from another rank. key orders like
+ * the distance: an integer distance itself, or the bits of a non-negative
+ * float. */
+typedef struct {
+  uint32_t head; /* global id of the vertex offered the distance */
+  uint32_t pred; /* global id of the arc's tail */
+  uint64_t key;
+} ds_dsssp_update;
+
+typedef struct {
+  void *self;
+  /* The least bucket holding a vertex of this rank to relax (one whose
+   * distance dropped since it was last relaxed), or DS_DSSSP_NO_BUCKET. */
+  uint64_t (*next_bucket)(void *self);
+  /* Relaxes this rank's vertices of bucket b (the least over the ranks):
+   * [out] *send  updates for other ranks, combined per head and grouped by
+   *              owner rank (rank 0's first), in the backend's memory; valid
+   *              until the next call;
+   * [out] send_counts  R counts of updates, 0 for this rank itself. */
+  ds_status (*relax)(void *self, uint64_t bucket, const void **send, uint64_t *send_counts,
+                     ds_error *err);
+  /* Room for `updates` arriving (> 0), in the backend's memory. */
+  ds_status (*receive_buffer)(void *self, uint64_t updates, void **buf, ds_error *err);
+  /* Applies the updates that arrived (grouped by source rank). */
+  ds_status (*apply)(void *self, const void *recv, uint64_t updates, ds_error *err);
+} ds_dsssp_engine;
+
+typedef struct {
+  uint64_t rounds, buckets;
+  uint64_t updates_sent, updates_received;
+  double relax_ms, exchange_ms, reduce_ms;
+} ds_dsssp_round_stats;
+
+/* The rounds, until no rank has a bucket (collective).
+ * Per round: one ds_comm_alltoall_u64 (counts), one ds_comm_alltoallv (the
+ * updates), one ds_comm_allreduce of two words (next bucket, failure); plus
+ * one all-reduce before the first round. An engine call that fails on one
+ * rank ends the search on every rank at the round's all-reduce, with that
+ * rank's message (ds_comm_agree); a rank that cannot receive aborts the
+ * communicator.
+ * [out] stats  may be NULL. */
+ds_status ds_dsssp_rounds(ds_comm *comm, const ds_dsssp_engine *engine,
+                          ds_dsssp_round_stats *stats, ds_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DS_DIST_DSSSP_ENGINE_H */
