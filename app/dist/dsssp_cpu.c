@@ -300,8 +300,11 @@ void ds_dsssp_params_default(ds_dsssp_params *p) {
   p->dist_width = DS_DIST_NATURAL;
 }
 
-static ds_status check_args(const ds_dgraph *g, uint32_t source, const ds_dsssp_params *p,
-                            const ds_dsssp_result *res, ds_error *err) {
+static ds_status check_args(const ds_comm *comm, const ds_dgraph *g, uint32_t source,
+                            const ds_dsssp_params *p, const ds_dsssp_result *res, ds_error *err) {
+  if (g->ranks != ds_comm_size(comm) || g->rank != ds_comm_rank(comm))
+    return ds_error_set(err, DS_ERR_ARG, "rank %d of %d holds the part of rank %d of a graph over "
+                        "%d ranks", ds_comm_rank(comm), ds_comm_size(comm), g->rank, g->ranks);
   if (source >= g->n)
     return ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
                         source, g->n);
@@ -405,7 +408,7 @@ ds_status ds_dsssp_cpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
   memset(&e, 0, sizeof e);
 
   // 1. arguments and state, agreed by every rank
-  ds_status local = check_args(g, source, params, res, err);
+  ds_status local = check_args(comm, g, source, params, res, err);
   if (local == DS_OK) local = engine_init(&e, g, source, params, res, err);
   ds_status st = ds_comm_agree(comm, local, err);
   if (st != DS_OK) goto done;

@@ -518,7 +518,11 @@ ds_status ds_dsssp_validate(ds_comm *comm, const ds_dgraph *g, uint32_t source, 
 
   // 1. arguments, then rule 1
   ds_status local = DS_OK;
-  if (source >= g->n)
+  if (g->ranks != ds_comm_size(comm) || g->rank != ds_comm_rank(comm))
+    local = ds_error_set(err, DS_ERR_ARG, "validation: rank %d of %d holds the part of rank %d of "
+                         "a graph over %d ranks", ds_comm_rank(comm), ds_comm_size(comm), g->rank,
+                         g->ranks);
+  else if (source >= g->n)
     local = ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
                          source, g->n);
   else if (g->n_local > 0 && dist == NULL)

@@ -64,7 +64,7 @@ ds_status ds_partition_from_offsets(int ranks, uint32_t n, const uint64_t *offse
  * directions of a symmetric edge counted (duplicates are counted: the CSR
  * rules apply only after the edges reach their owners). Every rank gets the
  * same bounds, those of ds_partition_from_offsets on the slices' degrees.
- * Costs 3 small all-reduces and, per level, a pass over the slice and an
+ * Costs 4 small all-reduces and, per level, a pass over the slice and an
  * all-reduce of at most DS_PARTITION_BINS counters.
  * [in] slice  this rank's edges; every rank's slice->n must be the same.
  * Errors, on every rank: DS_ERR_ARG (slices that disagree on n, a vertex id

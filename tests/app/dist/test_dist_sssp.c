@@ -369,6 +369,55 @@ static void test_bad_params(const test_edges *e) {
   }
 }
 
+/* A rank that leaves after the build (a crashed GPU, a killed thread) never
+ * answers: every other rank's search fails within the timeout, naming it. */
+#define LEAVE_TIMEOUT_MS 200u
+
+typedef struct {
+  const test_edges *edges;
+  ds_status st[TEST_MAX_RANKS];
+  char msg[TEST_MAX_RANKS][DS_ERROR_MSG_LEN];
+} leave_arg;
+
+static ds_status leaving_rank(ds_comm *c, void *argp, ds_error *err) {
+  leave_arg *a = argp;
+  const int r = ds_comm_rank(c);
+  ds_edge_list s = test_slice(a->edges, r, ds_comm_size(c), 0);
+  ds_dgraph g;
+  ds_status st = ds_dgraph_build(c, &s, 1, NULL, &g, NULL, err);
+  if (st != DS_OK) return st;
+  uint32_t *dist = malloc((g.n_local + 1) * sizeof *dist);
+  ds_dsssp_params p;
+  ds_dsssp_params_default(&p);
+  p.delta = 100;
+  ds_dsssp_result res;
+  memset(&res, 0, sizeof res);
+  res.dist = dist;
+  if (r != ds_comm_size(c) - 1 && dist != NULL) st = ds_dsssp_cpu(c, &g, 0, &p, &res, err);
+  a->st[r] = st;
+  snprintf(a->msg[r], DS_ERROR_MSG_LEN, "%s", st == DS_OK ? "" : err->msg);
+  free(dist);
+  ds_dgraph_free(&g);
+  return st;
+}
+
+static void test_rank_leaves(const test_edges *e) {
+  for (int ranks = 2; ranks <= 4; ranks += 2) {
+    leave_arg a;
+    memset(&a, 0, sizeof a);
+    a.edges = e;
+    ds_comm_options opt = {LEAVE_TIMEOUT_MS};
+    ds_status rs[TEST_MAX_RANKS];
+    ds_error err;
+    char who[32];
+    snprintf(who, sizeof who, "rank %d did not reach", ranks - 1);
+    ds_comm_inproc_run(ranks, &opt, leaving_rank, &a, rs, NULL, &err);
+    for (int r = 0; r + 1 < ranks; r++)
+      CHECK(a.st[r] == DS_ERR_IO && strstr(a.msg[r], who) != NULL, "rank leaves, R=%d rank %d: "
+            "status %d, '%s'", ranks, r, a.st[r], a.msg[r]);
+  }
+}
+
 /* ---- the validator rejects what is wrong -------------------------------- */
 
 static void check_rejects(const char *name, const test_edges *e, int symmetric, uint32_t source,
@@ -470,6 +519,7 @@ int main(int argc, char **argv) {
   test_lone_source();
   test_range();
   test_bad_params(&ints);
+  test_rank_leaves(&ints);
   test_rejections(&ints, &floats);
   test_edges_free(&ints);
   test_edges_free(&floats);
