@@ -57,7 +57,9 @@ constexpr uint32_t LOCAL_STACK = 16;        /* vertices a lane keeps to peel at 
 /* Device counters of a window's levels. Sub-round r takes the items of buffer
  * r % 2 (count[r % 3] of them) and queues into buffer (r + 1) % 2 and
  * count[(r + 1) % 3]; count[(r + 2) % 3] was read in sub-round r - 1 and is
- * cleared in r, so one barrier a sub-round suffices. A level ends at the first
+ * cleared in r, so one barrier a sub-round of the grid suffices (block 0's solo
+ * rounds, which clear without barriers between them, start after a barrier
+ * of their own). A level ends at the first
  * r whose count is 0; count[(r + 1) % 3] was cleared in r - 1 and no thread
  * reads it until the next barrier, so the next level may queue there. */
 struct peel_state {
@@ -351,6 +353,12 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
       if (count == 0) break;
       const unsigned long long t1 = rank == 0 ? now_ns() : 0;
       if (count <= a.solo_items && arcs <= a.solo_arcs) {
+        /* Block 0's solo rounds have no barrier that holds it back, and from
+           their second round on they clear count[r % 3], which a block late
+           out of the last barrier may still have to read: it would read 0,
+           leave the level, and pass its barriers out of step with the others
+           (a hang, or a wrong level). Every block reads it first. */
+        grid.sync();
         if (blockIdx.x == 0) {
           const uint32_t stop = solo_rounds<V>(a, k, r);
           if (threadIdx.x == 0) a.st->round = stop;
