@@ -22,11 +22,7 @@
 #include <string.h>
 
 /* A distance (or a distance plus a weight): exact integer i or double f. */
-typedef struct {
-  int inf;
-  uint64_t i;
-  double f;
-} dval;
+typedef ds_dist_value dval;
 
 typedef struct {
   ds_comm *comm;
@@ -56,21 +52,7 @@ typedef struct {
 
 /* ---- values -------------------------------------------------------------- */
 
-static dval local_dist(const checker *c, uint32_t v) {
-  dval d = {0, 0, 0.0};
-  if (c->is_float) {
-    d.f = (double)((const float *)c->dist)[v];
-    d.inf = isinf(d.f);
-  } else if (c->width == DS_DIST_WIDE) {
-    d.i = ((const uint64_t *)c->dist)[v];
-    d.inf = d.i == DS_INF_U64;
-  } else {
-    uint32_t x = ((const uint32_t *)c->dist)[v];
-    d.i = x;
-    d.inf = x == DS_INF_U32;
-  }
-  return d;
-}
+static dval local_dist(const checker *c, uint32_t v) { return ds_dist_read(c->dist, c->is_float, c->width, v); }
 
 /* A value on the wire: the integer (UINT64_MAX for inf) or the double's bits. */
 static uint64_t encode(const checker *c, dval d) {

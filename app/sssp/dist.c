@@ -31,6 +31,22 @@ ds_dist_width ds_sssp_dist_width(const ds_graph *g) {
   return DS_DIST_NATURAL;
 }
 
+ds_dist_value ds_dist_read(const void *dist, int is_float, ds_dist_width w, uint32_t v) {
+  ds_dist_value d = {0, 0, 0.0};
+  if (is_float) {
+    d.f = (double)((const float *)dist)[v];
+    d.inf = isinf(d.f);
+  } else if (w == DS_DIST_WIDE) {
+    d.i = ((const uint64_t *)dist)[v];
+    d.inf = d.i == DS_INF_U64;
+  } else {
+    const uint32_t x = ((const uint32_t *)dist)[v];
+    d.i = x;
+    d.inf = x == DS_INF_U32;
+  }
+  return d;
+}
+
 int ds_dist_is_finite(const ds_graph *g, const void *dist, ds_dist_width w, uint32_t v) {
   if (g->weight_type == DS_WEIGHT_F32) return isfinite(((const float *)dist)[v]);
   if (w == DS_DIST_WIDE) return ((const uint64_t *)dist)[v] != DS_INF_U64;

@@ -62,6 +62,18 @@ typedef enum { DS_DIST_NATURAL = 0, DS_DIST_WIDE = 1 } ds_dist_width;
 /* Bytes of one distance of g at width w (4 or 8). */
 size_t ds_dist_size(const ds_graph *g, ds_dist_width w);
 
+/* One distance of a result array, whatever its type: the integer (i) or the
+ * float as a double (f), and whether it is the unreached value (inf). */
+typedef struct {
+  int inf;
+  uint64_t i;
+  double f;
+} ds_dist_value;
+
+/* Entry v of dist, an array of float distances (is_float) or of integer ones
+ * at width w. */
+ds_dist_value ds_dist_read(const void *dist, int is_float, ds_dist_width w, uint32_t v);
+
 /* The width that holds every distance of g from any source, from a bound on
  * the length of a simple path: the sum over vertices of their heaviest
  * out-arc. DS_DIST_WIDE for integer weights when that bound exceeds

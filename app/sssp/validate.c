@@ -37,27 +37,9 @@ typedef struct {
 
 /* A distance, or a distance plus an arc's weight: exact integers (i) or
  * doubles (f); inf for unreached (or a sum beyond 64 bits). */
-typedef struct {
-  int inf;
-  uint64_t i;
-  double f;
-} dval;
+typedef ds_dist_value dval;
 
-static dval dist_of(const checker *c, uint32_t v) {
-  dval d = {0, 0, 0.0};
-  if (c->is_float) {
-    d.f = (double)((const float *)c->dist)[v];
-    d.inf = isinf(d.f);
-  } else if (c->width == DS_DIST_WIDE) {
-    d.i = ((const uint64_t *)c->dist)[v];
-    d.inf = d.i == DS_INF_U64;
-  } else {
-    uint32_t x = ((const uint32_t *)c->dist)[v];
-    d.i = x;
-    d.inf = x == DS_INF_U32;
-  }
-  return d;
-}
+static dval dist_of(const checker *c, uint32_t v) { return ds_dist_read(c->dist, c->is_float, c->width, v); }
 
 /* du + the weight of arc e, exactly. */
 static dval path_sum(const checker *c, dval du, uint64_t e) {
