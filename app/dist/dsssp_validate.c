@@ -89,31 +89,11 @@ static dval dist_of(const checker *c, uint32_t v) {
 }
 
 static dval plus_weight(const checker *c, dval d, uint64_t arc) {
-  if (d.inf) return d;
-  if (c->is_float) d.f += (double)((const float *)c->g->weights)[arc];
-  else if (__builtin_add_overflow(d.i, (uint64_t)((const uint32_t *)c->g->weights)[arc], &d.i))
-    d.inf = 1;
-  return d;
+  return ds_dist_plus(d, c->g->weights, c->is_float, arc);
 }
-
-static int is_tight(const checker *c, dval dv, dval s) {
-  if (dv.inf || s.inf) return 0;
-  if (!c->is_float) return dv.i == s.i;
-  return fabs(dv.f - s.f) <= c->tol * fmax(dv.f, s.f);
-}
-
-static int is_feasible(const checker *c, dval dv, dval s) {
-  if (s.inf) return 1;
-  if (dv.inf) return 0;
-  if (!c->is_float) return dv.i <= s.i;
-  return dv.f <= s.f + c->tol * s.f;
-}
-
-static void format_value(const checker *c, char *buf, size_t len, dval d) {
-  if (d.inf) snprintf(buf, len, "inf");
-  else if (c->is_float) snprintf(buf, len, "%.9g", d.f);
-  else snprintf(buf, len, "%" PRIu64, d.i);
-}
+static int is_tight(const checker *c, dval dv, dval s) { return ds_dist_tight(dv, s, c->is_float, c->tol); }
+static int is_feasible(const checker *c, dval dv, dval s) { return ds_dist_feasible(dv, s, c->is_float, c->tol); }
+static void format_value(const checker *c, char *buf, size_t len, dval d) { ds_dist_format(d, c->is_float, buf, len); }
 
 /* Arc u -> v (u local) by binary search in u's sorted row; UINT64_MAX if absent. */
 static uint64_t find_arc(const ds_dgraph *g, uint32_t u_local, uint32_t v) {

@@ -5,7 +5,9 @@
  * dispatch calls the backends.
  */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sssp.h"
@@ -45,6 +47,32 @@ ds_dist_value ds_dist_read(const void *dist, int is_float, ds_dist_width w, uint
     d.inf = x == DS_INF_U32;
   }
   return d;
+}
+
+ds_dist_value ds_dist_plus(ds_dist_value d, const void *weights, int is_float, uint64_t arc) {
+  if (d.inf) return d;
+  if (is_float) d.f += (double)((const float *)weights)[arc];
+  else if (__builtin_add_overflow(d.i, (uint64_t)((const uint32_t *)weights)[arc], &d.i)) d.inf = 1;
+  return d;
+}
+
+int ds_dist_tight(ds_dist_value dv, ds_dist_value s, int is_float, double tol) {
+  if (dv.inf || s.inf) return 0;
+  if (!is_float) return dv.i == s.i;
+  return fabs(dv.f - s.f) <= tol * fmax(dv.f, s.f);
+}
+
+int ds_dist_feasible(ds_dist_value dv, ds_dist_value s, int is_float, double tol) {
+  if (s.inf) return 1;
+  if (dv.inf) return 0;
+  if (!is_float) return dv.i <= s.i;
+  return dv.f <= s.f + tol * s.f;
+}
+
+void ds_dist_format(ds_dist_value d, int is_float, char *buf, size_t len) {
+  if (d.inf) snprintf(buf, len, "inf");
+  else if (is_float) snprintf(buf, len, "%.9g", d.f);
+  else snprintf(buf, len, "%" PRIu64, d.i);
 }
 
 int ds_dist_is_finite(const ds_graph *g, const void *dist, ds_dist_width w, uint32_t v) {

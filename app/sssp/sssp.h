@@ -74,6 +74,17 @@ typedef struct {
  * at width w. */
 ds_dist_value ds_dist_read(const void *dist, int is_float, ds_dist_width w, uint32_t v);
 
+/* The validators' arithmetic on such values, for float (is_float) or integer
+ * weights; tol: the relative tolerance of float comparisons.
+ *   ds_dist_plus:     d + weights[arc], exactly (an integer sum that overflows is inf)
+ *   ds_dist_tight:    finite and dv == s (within tol)
+ *   ds_dist_feasible: dv <= s (within tol; anything is below inf)
+ *   ds_dist_format:   "inf", the float to 9 digits, or the integer */
+ds_dist_value ds_dist_plus(ds_dist_value d, const void *weights, int is_float, uint64_t arc);
+int ds_dist_tight(ds_dist_value dv, ds_dist_value s, int is_float, double tol);
+int ds_dist_feasible(ds_dist_value dv, ds_dist_value s, int is_float, double tol);
+void ds_dist_format(ds_dist_value d, int is_float, char *buf, size_t len);
+
 /* The width that holds every distance of g from any source, from a bound on
  * the length of a simple path: the sum over vertices of their heaviest
  * out-arc. DS_DIST_WIDE for integer weights when that bound exceeds

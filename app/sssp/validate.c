@@ -42,29 +42,12 @@ typedef ds_dist_value dval;
 static dval dist_of(const checker *c, uint32_t v) { return ds_dist_read(c->dist, c->is_float, c->width, v); }
 
 /* du + the weight of arc e, exactly. */
-static dval path_sum(const checker *c, dval du, uint64_t e) {
-  dval s = du;
-  if (du.inf) return s;
-  if (c->is_float) s.f = du.f + (double)((const float *)c->g->weights)[e];
-  else if (__builtin_add_overflow(du.i, (uint64_t)((const uint32_t *)c->g->weights)[e], &s.i))
-    s.inf = 1;
-  return s;
-}
+static dval path_sum(const checker *c, dval du, uint64_t e) { return ds_dist_plus(du, c->g->weights, c->is_float, e); }
 
 static int is_zero(const checker *c, dval d) { return !d.inf && (c->is_float ? d.f == 0.0 : d.i == 0); }
 
-static int is_tight(const checker *c, dval dv, dval s) {
-  if (dv.inf || s.inf) return 0;
-  if (!c->is_float) return dv.i == s.i;
-  return fabs(dv.f - s.f) <= c->tol * fmax(dv.f, s.f);
-}
-
-static int is_feasible(const checker *c, dval dv, dval s) {
-  if (s.inf) return 1;
-  if (dv.inf) return 0;
-  if (!c->is_float) return dv.i <= s.i;
-  return dv.f <= s.f + c->tol * s.f;
-}
+static int is_tight(const checker *c, dval dv, dval s) { return ds_dist_tight(dv, s, c->is_float, c->tol); }
+static int is_feasible(const checker *c, dval dv, dval s) { return ds_dist_feasible(dv, s, c->is_float, c->tol); }
 
 static int same_value(const checker *c, dval x, dval y) {
   if (x.inf || y.inf) return x.inf && y.inf;
@@ -73,11 +56,7 @@ static int same_value(const checker *c, dval x, dval y) {
   return fabs(x.f - y.f) <= c->tol * fmax(x.f, y.f);
 }
 
-static void format_value(const checker *c, char *buf, size_t len, dval d) {
-  if (d.inf) snprintf(buf, len, "inf");
-  else if (c->is_float) snprintf(buf, len, "%.9g", d.f);
-  else snprintf(buf, len, "%" PRIu64, d.i);
-}
+static void format_value(const checker *c, char *buf, size_t len, dval d) { ds_dist_format(d, c->is_float, buf, len); }
 
 static checker checker_of(const ds_graph *g, const void *dist, ds_dist_width w) {
   checker c = {g, dist, w, g->weight_type == DS_WEIGHT_F32, 0.0};
