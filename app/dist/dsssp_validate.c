@@ -21,38 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A distance (or a distance plus a weight): exact integer i or double f. */
-typedef ds_dist_value dval;
-
-typedef struct {
-  ds_comm *comm;
-  const ds_dgraph *g;
-  const void *dist;
-  ds_dist_width width;
-  int is_float;
-  double tol;
-  /* the first violation this rank found */
-  ds_status verdict;
-  uint64_t bad;
-  ds_error msg;
-  /* distances of the other ranks' heads: sorted ids, their values encoded */
-  uint32_t *ghost;
-  uint64_t *ghost_val;
-  size_t ghosts;
-} checker;
-
-/* Reports the first violation only. */
-#define VIOLATION(c, vertex, ...)                                                         \
-  do {                                                                                    \
-    if ((c)->verdict == DS_OK) {                                                          \
-      (c)->verdict = ds_error_set(&(c)->msg, DS_ERR_VALIDATION, __VA_ARGS__);            \
-      (c)->bad = (vertex);                                                                \
-    }                                                                                     \
-  } while (0)
+#include "dsssp_check.h"
 
 /* ---- values -------------------------------------------------------------- */
 
-static dval local_dist(const checker *c, uint32_t v) { return ds_dist_read(c->dist, c->is_float, c->width, v); }
 
 /* A value on the wire: the integer (UINT64_MAX for inf) or the double's bits. */
 static uint64_t encode(const checker *c, dval d) {
@@ -111,10 +83,6 @@ static int compare_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static ds_status nomem(const checker *c, const char *what, ds_error *err) {
-  return ds_error_set(err, DS_ERR_NOMEM, "validation on rank %d: out of memory for %s",
-                      c->g->rank, what);
-}
 
 /* Byte counts per owner of a sorted id list (ids grouped by owner, since
  * owners hold increasing ranges), record bytes each. */
@@ -316,108 +284,6 @@ done:
   return st;
 }
 
-/* ---- rule 4: the predecessors reach the source (pointer jumping) --------- */
-
-typedef struct {
-  uint32_t anc, fin;
-} jump_answer;
-
-static ds_status check_tree(checker *c, uint32_t source, const uint32_t *pred, ds_error *err) {
-  const ds_dgraph *g = c->g;
-  const int ranks = g->ranks;
-  uint32_t *anc = NULL, *ask = NULL, *asked = NULL, *who = NULL;
-  unsigned char *fin = NULL;
-  jump_answer *answers = NULL, *got = NULL;
-  uint64_t *bytes = NULL, *pos = NULL;
-  size_t asked_cap = 0, got_cap = 0;
-  const size_t nl = g->n_local ? g->n_local : 1;
-  ds_status local = DS_OK, st;
-
-  // 1. anc = pred; the source, unreached vertices and bad predecessors are not followed
-  anc = malloc(nl * sizeof *anc);
-  fin = malloc(nl);
-  ask = malloc(nl * sizeof *ask);
-  who = malloc(nl * sizeof *who);
-  answers = NULL;
-  bytes = malloc(2 * (size_t)ranks * sizeof *bytes);
-  pos = malloc((size_t)ranks * sizeof *pos);
-  if (anc == NULL || fin == NULL || ask == NULL || who == NULL || bytes == NULL || pos == NULL)
-    local = nomem(c, "the predecessor tree", err);
-  else
-    for (uint32_t i = 0; i < g->n_local; i++) {
-      const int followed = g->first + i != source && !local_dist(c, i).inf && pred[i] < g->n;
-      anc[i] = followed ? pred[i] : g->first + i;
-      fin[i] = !followed || pred[i] == source;
-    }
-  st = ds_comm_agree(c->comm, local, err);
-  if (st != DS_OK) goto done;
-
-  // 2. rounds: ask anc(v)'s owner for (anc(anc(v)), whether anc(v) reaches the source)
-  uint32_t limit = 1;
-  while (limit < 40 && ((uint64_t)1 << limit) < (uint64_t)g->n) limit++;
-  uint64_t open = 1;
-  for (uint32_t round = 0; open > 0 && round <= limit; round++) {
-    uint64_t *in = bytes + ranks;
-    size_t n = 0;
-    memset(bytes, 0, (size_t)ranks * sizeof *bytes);
-    for (uint32_t i = 0; i < g->n_local; i++)
-      if (!fin[i]) bytes[ds_partition_owner(&g->part, anc[i])] += sizeof *ask, n++;
-    uint64_t at = 0;
-    for (int p = 0; p < ranks; p++) pos[p] = at, at += bytes[p] / sizeof *ask;
-    for (uint32_t i = 0; i < g->n_local; i++)
-      if (!fin[i]) {
-        const uint64_t k = pos[ds_partition_owner(&g->part, anc[i])]++;
-        ask[k] = anc[i];
-        who[k] = i;
-      }
-    st = ds_comm_exchange(c->comm, ask, bytes, (void **)&asked, &asked_cap, in, err);
-    if (st != DS_OK) goto done;
-    size_t m = 0;
-    for (int p = 0; p < ranks; p++) m += in[p] / sizeof *asked;
-    jump_answer *grown = realloc(answers, (m ? m : 1) * sizeof *answers);
-    local = grown == NULL ? nomem(c, "the answers of a jump", err) : DS_OK;
-    if (grown != NULL) answers = grown;
-    for (size_t j = 0; j < m && local == DS_OK; j++) { /* from the state before this round */
-      const uint32_t x = asked[j];
-      if (!ds_dgraph_owns(g, x)) {
-        answers[j] = (jump_answer){x, 0};
-        continue;
-      }
-      const uint32_t xi = x - g->first;
-      answers[j] = (jump_answer){anc[xi], fin[xi] && !local_dist(c, xi).inf};
-    }
-    st = ds_comm_agree(c->comm, local, err);
-    if (st != DS_OK) goto done;
-    for (int p = 0; p < ranks; p++) in[p] = in[p] / sizeof *asked * sizeof *answers;
-    st = ds_comm_exchange(c->comm, answers, in, (void **)&got, &got_cap, NULL, err);
-    if (st != DS_OK) goto done;
-    open = 0;
-    for (size_t k = 0; k < n; k++) {
-      const uint32_t i = who[k];
-      if (got[k].fin) fin[i] = 1;
-      else anc[i] = got[k].anc, open++;
-    }
-    st = ds_comm_allreduce(c->comm, DS_COMM_U64, DS_COMM_SUM, &open, &open, 1, err);
-    if (st != DS_OK) goto done;
-  }
-  // 3. what is still open after log2(n) + 1 doublings never reaches the source
-  for (uint32_t i = 0; i < g->n_local; i++)
-    if (!fin[i])
-      VIOLATION(c, g->first + i, "the predecessors of vertex %u do not lead to the source %u "
-                "(a cycle, or a chain through an unreached vertex)", g->first + i, source);
-done:
-  free(anc);
-  free(fin);
-  free(ask);
-  free(who);
-  free(asked);
-  free(answers);
-  free(got);
-  free(bytes);
-  free(pos);
-  return st;
-}
-
 /* ---- rule 5, without predecessors: every reached vertex has a tight in-arc */
 
 static ds_status check_tight_in(checker *c, uint32_t source, ds_error *err) {
@@ -501,7 +367,7 @@ ds_status ds_dsssp_validate(ds_comm *comm, const ds_dgraph *g, uint32_t source, 
   // 3. rules 3 and 4 with predecessors, rule 5 without
   if (pred != NULL) {
     st = check_pred_arcs(&c, source, pred, err);
-    if (st == DS_OK) st = check_tree(&c, source, pred, err);
+    if (st == DS_OK) st = dsssp_check_tree(&c, source, pred, err);
   } else {
     st = check_tight_in(&c, source, err);
   }
