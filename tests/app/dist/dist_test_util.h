@@ -100,6 +100,6 @@ static ds_edge_list test_slice(const test_edges *e, int r, int ranks, int all_on
   return s;
 }
 
-static ds_edge_list test_whole(const test_edges *e) { return test_slice(e, 0, 1, 0); }
+static inline ds_edge_list test_whole(const test_edges *e) { return test_slice(e, 0, 1, 0); }
 
 #endif /* DS_DIST_TEST_UTIL_H */
