@@ -24,6 +24,7 @@
 #include "sssp_report.h"
 #include "run.h"
 #include "run_memory.h"
+#include "run_sources.h"
 #include "sssp.h"
 
 _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS == DS_SSSP_MAX_BUCKETS,
@@ -31,8 +32,6 @@ _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS =
 
 #define POISON_BYTE 0xA5      /* fills result arrays before each run */
 #define MIB (1024.0 * 1024.0)
-#define MAX_SOURCE_DRAWS 64   /* random draws for a vertex with out-arcs, per source */
-#define SOURCE_STREAM 0x5EED50u /* separates source draws from weight draws */
 /* Test hook: when this environment variable is set, every result is spoiled
  * (one reached vertex's distance raised) before validation, so the tests can
  * see a validation failure reach the exit code. */
@@ -64,10 +63,6 @@ static size_t env_size(const char *name) {
   char *end = NULL;
   unsigned long long x = strtoull(s, &end, 10);
   return end != s && *end == '\0' ? (size_t)x : 0;
-}
-
-static uint64_t out_degree(const ds_graph *g, uint32_t v) {
-  return g->row_offsets[v + 1] - g->row_offsets[v];
 }
 
 /* 1. The algorithm list, with GPU algorithms replaced where there is no GPU. */
@@ -108,67 +103,6 @@ static void plan_algorithms(run_plan *p, int gpus, const char *reason) {
     fprintf(stderr, "sssp: no GPU (%s): running on the CPU backend%s%s%s\n", reason,
             replaced[0] ? " (cpu-delta in place of " : "", replaced,
             replaced[0] ? ")" : "");
-}
-
-/* 2. The sources, 0-based. */
-static ds_exit_code pick_sources(const ds_cli *cli, const ds_graph *g, const char *path,
-                                 uint32_t *sources, uint32_t count) {
-  const uint32_t base = (uint32_t)g->index_base;
-  if (cli->source_mode == DS_SOURCE_VERTEX) {
-    if (cli->source < base || cli->source - base >= g->n) {
-      fprintf(stderr, "sssp: source %llu is out of range: %s has vertices %u..%llu\n",
-              (unsigned long long)cli->source, path, base,
-              (unsigned long long)g->n - 1 + base);
-      return DS_EXIT_USAGE;
-    }
-    sources[0] = (uint32_t)(cli->source - base);
-    return DS_EXIT_OK;
-  }
-  if (cli->source_mode == DS_SOURCE_DEFAULT && count == 1) {
-    sources[0] = 0;
-    for (uint32_t v = 0; v < g->n; v++)
-      if (out_degree(g, v) > 0) {
-        sources[0] = v;
-        break;
-      }
-    return DS_EXIT_OK;
-  }
-  // random sources: distinct vertices with out-arcs (the caller asks for no
-  // more than there are); a source whose draws keep hitting taken or
-  // arc-less vertices takes the next free one after its last draw, so the
-  // drawing ends however few candidates are left
-  unsigned char *taken = (unsigned char *)calloc(g->n, 1);
-  if (taken == NULL) {
-    fprintf(stderr, "sssp: out of memory choosing sources on %s\n", path);
-    return DS_EXIT_INTERNAL;
-  }
-  uint64_t state = cli->seed ^ SOURCE_STREAM;
-  for (uint32_t i = 0; i < count; i++) {
-    uint32_t v = 0;
-    int found = 0;
-    for (int t = 0; t < MAX_SOURCE_DRAWS && !found; t++) {
-      v = (uint32_t)(ds_splitmix64_next(&state) % g->n);
-      found = out_degree(g, v) > 0 && !taken[v];
-    }
-    for (uint32_t k = 1; k < g->n && !found; k++) {
-      uint32_t u = (uint32_t)(((uint64_t)v + k) % g->n);
-      if (out_degree(g, u) > 0 && !taken[u]) {
-        v = u;
-        found = 1;
-      }
-    }
-    sources[i] = v;
-    taken[v] = 1;
-  }
-  free(taken);
-  return DS_EXIT_OK;
-}
-
-/* Vertices with an out-arc: the most distinct sources a graph offers. */
-static uint32_t count_source_candidates(const ds_graph *g) {
-  uint32_t k = 0;
-  for (uint32_t v = 0; v < g->n; v++) k += out_degree(g, v) > 0;
-  return k;
 }
 
 /* Refuses a run whose memory (beyond the loaded graph) exceeds what the
@@ -271,7 +205,7 @@ static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result
   return 0;
 }
 
-/* 3. One graph: load, run, validate, report. */
+/* 2. One graph: load, run, validate, report. */
 static ds_exit_code run_graph(const run_plan *p, const char *path) {
   const ds_cli *cli = p->cli;
   ds_exit_code rc = DS_EXIT_OK;
@@ -299,7 +233,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     goto cleanup;
   }
   r.n_sources = cli->sources;
-  uint32_t candidates = count_source_candidates(&g);
+  uint32_t candidates = ds_run_source_candidates(&g);
   if (r.n_sources > 1 && r.n_sources > candidates) {
     r.n_sources = candidates > 0 ? candidates : 1;
     if (!cli->quiet)
@@ -325,7 +259,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   if ((rc = check_memory(p, &g, path, r.n_sources, width)) != DS_EXIT_OK) goto cleanup;
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
-  if ((rc = pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
+  if ((rc = ds_run_pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
 
   // 3c. memory for results and statistics
   r.n_algos = p->n_algos;
