@@ -27,10 +27,11 @@
  * No wait is unbounded. A wait that has not been met after stall_ns
  * nanoseconds (ds_gpu_options::stall_ms; far above any real wait, which is
  * one round's work) records where it was (stall_record, first one wins) and
- * raises stretch_ctl::stalled; every other waiter polls that flag and gives
+ * raises the stall flag (stretch_ctl::stalled, or the engine's own word that the host reads
+ * back with its summary); every other waiter polls that flag and gives
  * up too. A block that gives up ends (PTX exit, all its threads together),
  * so the kernel ends, the context stays usable, and the host reads the record
- * and reports the stall (stall_check).
+ * and reports the stall (stall_report).
  */
 #ifndef DS_GPU_BARRIERS_CUH
 #define DS_GPU_BARRIERS_CUH
@@ -91,7 +92,8 @@ struct stretch_ctl {
   uint32_t arrived; /* check-ins before stretches (only ever grows) */
   uint32_t team;    /* arrivals at team barriers (only ever grows) */
   uint32_t grid;    /* arrivals at grid barriers (only ever grows) */
-  uint32_t stalled; /* a wait gave up (stall): every block ends */
+  uint32_t stalled; /* a wait gave up (stall): every block ends (where the engine
+                       keeps no flag of its own, stretch_sync::init) */
   stall_record stall;
   /* block ranks (stretch_sync::init), zero before each launch */
   uint32_t sm_slot[RANK_SMS];      /* blocks seen per SM id */
@@ -110,6 +112,7 @@ struct stretch_sync {
   uint32_t all;     /* grid arrivals the last grid barrier waited for */
   unsigned long long stall_ns; /* a wait longer than this gives up */
   block_wait *waits;           /* where each block gave up (block_wait) */
+  uint32_t *stalled;           /* the flag a give-up raises (init) */
   bool local;       /* solo rounds kept local (relax_round, local) */
   bool hold;        /* a test's forced stall: this block skips its first grid arrival */
   bool lag;         /* a test's lag behind team barriers (team_sync) */
@@ -125,9 +128,12 @@ struct stretch_sync {
 
   /* Every thread of every block, at the kernel's start (ctl's rank counters
    * must be zero when ranking). */
+  /* flag: where a give-up is flagged, a word the host reads back with the
+   * search's summary anyway (NULL: ctl->stalled). */
   __device__ __forceinline__ void init(cg::grid_group &grid, stretch_ctl *ctl, const round_knobs &kn,
-                                       uint32_t (&scratch)[2]) {
+                                       uint32_t (&scratch)[2], uint32_t *flag = nullptr) {
     c = ctl;
+    stalled = flag ? flag : &ctl->stalled;
     k = kn.team_blocks;
     local = kn.solo_local;
     stall_ns = kn.stall_ns;
@@ -176,9 +182,9 @@ struct stretch_sync {
       if ((int32_t)(v - target) >= 0) return true;
       if (i % STALL_POLL != 0) continue;
       const unsigned long long t = now_ns();
-      const bool other = ref(c->stalled).load(cuda::memory_order_relaxed) != 0;
+      const bool other = ref(*stalled).load(cuda::memory_order_relaxed) != 0;
       if (other || t - t0 > stall_ns) {
-        if (!other && ref(c->stalled).exchange(1u, cuda::memory_order_relaxed) == 0)
+        if (!other && ref(*stalled).exchange(1u, cuda::memory_order_relaxed) == 0)
           c->stall = stall_record{site, b, v, target, t - t0};
         waits[b] = block_wait{site, target, all, team};
         return false;
@@ -269,10 +275,10 @@ struct grid_barrier {
   __device__ __forceinline__ void sync() { ss.grid_sync(); }
 };
 
-/* After a search of `grid` blocks (host): DS_OK, or the stall its kernel
- * recorded in the stretch_ctl at dev, as "the GPU search stalled: ..." with
- * where each block waited (DS_ERR_DEVICE). */
-ds_status stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, uint32_t grid, const char *who, ds_error *err);
+/* After a search of `grid` blocks whose stall flag the host found raised (in
+ * the summary it reads back): "the GPU search stalled: ..." from the record
+ * at dev, with where each block waited (DS_ERR_DEVICE). */
+ds_status stall_report(ds_gpu_ctx *ctx, const stall_record *dev, uint32_t grid, const char *who, ds_error *err);
 
 } // namespace dsgpu
 

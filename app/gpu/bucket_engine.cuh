@@ -157,8 +157,10 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
       },
       hs, b.st, sizeof *hs, &ms, err);
   if (st != DS_OK) goto done;
-  st = stall_check(ctx, &b.st->stretch, (uint32_t)pl.grid, Splitter::name(), err);
-  if (st != DS_OK) goto done;
+  if (hs->stalled) {
+    st = stall_report(ctx, &b.st->stretch.stall, (uint32_t)pl.grid, Splitter::name(), err);
+    goto done;
+  }
   res->time_ms = ms;
   res->rounds = hs->rounds;
   if constexpr (Splitter::ON_DEVICE) bk_search_prof_report(Splitter::name());

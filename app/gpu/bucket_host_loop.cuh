@@ -40,7 +40,7 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
     DS_TRY(cooperative_launch(ctx, pl, pargs, Splitter::name(), err));
     prof.phase();
     DS_TRY((bk_read_summary<W, Splitter>(ctx, b, hs, "phase", err)));
-    DS_TRY(stall_check(ctx, &b.st->stretch, (uint32_t)pl.grid, Splitter::name(), err));
+    if (hs->stalled) return stall_report(ctx, &b.st->stretch.stall, (uint32_t)pl.grid, Splitter::name(), err);
     prof.step(0);
     const uint32_t spill = hs->spill_count;
     const bk_step step = bk_next_step(spill, hs->f_count, hs->need_rebuild, hs->c, hs->empty, rebuilt, tail, m,

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_phase_kernel(bk_phase_arg
   __shared__ relax_smem sm;
   cg::grid_group grid = cg::this_grid();
   stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.kn, sm.rank);
+  ss.init(grid, &a.b.st->stretch, a.kn, sm.rank, &a.b.st->stalled);
   (void)bk_phase<W, BPS, ORD>(a, sm, ss);
 }
 

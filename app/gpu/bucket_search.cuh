@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
   volatile bk_state<W> *st = a.b.st;
   const bool book = blockIdx.x == 0; /* the block that does the bookkeeping */
   stretch_sync ss;
-  ss.init(grid, &a.b.st->stretch, a.kn, sm.relax.rank);
+  ss.init(grid, &a.b.st->stretch, a.kn, sm.relax.rank, &a.b.st->stalled);
   grid_barrier gb{ss};
   BK_PROF_CLOCK;
   for (;;) {

@@ -25,6 +25,7 @@ template <typename W> struct bk_state {
   uint32_t c;            /* current bucket */
   uint32_t rounds;       /* relaxation rounds so far */
   uint32_t empty;        /* the bookkeeping found nothing pending: the search is done */
+  uint32_t stalled;      /* a barrier wait gave up (barriers.cuh; the record is in stretch) */
   /* device only */
   uint32_t qc[3];        /* frontier counts inside a phase, rotating */
   uint32_t sc[3];        /* spill pushes of round r in sc[r % 3], from the spill's base then */
@@ -47,7 +48,7 @@ template <typename W> struct bk_state {
 /* What the host reads back after a phase or a bookkeeping: the first fields
  * of bk_state, in the same order (the static_assert below checks it). */
 struct bk_summary {
-  uint32_t spill_count, f_count, need_rebuild, fill_count, c, rounds, empty;
+  uint32_t spill_count, f_count, need_rebuild, fill_count, c, rounds, empty, stalled;
 };
 template <typename W> constexpr bool bk_summary_matches() {
   return offsetof(bk_state<W>, spill_count) == offsetof(bk_summary, spill_count) &&
@@ -56,7 +57,8 @@ template <typename W> constexpr bool bk_summary_matches() {
          offsetof(bk_state<W>, fill_count) == offsetof(bk_summary, fill_count) &&
          offsetof(bk_state<W>, c) == offsetof(bk_summary, c) &&
          offsetof(bk_state<W>, rounds) == offsetof(bk_summary, rounds) &&
-         offsetof(bk_state<W>, empty) == offsetof(bk_summary, empty);
+         offsetof(bk_state<W>, empty) == offsetof(bk_summary, empty) &&
+         offsetof(bk_state<W>, stalled) == offsetof(bk_summary, stalled);
 }
 static_assert(bk_summary_matches<uint32_t>() && bk_summary_matches<float>(),
               "bk_summary is the head of bk_state");

@@ -114,24 +114,16 @@ ds_status upload_arcs(ds_gpu_ctx *c, const ds_graph *g, ds_error *err) {
 
 } // namespace
 
-ds_status dsgpu::stall_check(ds_gpu_ctx *ctx, const stretch_ctl *dev, uint32_t grid, const char *who,
-                             ds_error *err) {
-  struct {
-    uint32_t stalled;
-    stall_record rec;
-  } h;
-  const size_t from = offsetof(stretch_ctl, stalled), to = offsetof(stretch_ctl, stall) + sizeof(stall_record);
-  static_assert(offsetof(stretch_ctl, stall) - offsetof(stretch_ctl, stalled) == offsetof(decltype(h), rec),
-                "the host copy has the device's layout");
-  if (cudaMemcpyAsync(&h, (const char *)dev + from, to - from, cudaMemcpyDeviceToHost, ctx->stream) != cudaSuccess ||
+ds_status dsgpu::stall_report(ds_gpu_ctx *ctx, const stall_record *dev, uint32_t grid, const char *who,
+                              ds_error *err) {
+  stall_record r;
+  if (cudaMemcpyAsync(&r, dev, sizeof r, cudaMemcpyDeviceToHost, ctx->stream) != cudaSuccess ||
       cudaStreamSynchronize(ctx->stream) != cudaSuccess)
-    return ds_error_set(err, DS_ERR_DEVICE, "%s: reading the search's barriers failed: %s", who,
+    return ds_error_set(err, DS_ERR_DEVICE, "the GPU search stalled: %s: reading where failed: %s", who,
                         cudaGetErrorString(cudaGetLastError()));
-  if (!h.stalled) return DS_OK;
   static const char *const SITES[] = {"no barrier", "the grid barrier", "the team's check-in",
                                       "the team barrier"};
   auto site_name = [](uint32_t s) { return SITES[s < sizeof SITES / sizeof SITES[0] ? s : 0]; };
-  const stall_record &r = h.rec;
   char where[DS_ERROR_MSG_LEN] = "";
   /* where every block was: blocks grouped by the barrier and the count they
      waited for (a handful of groups; the first ranks of each) */

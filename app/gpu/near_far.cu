@@ -269,8 +269,10 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   st = timed_search(
       ctx, who, [&]() { return cooperative_launch(ctx, pl, args, who, err); }, &h, ctl, sizeof h, &ms, err);
   if (st != DS_OK) goto done;
-  st = stall_check(ctx, &ctl->stretch, (uint32_t)pl.grid, who, err);
-  if (st != DS_OK) goto done;
+  if (h.stretch.stalled) { /* read back with the summary */
+    st = stall_report(ctx, &ctl->stretch.stall, (uint32_t)pl.grid, who, err);
+    goto done;
+  }
   res->time_ms = ms;
   res->rounds = h.rounds;
   ds_step_prof_report(who);
