@@ -8,6 +8,25 @@
  * launch. Every function returns a status; msplit_last_error_message() gives the message of the
  * calling thread's last failure. Nothing prints, exits or allocates device memory.
  *
+ * Errors found on the device. A call returns before its kernels run, so what only the device can
+ * see (an argument that lives in device memory, such as unsorted histogram levels or segment
+ * offsets out of order, and a wait that passed its bound: see MSPLIT_ERROR_STALLED) goes to an
+ * error record, msplit_error_record, at the start of the call's temporary storage. Every call
+ * that takes temporary storage (multisplit, histogram, radix sort, segmented sort) clears the
+ * record in its stream before its first kernel; the first error of the call is recorded there
+ * and later ones are dropped; a kernel that finds an argument error writes nothing of the output.
+ * msplit_check_sync(d_temp, temp_bytes, stream) waits for the stream and returns the status of
+ * the last call that used this storage, with its message. Without the check such an error goes
+ * unnoticed (the output is then wrong), so call it where a wrong result would cost more than a
+ * wait. The slab hash, which takes no temporary storage, keeps the same kind of record in its
+ * table (msplit_slab_hash_check_sync).
+ *
+ * No wait on the device is unbounded: a block that waits for another block (the look-back of a
+ * single-pass scan, a grid barrier) gives up after MSPLIT_STALL_NS nanoseconds of GPU time, far
+ * above any legitimate wait, records MSPLIT_ERROR_STALLED ("msplit: <primitive>: block B gave up
+ * waiting at <site> after X s") and lets the other blocks go, so that the kernel ends and the
+ * context stays usable.
+ *
  * Example: examples/multisplit_c.c (msplit/multisplit.h) uses every function declared here.
  */
 #ifndef MSPLIT_CORE_H
@@ -31,7 +50,8 @@ typedef enum {
   MSPLIT_ERROR_UNSUPPORTED = 3,      /* type or option not supported */
   MSPLIT_ERROR_CUDA = 4,             /* a CUDA call or launch failed */
   MSPLIT_ERROR_INTERNAL = 5,
-  MSPLIT_ERROR_OUT_OF_CAPACITY = 6  /* a fixed-capacity structure (the slab hash's pool) is full */
+  MSPLIT_ERROR_OUT_OF_CAPACITY = 6, /* a fixed-capacity structure (the slab hash's pool) is full */
+  MSPLIT_ERROR_STALLED = 7          /* a wait on the device passed its bound (msplit_error_record) */
 } msplit_status;
 
 /* Static string describing a status ("invalid argument", ...); never NULL. */
@@ -59,6 +79,56 @@ typedef enum {
   MSPLIT_TYPE_U16 = 9,
   MSPLIT_TYPE_I16 = 10
 } msplit_type;
+
+/* A wait on the device gives up after this many nanoseconds of GPU time (%globaltimer). */
+#define MSPLIT_STALL_NS 10000000000ull
+
+/* Which primitive recorded an error (msplit_error_record::primitive). */
+typedef enum {
+  MSPLIT_PRIMITIVE_NONE = 0, /* a user's kernel (msplit/grid_barrier.cuh) */
+  MSPLIT_PRIMITIVE_MULTISPLIT = 1,
+  MSPLIT_PRIMITIVE_HISTOGRAM = 2,
+  MSPLIT_PRIMITIVE_RADIX_SORT = 3,
+  MSPLIT_PRIMITIVE_SEGMENTED_SORT = 4,
+  MSPLIT_PRIMITIVE_SLAB_HASH = 5
+} msplit_primitive;
+
+/* Where an error was found (msplit_error_record::site), and what its detail words hold. */
+typedef enum {
+  MSPLIT_SITE_NONE = 0,
+  MSPLIT_SITE_LOOKBACK = 1,        /* a tile waited for its predecessor's count: tile, predecessor,
+                                      ns waited */
+  MSPLIT_SITE_GRID_BARRIER = 2,    /* a grid barrier: arrivals seen, arrivals wanted, ns waited */
+  MSPLIT_SITE_SEGMENT_OFFSETS = 3, /* a bad segment: index, begin offset, end offset, n */
+  MSPLIT_SITE_HISTOGRAM_LEVELS = 4, /* levels not sorted: index i (levels[i] > levels[i + 1]),
+                                      the two levels' bits, their msplit_type */
+  MSPLIT_SITE_HASH_CHAIN = 5,      /* a slab chain longer than the pool (a cycle): bucket, slabs
+                                      walked */
+  MSPLIT_SITE_HASH_RETRY = 6       /* a slab's compare-and-swap retried beyond any contention:
+                                      bucket, retries */
+} msplit_error_site;
+
+/* The device-side error record (see the top of this header). 48 bytes, at the start of the
+ * temporary storage of every call that takes some. code is MSPLIT_SUCCESS while no error was
+ * recorded; the first error claims it and writes the rest. */
+typedef struct {
+  uint32_t code;      /* msplit_status */
+  uint32_t primitive; /* msplit_primitive */
+  uint32_t site;      /* msplit_error_site */
+  uint32_t block;     /* the block that recorded it */
+  uint64_t detail[4]; /* by site (msplit_error_site) */
+} msplit_error_record;
+
+/* Waits for `stream` and returns the status of the last call that ran with this temporary
+ * storage (d_temp, temp_bytes as passed to that call), with its message: MSPLIT_SUCCESS, or
+ * what the device recorded (MSPLIT_ERROR_INVALID_ARGUMENT for a device-side argument,
+ * MSPLIT_ERROR_STALLED for a wait that gave up). Errors of its own: MSPLIT_ERROR_INVALID_ARGUMENT
+ * (d_temp NULL, temp_bytes smaller than the record), MSPLIT_ERROR_CUDA. */
+msplit_status msplit_check_sync(const void *d_temp, size_t temp_bytes, void *stream /* cudaStream_t */);
+
+/* The status and message of a record the caller has copied to the host (one that a kernel of
+ * its own filled, through msplit/grid_barrier.cuh): MSPLIT_SUCCESS if none was recorded. */
+msplit_status msplit_error_record_status(const msplit_error_record *record);
 
 #ifdef __cplusplus
 }

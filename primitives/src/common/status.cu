@@ -18,6 +18,7 @@ extern "C" const char *msplit_status_string(msplit_status status) {
     case MSPLIT_ERROR_CUDA: return "CUDA error";
     case MSPLIT_ERROR_INTERNAL: return "internal error";
     case MSPLIT_ERROR_OUT_OF_CAPACITY: return "out of capacity";
+    case MSPLIT_ERROR_STALLED: return "stalled";
   }
   return "unknown status";
 }
