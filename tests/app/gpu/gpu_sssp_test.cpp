@@ -18,6 +18,8 @@
 
 #include "ds/device.h"
 
+#include <chrono>
+
 namespace {
 using namespace dstest;
 
@@ -27,8 +29,18 @@ struct Config {
   uint32_t buckets;
 };
 
+/* Seconds since an arbitrary start, for the suite's own timing lines. */
+double seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/* Where a graph's time went: the suites' length bounds how often a soak can run them. */
+struct Timing {
+  double oracle = 0, search = 0, gpu_ms = 0, checks = 0;
+};
+
 void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint32_t> &ref,
-           const Config &cfg) {
+           const Config &cfg, Timing *t = nullptr) {
   double delta = cfg.delta < 0 ? -cfg.delta * mid_delta(g) : cfg.delta;
   if (!g.is_float) delta = std::max(1.0, std::ceil(delta));
   char what[256];
@@ -48,8 +60,14 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
   r.reached = POISON;
   ds_error err;
   err.msg[0] = 0;
+  const double t0 = seconds();
   ds_status st = ds_gpu_sssp(ctx, cfg.algo, src, &p, &r, &err);
+  const double t1 = seconds();
   REQUIRE(st == DS_OK, "%s: status %d: %s", what, (int)st, err.msg);
+  if (t) {
+    t->search += t1 - t0;
+    t->gpu_ms += r.time_ms;
+  }
   // 1. distances
   uint32_t reached = 0;
   uint64_t arcs = 0;
@@ -103,6 +121,7 @@ void check(const Graph &g, ds_gpu_ctx *ctx, uint32_t src, const std::vector<uint
     REQUIRE(state[x] != 1, "%s: predecessor cycle through %u", what, x);
     for (uint32_t y : path) state[y] = 2;
   }
+  if (t) t->checks += seconds() - t1;
 }
 
 void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint32_t> &sources) {
@@ -111,14 +130,19 @@ void run_graph(Graph &g, const std::vector<Config> &cfgs, const std::vector<uint
   ds_error err;
   REQUIRE(ds_gpu_open_env(0, &view, &ctx, &err) == DS_OK, "%s: open: %s", g.name.c_str(), err.msg);
   const long before = ds_test_failures();
+  Timing t;
   for (uint32_t s : sources) {
     if (s >= g.n) continue;
+    const double t0 = seconds();
     std::vector<uint32_t> ref = dijkstra(g, s);
-    for (const Config &c : cfgs) check(g, ctx, s, ref, c);
+    t.oracle += seconds() - t0;
+    for (const Config &c : cfgs) check(g, ctx, s, ref, c, &t);
   }
   ds_gpu_close(ctx);
-  printf("%-24s n=%-8u m=%-9zu %zu configs x %zu sources: %s\n", g.name.c_str(), g.n,
-         g.col.size(), cfgs.size(), sources.size(), ds_test_failures() == before ? "ok" : "FAILED");
+  printf("%-24s n=%-8u m=%-9zu %zu configs x %zu sources: %s (oracle %.2f s, searches %.2f s of "
+         "which GPU %.2f s, checks %.2f s)\n",
+         g.name.c_str(), g.n, g.col.size(), cfgs.size(), sources.size(),
+         ds_test_failures() == before ? "ok" : "FAILED", t.oracle, t.search, t.gpu_ms / 1e3, t.checks);
   fflush(stdout);
 }
 
@@ -215,9 +239,11 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
     opt.use_cache = 0;
     ds_graph dg;
     ds_error err;
+    const double t0 = seconds();
     if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s",
                path.c_str(), err.msg))
       continue;
+    printf("%-24s loaded in %.2f s\n", f, seconds() - t0);
     Graph g;
     g.name = f;
     g.n = dg.n;
@@ -312,6 +338,7 @@ int main(int argc, char **argv) {
   }
   char reason[256];
   if (ds_device_count(reason, sizeof reason) == 0) return ds_test_skip("%s", reason);
+  const double start = seconds();
   /* every search also checks that each reached vertex is marked expanded at its
      final distance (context.cu: finish_kernel), unless the caller set it to 0 */
   setenv("DS_GPU_SELF_CHECK", "1", 0);
@@ -388,5 +415,6 @@ int main(int argc, char **argv) {
 #ifdef DS_TEST_HAVE_LOADER
   if (!datasets.empty()) bundled(datasets, quick ? few : wide);
 #endif
+  printf("suite time %.1f s\n", seconds() - start);
   return ds_test_finish("GPU SSSP%s", quick ? " (quick)" : "");
 }
