@@ -9,7 +9,8 @@
  *   - MPI (dist/comm_mpi.h, where MPI was found at configure time): one
  *     process per rank, bootstrapped the way NCCL is (rank 0 makes an id,
  *     MPI_Bcast, every rank joins with it);
- *   - NCCL (to come): the same calls on GPU buffers. A backend is a table of
+ *   - NCCL (dist/comm_nccl.h, where NCCL was found): the same calls, the
+ *     payload of ds_comm_alltoallv in GPU memory. A backend is a table of
  *     functions (dist/comm_backend.h); ds_comm_memory says where its buffers live.
  *
  * Collectives: every rank of a communicator makes the same collective calls
@@ -154,6 +155,17 @@ ds_status ds_comm_exchange(ds_comm *comm, const void *send, const uint64_t *send
 /* Frees this rank's communicator (a group's shared mailbox goes with the last
  * of its ranks). NULL is a no-op. */
 void ds_comm_destroy(ds_comm *comm);
+
+/* A communicator's unique id, made by one rank and given to all (NCCL's
+ * bootstrap: comm_mpi.h broadcasts it, comm_nccl.h joins with it). */
+#define DS_COMM_ID_BYTES 128 /* NCCL_UNIQUE_ID_BYTES, so that an ncclUniqueId fits */
+
+typedef struct {
+  unsigned char bytes[DS_COMM_ID_BYTES];
+} ds_comm_id;
+
+/* Makes a fresh id on the root rank (ncclGetUniqueId's place). */
+typedef ds_status (*ds_comm_id_maker)(void *ctx, ds_comm_id *id, ds_error *err);
 
 /* ---- the in-process backend ---------------------------------------------- */
 

@@ -1,14 +1,14 @@
 /* What a transport implements to become a ds_comm backend (in-process, MPI,
- * and the NCCL backend to come). Not for users of the communicator.
+ * NCCL). Not for users of the communicator.
  *
  * comm.c checks the arguments, keeps the statistics and times the calls, then
  * calls these functions; a backend moves bytes and bounds its waits by
  * comm->timeout_ms. A backend whose transport failed returns DS_ERR_IO from
- * then on. The NCCL backend will fill the same table: alltoall_u64 and
- * alltoallv as grouped ncclSend/ncclRecv (the counts through a small device
- * buffer), allreduce as ncclAllReduce, each waited for on the rank's stream
- * with a bounded poll of ncclCommGetAsyncError, abort as ncclCommAbort; memory
- * DS_COMM_DEVICE.
+ * then on. The NCCL backend (comm_nccl.c) fills the same table: alltoall_u64
+ * and alltoallv as grouped ncclSend/ncclRecv (the counts through a small
+ * device buffer), allreduce as ncclAllReduce, each waited for on the rank's
+ * stream with a bounded poll of ncclCommGetAsyncError, abort as
+ * ncclCommAbort; memory DS_COMM_DEVICE.
  */
 #ifndef DS_DIST_COMM_BACKEND_H
 #define DS_DIST_COMM_BACKEND_H

@@ -3,8 +3,8 @@
  *
  * The bootstrap is NCCL's: the root rank makes a unique id, MPI_Bcast gives
  * it to every rank, and each rank joins with (id, size, rank). The NCCL
- * backend will call ds_comm_mpi_bootstrap with ncclGetUniqueId as the maker
- * and then ncclCommInitRank; this backend joins by checking that every rank
+ * backend (comm_nccl.h) calls ds_comm_mpi_bootstrap with ncclGetUniqueId as
+ * the maker (ds_comm_nccl_id_make) and then ncclCommInitRank; this backend joins by checking that every rank
  * holds the same id, and talks through its own duplicate of the parent
  * communicator.
  *
@@ -27,15 +27,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define DS_COMM_ID_BYTES 128 /* NCCL_UNIQUE_ID_BYTES, so that an ncclUniqueId fits */
-
-typedef struct {
-  unsigned char bytes[DS_COMM_ID_BYTES];
-} ds_comm_id;
-
-/* Makes a fresh id on the root rank (ncclGetUniqueId's place). */
-typedef ds_status (*ds_comm_id_maker)(void *ctx, ds_comm_id *id, ds_error *err);
 
 /* The default maker: the host name, process id, clock and random bytes, so
  * that two jobs never share an id. */
