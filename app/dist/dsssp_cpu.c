@@ -32,8 +32,8 @@
 #include "ds/rng.h"      /* ds_mix64 */
 #include "sssp_keys.h"   /* the float-sum rules of ds_cpu's searches, shared */
 
-#define KEY_INF UINT64_MAX
-#define KEY_SAT (UINT64_MAX - 1) /* an integer sum that does not fit 64 bits */
+#define KEY_INF DS_DSSSP_KEY_INF
+#define KEY_SAT DS_DSSSP_KEY_SAT
 #define FLOAT_BUCKET_CAP ((uint64_t)1 << 62) /* floor(d / delta) beyond this: one last bucket */
 #define TABLE_MIN 1024u          /* combining-table slots at first (a power of two) */
 #define LIST_MIN 64u
@@ -300,8 +300,13 @@ void ds_dsssp_params_default(ds_dsssp_params *p) {
   p->dist_width = DS_DIST_NATURAL;
 }
 
-static ds_status check_args(const ds_comm *comm, const ds_dgraph *g, uint32_t source,
-                            const ds_dsssp_params *p, const ds_dsssp_result *res, ds_error *err) {
+ds_status ds_dsssp_begin(const ds_comm *comm, const ds_dgraph *g, uint32_t source,
+                         const ds_dsssp_params *p, ds_dsssp_result *res, ds_error *err) {
+  void *dist = res->dist;
+  uint32_t *pred = res->pred;
+  memset(res, 0, sizeof *res);
+  res->dist = dist;
+  res->pred = pred;
   if (g->ranks != ds_comm_size(comm) || g->rank != ds_comm_rank(comm))
     return ds_error_set(err, DS_ERR_ARG, "rank %d of %d holds the part of rank %d of a graph over "
                         "%d ranks", ds_comm_rank(comm), ds_comm_size(comm), g->rank, g->ranks);
@@ -363,21 +368,20 @@ static void engine_free(engine *e) {
   free(e->owner_pos);
 }
 
-/* The keys as distances of the width asked for; the first that does not fit. */
-static ds_status write_distances(const engine *e, const ds_dsssp_params *p, ds_dsssp_result *res,
-                                 uint64_t *bad, ds_error *err) {
-  const ds_dgraph *g = e->g;
+ds_status ds_dsssp_write_keys(const ds_dgraph *g, const uint64_t *key, ds_dist_width width,
+                              ds_dsssp_result *res, uint64_t *bad, ds_error *err) {
+  const int is_float = g->weight_type == DS_WEIGHT_F32;
   for (uint32_t v = 0; v < g->n_local; v++) {
-    const uint64_t k = e->key[v];
+    const uint64_t k = key[v];
     if (k != KEY_INF) {
       res->reached++;
       res->reached_arcs += g->row_offsets[v + 1] - g->row_offsets[v];
     }
     int fits = 1;
-    if (e->is_float) {
+    if (is_float) {
       fits = k == KEY_INF || (uint32_t)k != ds_key_sat(1);
       ((float *)res->dist)[v] = k == KEY_INF ? INFINITY : ds_key_to_f32((uint32_t)k);
-    } else if (p->dist_width == DS_DIST_WIDE) {
+    } else if (width == DS_DIST_WIDE) {
       fits = k != KEY_SAT;
       ((uint64_t *)res->dist)[v] = k == KEY_INF ? DS_INF_U64 : k;
     } else {
@@ -387,11 +391,21 @@ static ds_status write_distances(const engine *e, const ds_dsssp_params *p, ds_d
     if (!fits) {
       *bad = g->first + v;
       return ds_error_set(err, DS_ERR_RANGE, "vertex %u (0-based) has a distance beyond the %s "
-                          "distance type", g->first + v, e->is_float ? "float"
-                          : p->dist_width == DS_DIST_WIDE ? "64-bit" : "32-bit");
+                          "distance type", g->first + v, is_float ? "float"
+                          : width == DS_DIST_WIDE ? "64-bit" : "32-bit");
     }
   }
   return DS_OK;
+}
+
+void ds_dsssp_result_rounds(ds_dsssp_result *res, const ds_dsssp_round_stats *rs) {
+  res->rounds = rs->rounds;
+  res->buckets = rs->buckets;
+  res->updates_sent = rs->updates_sent;
+  res->updates_received = rs->updates_received;
+  res->relax_ms = rs->relax_ms;
+  res->exchange_ms = rs->exchange_ms;
+  res->reduce_ms = rs->reduce_ms;
 }
 
 ds_status ds_dsssp_cpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
@@ -399,16 +413,11 @@ ds_status ds_dsssp_cpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
   if (comm == NULL || g == NULL || params == NULL || res == NULL)
     return ds_error_set(err, DS_ERR_ARG, "ds_dsssp_cpu: comm, g, params and res must not be NULL");
   const double t0 = ds_comm_now();
-  void *dist = res->dist;
-  uint32_t *pred = res->pred;
-  memset(res, 0, sizeof *res);
-  res->dist = dist;
-  res->pred = pred;
   engine e;
   memset(&e, 0, sizeof e);
 
   // 1. arguments and state, agreed by every rank
-  ds_status local = check_args(comm, g, source, params, res, err);
+  ds_status local = ds_dsssp_begin(comm, g, source, params, res, err);
   if (local == DS_OK) local = engine_init(&e, g, source, params, res, err);
   ds_status st = ds_comm_agree(comm, local, err);
   if (st != DS_OK) goto done;
@@ -418,17 +427,12 @@ ds_status ds_dsssp_cpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
   ds_dsssp_round_stats rs;
   st = ds_dsssp_rounds(comm, &eng, &rs, err);
   if (st != DS_OK) goto done;
-  res->rounds = rs.rounds;
-  res->buckets = rs.buckets;
-  res->updates_sent = rs.updates_sent;
-  res->updates_received = rs.updates_received;
-  res->relax_ms = rs.relax_ms;
-  res->exchange_ms = rs.exchange_ms;
-  res->reduce_ms = rs.reduce_ms;
+  ds_dsssp_result_rounds(res, &rs);
 
   // 3. the distances, in the width asked for
   uint64_t bad = 0;
-  st = ds_comm_agree_detail(comm, write_distances(&e, params, res, &bad, err), &bad, err);
+  st = ds_comm_agree_detail(comm, ds_dsssp_write_keys(g, e.key, params->dist_width, res, &bad, err),
+                            &bad, err);
 done:
   engine_free(&e);
   res->time_ms = 1e3 * (ds_comm_now() - t0);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "dist/comm.h"
+#include "dist/dsssp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,30 @@ typedef struct {
  * [out] stats  may be NULL. */
 ds_status ds_dsssp_rounds(ds_comm *comm, const ds_dsssp_engine *engine,
                           ds_dsssp_round_stats *stats, ds_error *err);
+
+/* ---- what every engine's search shares --------------------------------------- */
+
+/* The keys of every engine: an integer distance itself (exact in 64 bits, a
+ * sum beyond saturating at KEY_SAT), or the bits of a non-negative float
+ * distance (float sums, FLT_MAX for one that overflowed); KEY_INF while
+ * unreached. */
+#define DS_DSSSP_KEY_INF UINT64_MAX
+#define DS_DSSSP_KEY_SAT (UINT64_MAX - 1)
+
+/* The start of a search on this rank: res cleared (but for its dist and pred
+ * pointers), and the checks of ds_dsssp_cpu's arguments (the caller agrees). */
+ds_status ds_dsssp_begin(const ds_comm *comm, const ds_dgraph *g, uint32_t source,
+                         const ds_dsssp_params *p, ds_dsssp_result *res, ds_error *err);
+
+/* This rank's keys (g->n_local, host memory) as distances of the width asked
+ * for in res->dist, counting the reached vertices and their arcs.
+ * [out] bad  the global id of the first distance that does not fit.
+ * Errors: DS_ERR_RANGE (that vertex). */
+ds_status ds_dsssp_write_keys(const ds_dgraph *g, const uint64_t *key, ds_dist_width width,
+                              ds_dsssp_result *res, uint64_t *bad, ds_error *err);
+
+/* The rounds' statistics into res. */
+void ds_dsssp_result_rounds(ds_dsssp_result *res, const ds_dsssp_round_stats *rs);
 
 #ifdef __cplusplus
 }
