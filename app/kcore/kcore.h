@@ -96,6 +96,11 @@ typedef struct {
   uint32_t local_arcs;    /* a lane peels at once the vertices it lowers to the level while
                              their arcs add up to at most this a chunk (<= 1024); 0: never */
   uint32_t window;        /* degree buckets a window opens with, 2 to 254; 0: 16 */
+  /* A wait of the peeling kernel at its grid barrier that lasts longer than
+   * this gives up, and the run fails with "the GPU k-core stalled" (DS_ERR_DEVICE);
+   * 0: 10 s, far above any real wait (one sub-round's work). */
+  uint32_t stall_ms;
+  uint32_t force_stall;   /* tests only: 1, one block never arrives at its first barrier */
 } ds_kcore_gpu_options;
 
 void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt);

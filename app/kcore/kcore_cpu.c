@@ -368,6 +368,8 @@ void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt) {
   opt->aggregate = 1;
   opt->local_arcs = 32;
   opt->window = 0;
+  opt->stall_ms = 0;
+  opt->force_stall = 0;
 }
 
 /* "NAME" or "NAME<digits>" at word[0..len): the number into *value (-1: none). */

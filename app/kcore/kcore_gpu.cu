@@ -60,6 +60,7 @@ namespace {
 using namespace kcore_peel;
 
 constexpr uint32_t DEFAULT_WINDOW = 16;     /* degree buckets of one window (option window 0) */
+constexpr uint64_t DEFAULT_STALL_MS = 10000; /* a barrier wait's bound (option stall_ms 0) */
 constexpr uint32_t MAX_WINDOW = 254;        /* + overflow + peeled: 256 buckets of a multisplit */
 constexpr uint32_t MAX_SOLO_ITEMS = 1u << 20; /* option bounds: beyond, the grid always pays */
 constexpr uint64_t MAX_SOLO_ARCS = 1ull << 24;
@@ -194,6 +195,9 @@ extern "C" ds_status ds_kcore_gpu_open(int device, const ds_graph *g,
     return ds_error_set(err, DS_ERR_ARG,
                         "ds_kcore_gpu_open: window %u is not 0 (the default) or 2 to %u", o.window,
                         MAX_WINDOW);
+  if (o.force_stall > 1)
+    return ds_error_set(err, DS_ERR_ARG, "ds_kcore_gpu_open: force_stall %u is not 0 or 1",
+                        o.force_stall);
   if (o.local_arcs > MAX_LOCAL_ARCS || o.spread > 1 || o.aggregate > 1)
     return ds_error_set(err, DS_ERR_ARG,
                         "ds_kcore_gpu_open: local_arcs %u above %u, or spread %u or aggregate %u "
@@ -235,6 +239,17 @@ static ds_status read_state(kcore_dev *d, peel_state *h, ds_error *err) {
   return DS_OK;
 }
 
+/* After a window: a barrier wait of the peeling kernel that gave up left its
+ * record (the kernel ended unfinished; the core numbers are not usable). */
+static ds_status stall_check(const msplit_error_record *r, ds_error *err) {
+  if (r->code == MSPLIT_SUCCESS) return DS_OK;
+  return ds_error_set(err, DS_ERR_DEVICE,
+                      "the GPU k-core stalled: block %u gave up waiting at the grid barrier after "
+                      "%.1f s (%llu of %llu arrivals)",
+                      r->block, (double)r->detail[2] * 1e-9, (unsigned long long)r->detail[0],
+                      (unsigned long long)r->detail[1]);
+}
+
 static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stats, ds_error *err) {
   const uint32_t n = d->g.n;
   cudaStream_t s = d->g.stream;
@@ -260,6 +275,8 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
   a.spread = d->opt.spread;
   a.aggregate = d->opt.aggregate;
   a.local_arcs = d->opt.local_arcs;
+  a.stall_ns = (d->opt.stall_ms ? d->opt.stall_ms : DEFAULT_STALL_MS) * 1000000ull;
+  a.force_stall = d->opt.force_stall;
   // the overflow bucket: list `src` of `over` vertices; each window's multisplit
   // writes the other list, and the overflow it leaves there opens the next
   const uint32_t *src = d->list[0];
@@ -294,9 +311,13 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
     a.window = window;
     void *args[] = {&a};
     DS_CUDA_TRY(cudaLaunchCooperativeKernel(d->peel, d->peel_blocks, PEEL_BLOCK, args, 0, s));
+    a.force_stall = 0; /* a test's stall: in the first window only */
     DS_CUDA_TRY(cudaMemcpyAsync(off, d->offsets, sizeof(size_t) * (split_buckets(window) + 1),
                                 cudaMemcpyDeviceToHost, s));
+    DS_CUDA_TRY(cudaMemcpyAsync(d->g.pinned, &d->st->stall, sizeof(msplit_error_record),
+                                cudaMemcpyDeviceToHost, s));
     DS_CUDA_TRY(cudaStreamSynchronize(s));
+    DS_TRY(stall_check((const msplit_error_record *)d->g.pinned, err));
     stats->windows++;
     src = win + off[window];
     over = (uint32_t)(off[window + 1] - off[window]);

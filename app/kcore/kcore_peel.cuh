@@ -43,6 +43,8 @@
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 
+#include "msplit/grid_barrier.cuh"
+
 namespace kcore_peel {
 
 namespace cg = cooperative_groups;
@@ -73,6 +75,11 @@ struct peel_state {
   unsigned long long solo_ns, grid_ns, level_ns; /* global timer, by thread 0 of block 0 */
   unsigned long long local_peels;    /* vertices peeled at once by a lane (local_arcs) */
   unsigned long long sink;           /* the arc pass's result, so that it is not optimised away */
+  /* The peeling kernel's grid barrier, which gives up after a bound instead
+   * of waiting forever for a block that does not come, and where it records
+   * that (zeroed before each run; read after each window). */
+  msplit::grid_barrier_state bar;
+  msplit_error_record stall;
 };
 
 struct peel_args {
@@ -90,6 +97,8 @@ struct peel_args {
   uint32_t solo_items;   /* block 0 alone takes sub-rounds of at most these items */
   uint64_t solo_arcs;    /* and arcs */
   uint32_t spread, aggregate, local_arcs; /* the variants (above) */
+  unsigned long long stall_ns; /* a barrier wait longer than this gives up */
+  uint32_t force_stall;        /* tests: the last block skips its first barrier */
 };
 
 __device__ __forceinline__ unsigned long long now_ns() {
@@ -297,7 +306,11 @@ __device__ uint32_t solo_rounds(const peel_args &a, uint32_t k, uint32_t r) {
  * vertex are skipped to the least degree the filter met. Cooperative launch. */
 template <bool V>
 __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
-  cg::grid_group grid = cg::this_grid();
+  cg::grid_group cg_grid = cg::this_grid();
+  /* every barrier bounded: a block that gives up ends, and so does the kernel */
+  msplit::grid_barrier grid;
+  grid.init(cg_grid, &a.st->bar, &a.st->stall, a.stall_ns);
+  bool hold = a.force_stall == 1 && blockIdx.x == gridDim.x - 1;
   const uint64_t rank = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
   const uint32_t to = (uint32_t)a.offsets[a.window];
@@ -329,7 +342,12 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
     least_seen = __reduce_min_sync(0xffffffffu, least_seen);
     if (threadIdx.x % WARP == 0 && least_seen != UINT32_MAX)
       atomicMin(&a.st->least[filter % COUNTERS], least_seen);
-    grid.sync();
+    if (hold) {
+      hold = false;
+      grid.sync_without_arriving(); /* a test's stall: this arrival never comes */
+    } else {
+      grid.sync();
+    }
     const uint32_t least = load_volatile(&a.st->least[filter % COUNTERS]);
     if (load_volatile(&a.st->count[r0 % COUNTERS]) == 0) {
       if (least >= a.top) {

@@ -56,17 +56,17 @@ static int g_quick = 0, g_sanitize = 0;
  * (peel_window<false>: window is not one of its template's variants) */
 #define SOLO_DEFAULT DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS
 static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
-    {SOLO_DEFAULT, 0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0, 0, 0},
-    {1u << 20, 1ull << 24, 1, 0, 0, 0, 0},
-    {SOLO_DEFAULT, 0, 1, 0, 0, 0},
-    {SOLO_DEFAULT, 0, 0, 1, 0, 0},
-    {SOLO_DEFAULT, 0, 0, 0, 1024, 0},
-    {SOLO_DEFAULT, 0, 1, 1, 32, 0},
-    {0, 0, 1, 1, 1, 4, 2},
-    {1u << 20, 1ull << 24, 0, 1, 1, 32, 254},
-    {SOLO_DEFAULT, 0, 0, 0, 0, 2},
-    {0, 0, 0, 0, 0, 0, 254},
+    {SOLO_DEFAULT, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {1u << 20, 1ull << 24, 1, 0, 0, 0, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 1, 0, 0, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 0, 1, 0, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 0, 0, 1024, 0, 0, 0},
+    {SOLO_DEFAULT, 0, 1, 1, 32, 0, 0, 0},
+    {0, 0, 1, 1, 1, 4, 2, 0, 0},
+    {1u << 20, 1ull << 24, 0, 1, 1, 32, 254, 0, 0},
+    {SOLO_DEFAULT, 0, 0, 0, 0, 2, 0, 0},
+    {0, 0, 0, 0, 0, 0, 254, 0, 0},
 };
 #define N_KCORE_OPTIONS (sizeof KCORE_OPTIONS / sizeof KCORE_OPTIONS[0])
 /* the sets of a full run and of --sanitize (--quick: all of them) */
@@ -120,9 +120,9 @@ done:
 /* Variants out of range are refused by name before any device work. */
 static void check_kcore_option_errors(void) {
   static const ds_kcore_gpu_options BAD[] = {
-      {SOLO_DEFAULT, 0, 0, 0, 0, 1},    {SOLO_DEFAULT, 0, 0, 0, 0, 255},
-      {SOLO_DEFAULT, 0, 0, 0, 1025, 0}, {SOLO_DEFAULT, 0, 2, 0, 0, 0},
-      {SOLO_DEFAULT, 0, 0, 2, 0, 0},
+      {SOLO_DEFAULT, 0, 0, 0, 0, 1, 0, 0},    {SOLO_DEFAULT, 0, 0, 0, 0, 255, 0, 0},
+      {SOLO_DEFAULT, 0, 0, 0, 1025, 0, 0, 0}, {SOLO_DEFAULT, 0, 2, 0, 0, 0, 0, 0},
+      {SOLO_DEFAULT, 0, 0, 2, 0, 0, 0, 0},   {SOLO_DEFAULT, 0, 0, 0, 0, 0, 0, 2},
   };
   uint64_t row[3] = {0, 1, 2};
   uint32_t col[2] = {1, 0};
@@ -226,6 +226,47 @@ static void check_datasets(const char *dir) {
 #endif
 }
 
+/* A stall forced in the peeling kernel (one block never arrives at its first
+ * barrier): the run fails after the bound with "the GPU k-core stalled" and
+ * where, the kernel ends, and a new context on the same device then gives
+ * the oracle's core numbers. */
+static void check_kcore_stall(void) {
+  ds_graph g;
+  if (!CHECK(shape_random(2000, 12000, 7, &g), "stall graph: no memory")) return;
+  const size_t n1 = (size_t)g.n + 1;
+  uint32_t *want = malloc(n1 * sizeof *want), *got = malloc(n1 * sizeof *got);
+  ds_error err;
+  if (CHECK(want && got, "stall: no memory") &&
+      CHECK(ds_kcore_oracle(&g, want, &err) == DS_OK, "stall: oracle: %s", err.msg)) {
+    ds_kcore_gpu_options opt;
+    ds_kcore_gpu_options_default(&opt);
+    opt.stall_ms = 100;
+    opt.force_stall = 1;
+    ds_kcore_gpu *gpu = NULL;
+    if (CHECK(ds_kcore_gpu_open(0, &g, &opt, &gpu, &err) == DS_OK, "stall open: %s", err.msg)) {
+      err.msg[0] = 0;
+      const ds_status st = ds_kcore_gpu_run(gpu, got, NULL, NULL, &err);
+      CHECK(st == DS_ERR_DEVICE && strstr(err.msg, "the GPU k-core stalled") &&
+                strstr(err.msg, "grid barrier"),
+            "forced kcore stall: status %d: %s", (int)st, err.msg);
+    }
+    ds_kcore_gpu_close(gpu);
+    gpu = NULL;
+    opt.force_stall = 0;
+    memset(got, POISON_BYTE, n1 * sizeof *got);
+    if (CHECK(ds_kcore_gpu_open(0, &g, &opt, &gpu, &err) == DS_OK, "after the stall: %s", err.msg) &&
+        CHECK(ds_kcore_gpu_run(gpu, got, NULL, NULL, &err) == DS_OK, "after the stall: %s", err.msg))
+      for (uint32_t v = 0; v < g.n; v++)
+        if (!CHECK(got[v] == want[v], "after the stall: vertex %u core %u, the oracle's %u", v,
+                   got[v], want[v]))
+          break;
+    ds_kcore_gpu_close(gpu);
+  }
+  free(want);
+  free(got);
+  ds_graph_free(&g);
+}
+
 int main(int argc, char **argv) {
   const char *datasets = NULL;
   for (int i = 1; i < argc; i++) {
@@ -241,6 +282,7 @@ int main(int argc, char **argv) {
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
     return ds_test_skip("no CUDA device");
   check_kcore_option_errors();
+  check_kcore_stall();
   check_shapes();
   if (!g_sanitize) shape_each_generated(check_both);
   if (!g_quick && datasets != NULL) check_datasets(datasets);
