@@ -243,6 +243,9 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   e->max_heads = others < m ? others : m;
   uint64_t cap = 2;
   while (cap < 2 * e->max_heads) cap *= 2;
+  if (cap > (uint64_t)UINT32_MAX + 1) /* the grouping carries slots as 32-bit values */
+    return ds_error_set(err, DS_ERR_UNSUPPORTED, "rank %d: %llu other ranks' heads a round need "
+                        "more than 2^32 combining slots", e->me, (unsigned long long)e->max_heads);
   e->t.mask = cap - 1;
   DS_TRY(dev_alloc(&e->t.head, cap, e, "the combining table", err));
   DS_TRY(dev_alloc(&e->t.key, cap, e, "the combining table", err));
