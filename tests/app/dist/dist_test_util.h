@@ -31,7 +31,7 @@ typedef struct {
   uint32_t isolated; /* the last vertices have no edge */
 } test_shape;
 
-static void test_edges_free(test_edges *e) {
+static inline void test_edges_free(test_edges *e) {
   free(e->src);
   free(e->dst);
   free(e->weights);
@@ -39,7 +39,7 @@ static void test_edges_free(test_edges *e) {
 }
 
 /* A random edge list of the shape; weights of type, or none (pattern). */
-static test_edges test_edges_random(const test_shape *s, ds_weight_type type, int pattern,
+static inline test_edges test_edges_random(const test_shape *s, ds_weight_type type, int pattern,
                                     uint64_t seed) {
   test_edges e;
   memset(&e, 0, sizeof e);
@@ -78,7 +78,7 @@ static test_edges test_edges_random(const test_shape *s, ds_weight_type type, in
 
 /* Rank r's slice: a contiguous run of the edges, cut unevenly (slice r gets a
  * share that grows with r); with all_on_first, every edge on rank 0. */
-static ds_edge_list test_slice(const test_edges *e, int r, int ranks, int all_on_first) {
+static inline ds_edge_list test_slice(const test_edges *e, int r, int ranks, int all_on_first) {
   uint64_t lo, hi;
   if (all_on_first) {
     lo = 0;

@@ -33,7 +33,7 @@ typedef struct {
 } rank_checks;
 
 DS_TEST_PRINTF(4, 5)
-static int rank_fail(rank_checks *rc, const char *file, int line, const char *fmt, ...) {
+static inline int rank_fail(rank_checks *rc, const char *file, int line, const char *fmt, ...) {
   char msg[DS_ERROR_MSG_LEN];
   va_list ap;
   va_start(ap, fmt);
@@ -48,20 +48,20 @@ static int rank_fail(rank_checks *rc, const char *file, int line, const char *fm
 #define RCHECK(rc, cond, ...) ((cond) ? 1 : rank_fail((rc), __FILE__, __LINE__, __VA_ARGS__))
 
 /* The end of a rank's function: its failures as its status. */
-static ds_status rank_outcome(const rank_checks *rc, ds_error *err) {
+static inline ds_status rank_outcome(const rank_checks *rc, ds_error *err) {
   if (rc->failures == 0) return DS_OK;
   return ds_error_set(err, DS_ERR_VALIDATION, "%d check%s failed on rank %d", rc->failures,
                       rc->failures == 1 ? "" : "s", rc->rank);
 }
 
-static int launch_usage(const char *prog) {
+static inline int launch_usage(const char *prog) {
   fprintf(stderr, "usage: %s --gpus N [--fail-rank R]  (one process, N GPUs)\n"
                   "       mpirun -np N %s --mpi [--fail-rank R]  (a process a GPU)\n", prog, prog);
   return 2;
 }
 
 /* Parses the options; 0, or the exit code of a usage error. */
-static int launch_parse(int argc, char **argv, launch_opts *o) {
+static inline int launch_parse(int argc, char **argv, launch_opts *o) {
   memset(o, 0, sizeof *o);
   o->fail_rank = -1;
   for (int i = 1; i < argc; i++) {
@@ -77,7 +77,7 @@ static int launch_parse(int argc, char **argv, launch_opts *o) {
 
 /* Starts what the launch needs (MPI) and says whether the machine can run it:
  * 0 to go on, else the exit code to return (a skip). */
-static int launch_begin(launch_opts *o, int *argc, char ***argv) {
+static inline int launch_begin(launch_opts *o, int *argc, char ***argv) {
   if (o->mpi) {
 #ifdef DS_HAVE_MPI
     MPI_Init(argc, argv);
@@ -101,7 +101,7 @@ static int launch_begin(launch_opts *o, int *argc, char ***argv) {
 /* Runs fn on every rank. rank_status[r] and rank_err[r] for each rank this
  * process runs (every rank with --gpus, its own under --mpi); the others keep
  * DS_OK. Returns the first failing rank's status. */
-static ds_status launch_run(const launch_opts *o, ds_comm_gpu_rank_fn fn, void *arg,
+static inline ds_status launch_run(const launch_opts *o, ds_comm_gpu_rank_fn fn, void *arg,
                             const ds_comm_options *opt, ds_status *rank_status,
                             ds_error *rank_err, ds_error *err) {
   int devices[LAUNCH_MAX_RANKS];
@@ -121,7 +121,7 @@ static ds_status launch_run(const launch_opts *o, ds_comm_gpu_rank_fn fn, void *
 #endif
 }
 
-static void launch_end(const launch_opts *o) {
+static inline void launch_end(const launch_opts *o) {
 #ifdef DS_HAVE_MPI
   if (o->mpi_up) MPI_Finalize();
 #else
@@ -131,7 +131,7 @@ static void launch_end(const launch_opts *o) {
 
 /* Parses the options and starts the launch: 0 to go on, else main's exit
  * code (a usage error, a skip). */
-static int launch_start(launch_opts *o, int *argc, char ***argv) {
+static inline int launch_start(launch_opts *o, int *argc, char ***argv) {
   int rc = launch_parse(*argc, *argv, o);
   if (rc == 0) rc = launch_begin(o, argc, argv);
   if (rc != 0) launch_end(o);
@@ -139,7 +139,7 @@ static int launch_start(launch_opts *o, int *argc, char ***argv) {
 }
 
 /* The ranks whose outcome this process knows: all with --gpus, its own under --mpi. */
-static int launch_first(const launch_opts *o) { return o->mpi ? o->rank : 0; }
-static int launch_last(const launch_opts *o) { return o->mpi ? o->rank + 1 : o->gpus; }
+static inline int launch_first(const launch_opts *o) { return o->mpi ? o->rank : 0; }
+static inline int launch_last(const launch_opts *o) { return o->mpi ? o->rank + 1 : o->gpus; }
 
 #endif /* DS_DIST_GPU_LAUNCH_H */
