@@ -6,9 +6,10 @@
  *                              buffers (empty parts, a rank's part to itself),
  *                              all-reduces (a float sum with the same bits on
  *                              every rank), the barrier, the agreement of one
- *                              rank's failure, the statistics, and last a rank
- *                              that comes too late: an error on the ranks that
- *                              waited, within the timeout;
+ *                              rank's failure, the statistics;
+ *   ... --late                 then rank 1 comes too late to a collective: an
+ *                              error on the ranks that waited, within the
+ *                              timeout (the NCCL communicator aborted);
  *   ... --fail-rank R          rank R asks for a GPU that does not exist: every
  *                              rank fails at setup with R's message, at once.
  * Exits 77 without NCCL, without MPI under --mpi, or with fewer GPUs than ranks.
@@ -131,7 +132,6 @@ static void check_reductions(ds_comm *host, ds_comm *dev, rank_checks *rc) {
 }
 
 static ds_status collectives_rank(ds_comm *host, ds_comm *dev, void *arg, ds_error *err) {
-  (void)arg;
   rank_checks rc = {ds_comm_rank(dev), 0};
   const int me = rc.rank, size = ds_comm_size(dev);
   ds_error e;
@@ -146,8 +146,9 @@ static ds_status collectives_rank(ds_comm *host, ds_comm *dev, void *arg, ds_err
            (unsigned long long)recv[p]);
   check_alltoallv(dev, &rc);
   check_reductions(host, dev, &rc);
+  if (!*(const int *)arg) return rank_outcome(&rc, err);
 
-  // last: rank 1 comes too late; the ranks that waited fail within the timeout
+  // --late: rank 1 comes too late; the ranks that waited fail within the timeout
   const double t0 = now_s();
   if (me == 1) sleep(LATE_SLEEP_S);
   ds_status st = ds_comm_alltoall_u64(dev, send, recv, &e);
@@ -160,6 +161,12 @@ static ds_status collectives_rank(ds_comm *host, ds_comm *dev, void *arg, ds_err
 
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "version") == 0) return test_version();
+  int late = 0, kept = 1;
+  for (int i = 1; i < argc; i++) { /* --late is this program's; the rest the launch's */
+    if (strcmp(argv[i], "--late") == 0) late = 1;
+    else argv[kept++] = argv[i];
+  }
+  argc = kept;
   launch_opts o;
   const int rc = launch_start(&o, &argc, &argv);
   if (rc != 0) return rc;
@@ -169,7 +176,7 @@ int main(int argc, char **argv) {
   ds_status rank_status[LAUNCH_MAX_RANKS];
   ds_error rank_err[LAUNCH_MAX_RANKS], err;
   const double t0 = now_s();
-  ds_status st = launch_run(&o, collectives_rank, NULL, &opt, rank_status, rank_err, &err);
+  ds_status st = launch_run(&o, collectives_rank, &late, &opt, rank_status, rank_err, &err);
   const double took = now_s() - t0;
   if (o.fail_rank < 0) {
     for (int r = launch_first(&o); r < launch_last(&o); r++)
