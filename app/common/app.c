@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "lab.h"
 #include "ds/device.h"
 #include "ds/out_file.h"
 #include "ds/threads.h"
@@ -65,6 +66,12 @@ int ds_app_main(int argc, char **argv, const ds_program *p, ds_exit_code (*run)(
   if ((rc = ds_cli_parse(argc, argv, &cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
   if ((rc = ds_cli_check(&cli, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
   if ((rc = ds_outputs_check(&cli, config, msg, sizeof msg)) != DS_EXIT_OK) goto fail;
+  ds_error lab_err;
+  if (ds_lab_start(&lab_err) != DS_OK) {
+    snprintf(msg, sizeof msg, "%s", lab_err.msg);
+    rc = DS_EXIT_USAGE;
+    goto fail;
+  }
   // 3. run
   rc = run(&cli);
   ds_cli_free(&cli);
@@ -239,9 +246,12 @@ int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc) {
   return 0;
 }
 
+static uint64_t g_host_mem_cap; /* ds_host_mem_set_cap; 0: none */
+
+void ds_host_mem_set_cap(uint64_t bytes) { g_host_mem_cap = bytes; }
+
 uint64_t ds_host_mem_available(void) {
-  const char *hook = getenv(DS_MEM_AVAILABLE_ENV);
-  if (hook != NULL && *hook != '\0') return strtoull(hook, NULL, 10);
+  if (g_host_mem_cap != 0) return g_host_mem_cap;
   FILE *f = fopen("/proc/meminfo", "r");
   if (f == NULL) return 0;
   char line[MEMINFO_LINE];

@@ -13,10 +13,6 @@
 #include "ds/graph.h"
 #include "ds/status.h"
 
-/* Test hook: when set, its value (bytes) replaces the machine's available
- * memory, so the tests can see a refusal without using the memory. */
-#define DS_MEM_AVAILABLE_ENV "DS_SSSP_TEST_MEM_AVAILABLE"
-
 #define DS_APP_GPU_NAME_LEN 256
 #define DS_APP_REASON_LEN 512
 
@@ -84,7 +80,11 @@ ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc)
 int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc);
 
 /* Bytes of host memory available to a new allocation now (Linux's
- * MemAvailable), or the test hook's value; 0 when unknown. */
+ * MemAvailable), at most the cap of ds_host_mem_set_cap; 0 when unknown. */
 uint64_t ds_host_mem_available(void);
+
+/* Caps what ds_host_mem_available reports (0: no cap): the tests' way to see
+ * a refusal without using the memory (lab.h). */
+void ds_host_mem_set_cap(uint64_t bytes);
 
 #endif /* DS_APP_H */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "device_graph.cuh"
+#include "ds/device.h"
 
 /* at least one column entry, so that an edgeless graph has valid pointers */
 uint64_t ds_device_graph_bytes(uint32_t n, uint64_t m) {
@@ -12,11 +13,9 @@ uint64_t ds_device_graph_bytes(uint32_t n, uint64_t m) {
 static ds_status open_impl(int device, const ds_graph *g, uint64_t work, const char *what,
                            ds_device_graph *d, ds_error *err) {
   // 1. will it fit? Asked before the first allocation
-  size_t free_b = 0, total_b = 0;
+  uint64_t free_b = 0, total_b = 0;
+  DS_TRY(ds_device_mem_info(device, &free_b, &total_b, err));
   DS_CUDA_TRY(cudaSetDevice(device));
-  DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-  const char *hook = getenv(DS_DEVICE_MEM_AVAILABLE_ENV);
-  if (hook != NULL) free_b = (size_t)strtoull(hook, NULL, 10);
   const uint64_t need = ds_device_graph_bytes(g->n, g->m) + work;
   if (need > free_b)
     return ds_error_set(err, DS_ERR_DEVICE,

@@ -24,10 +24,6 @@ typedef struct {
 
 #define DS_DEVICE_GRAPH_PINNED_BYTES 256u
 
-/* Test hook: when set, its value (bytes) replaces the device's free memory,
- * so the tests can see a refusal without filling the device. */
-#define DS_DEVICE_MEM_AVAILABLE_ENV "DS_TEST_DEVICE_MEM_AVAILABLE"
-
 /* Bytes the CSR of g takes on the device. */
 uint64_t ds_device_graph_bytes(uint32_t n, uint64_t m);
 

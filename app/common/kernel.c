@@ -19,6 +19,7 @@
 #include "app.h"
 #include "ds/out_file.h"
 #include "kernel.h"
+#include "lab.h"
 #include "report.h"
 
 #define POISON_BYTE 0xA5
@@ -26,7 +27,6 @@
 /* Test hook: when set, every timed result is spoiled (its total and its last
  * vertex's value raised) before validation, so the tests can see a validation
  * failure reach the exit code. */
-#define CORRUPT_ENV "DS_KERNEL_TEST_CORRUPT"
 
 const char *const DS_KERNEL_VALUE_OPTIONS[] = {DS_KERNEL_VALUE_OPTION_NAMES, NULL};
 const char *const DS_KERNEL_FLAG_OPTIONS[] = {"--validate", "--quiet", "--help", "--version",
@@ -401,7 +401,7 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
         goto cleanup;
       }
       if (t == 0) continue;
-      if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(k, &g, &res);
+      if (ds_lab_corrupt()) corrupt_for_test(k, &g, &res);
       a->times_ms[t - 1] = ms;
       if (cli->validate) check_result(k, &g, &res, &ref, a);
     }

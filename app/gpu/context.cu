@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "barriers.cuh"
+#include "ds/device.h"
 #include "huge_list.cuh"
 
 using namespace dsgpu;
@@ -246,9 +247,8 @@ static ds_status open_impl(ds_gpu_ctx *c, const ds_graph *g, const ds_gpu_option
   /* the huge lists at the least huge degree (two rounds' worth, d_huge) */
   const uint64_t huge_bytes = sizeof(huge_entry) * 2 * (m / HUGE_DEGREE_MIN + 1);
   const uint64_t need = graph_bytes + vertex_bytes + huge_bytes + QUEUE_BYTES_PER_VERTEX * n + FIXED_BYTES;
-  size_t free_b = 0, total_b = 0;
-  DS_CUDA_TRY(cudaSetDevice(c->device));
-  DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  uint64_t free_b = 0, total_b = 0;
+  DS_TRY(ds_device_mem_info(c->device, &free_b, &total_b, err));
   if (need > free_b)
     return ds_error_set(err, DS_ERR_DEVICE,
                         "graph %s (%u vertices, %llu arcs) does not fit on the GPU: needs %.2f GB, "

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "kcore.h"
 #include "kernel.h"
+#include "lab.h"
 
 /* The GPU backend's variants for experiments (ds_kcore_gpu_options_variant's
  * words, e.g. "spread+agg+local32"); unset: the defaults. */
@@ -66,7 +67,7 @@ static int summary(FILE *f, cJSON *json, const ds_graph *g, const ds_kernel_resu
 static ds_status gpu_open(const ds_cli *cli, const ds_graph *g, void **ctx, ds_error *err) {
   ds_kcore_gpu_options opt;
   ds_kcore_gpu_options_default(&opt);
-  const char *variant = getenv(VARIANT_ENV);
+  const char *variant = ds_lab_getenv(VARIANT_ENV);
   if (variant != NULL && !ds_kcore_gpu_options_variant(&opt, variant)) {
     *ctx = NULL;
     return ds_error_set(err, DS_ERR_ARG,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu_options.h"
+#include "lab.h"
 
 #define TRACE_ENV "DS_GPU_TRACE"
 #define TRACE_ROUNDS (1u << 16) /* records kept per search: the first rounds of a long one */
@@ -44,7 +45,7 @@ static const env_field ENV_FIELDS[] = {
 ds_status ds_gpu_options_from_env(ds_gpu_options *opt, ds_error *err) {
   for (size_t i = 0; i < sizeof ENV_FIELDS / sizeof ENV_FIELDS[0]; i++) {
     const env_field *f = &ENV_FIELDS[i];
-    const char *s = getenv(f->name);
+    const char *s = ds_lab_getenv(f->name);
     if (s == NULL) continue;
     const unsigned long long max = f->is_int ? (unsigned long long)INT32_MAX : UINT32_MAX;
     char *end = NULL;
@@ -69,7 +70,7 @@ ds_status ds_gpu_open_env(int device, const ds_graph *g, ds_gpu_ctx **ctx, ds_er
   ds_gpu_options_default(&opt);
   ds_status st = ds_gpu_options_from_env(&opt, err);
   if (st != DS_OK) return st;
-  trace_path = getenv(TRACE_ENV);
+  trace_path = ds_lab_getenv(TRACE_ENV);
   if (trace_path != NULL && trace_path[0] == '\0') trace_path = NULL;
   opt.trace = trace_path != NULL ? &trace : NULL;
   return ds_gpu_open(device, g, &opt, ctx, err);

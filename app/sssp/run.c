@@ -21,6 +21,7 @@
 #include "ds/rng.h"
 #include "app.h"
 #include "gpu_options.h"
+#include "lab.h"
 #include "sssp_report.h"
 #include "run.h"
 #include "run_memory.h"
@@ -35,7 +36,6 @@ _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS =
 /* Test hook: when this environment variable is set, every result is spoiled
  * (one reached vertex's distance raised) before validation, so the tests can
  * see a validation failure reach the exit code. */
-#define CORRUPT_ENV "DS_SSSP_TEST_CORRUPT"
 /* Measurement hooks: cpu-delta's fusion limits, heavy-vertex threshold and
  * prefetch distance (ds_sssp_params), so that one build can be swept on another machine; unset
  * or 0 keeps the defaults, which are what users get. */
@@ -58,7 +58,7 @@ typedef struct {
 
 /* A size from the environment, 0 where unset or not a number. */
 static size_t env_size(const char *name) {
-  const char *s = getenv(name);
+  const char *s = ds_lab_getenv(name);
   if (s == NULL) return 0;
   char *end = NULL;
   unsigned long long x = strtoull(s, &end, 10);
@@ -314,7 +314,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
   params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
   params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
-  const char *prefetch = getenv(PREFETCH_ENV);
+  const char *prefetch = ds_lab_getenv(PREFETCH_ENV);
   params.cpu_prefetch = prefetch != NULL ? atoi(prefetch) : 0;
   ds_sssp_result res;
   memset(&res, 0, sizeof res);
@@ -345,7 +345,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
           goto cleanup;
         }
         if (t == 0) continue;
-        if (getenv(CORRUPT_ENV) != NULL) corrupt_for_test(&g, src, dist, width);
+        if (ds_lab_corrupt()) corrupt_for_test(&g, src, dist, width);
         a->times_ms[(size_t)s * r.trials + (t - 1)] = res.time_ms;
         if (cli->validate) check_result(&g, src, &res, width, ref, a, s);
       }

@@ -33,7 +33,7 @@ for g in $graphs; do
     [ "${TRACE:-0}" = 1 ] && trace=("DS_GPU_TRACE=$out/trace-$g-$i.txt")
     log="$out/knob-$g-$i.txt"
     # shellcheck disable=SC2086
-    env $cfg "${trace[@]}" "$build/app/sssp" --graph "$file" --algo "$algos" --delta auto \
+    env $cfg "${trace[@]}" "$build/app/sssp_lab" --graph "$file" --algo "$algos" --delta auto \
       --buckets 10 --trials 5 --seed 1 --validate --cache-dir "$work" --json "$out/knob-$g-$i.json" \
       $extra > "$log" 2>&1 || { echo "FAILED: $g [$cfg] (see $log)"; status=1; }
     printf '%-12s [%s] ' "$g" "${cfg:-defaults}"

@@ -13,6 +13,7 @@
 #include <msplit/radix_sort.cuh>
 
 #include "ds/csr_gpu.h"
+#include "ds/device.h"
 #include "ds/cuda_try.h"
 #include "ds/device_layout.h"
 #include "ds/rng.h"
@@ -207,11 +208,8 @@ static ds_status build(int device, const ds_edge_list *e, int symmetric, const d
     return ds_error_set(err, DS_ERR_DEVICE, "GPU CSR build: %s", msplit_last_error_message());
   buffers b;
   const uint64_t need = layout(n, count, symmetric, weighted, temp, nullptr, &b);
-  size_t free_b = 0, total_b = 0;
-  DS_CUDA_TRY(cudaSetDevice(device));
-  DS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-  const char *hook = getenv("DS_TEST_DEVICE_MEM_AVAILABLE");
-  if (hook != NULL) free_b = (size_t)strtoull(hook, NULL, 10);
+  uint64_t free_b = 0;
+  DS_TRY(ds_device_mem_info(device, &free_b, NULL, err));
   if (need > free_b)
     return ds_error_set(err, DS_ERR_DEVICE,
                         "%llu edges do not fit on the GPU for the CSR build: needs %.2f GB, %.2f "

@@ -4,6 +4,10 @@
 
 #include <stdio.h>
 
+static uint64_t g_mem_cap; /* ds_device_set_mem_cap; 0: none */
+
+void ds_device_set_mem_cap(uint64_t bytes) { g_mem_cap = bytes; }
+
 #ifdef DS_GRAPH_CUDA
 #include <cuda_runtime_api.h>
 
@@ -33,6 +37,18 @@ ds_status ds_device_describe(int device, char *name, size_t name_len, size_t *me
   return DS_OK;
 }
 
+ds_status ds_device_mem_info(int device, uint64_t *free_bytes, uint64_t *total_bytes, ds_error *err) {
+  size_t free_b = 0, total_b = 0;
+  cudaError_t e = cudaSetDevice(device);
+  if (e == cudaSuccess) e = cudaMemGetInfo(&free_b, &total_b);
+  if (e != cudaSuccess)
+    return ds_error_set(err, DS_ERR_DEVICE, "GPU device %d: %s", device, cudaGetErrorString(e));
+  if (g_mem_cap != 0 && free_b > g_mem_cap) free_b = (size_t)g_mem_cap;
+  if (free_bytes) *free_bytes = free_b;
+  if (total_bytes) *total_bytes = total_b;
+  return DS_OK;
+}
+
 #else
 
 #define NO_CUDA "this build of deltasplit has no CUDA"
@@ -45,6 +61,13 @@ int ds_device_count(char *reason, size_t reason_len) {
 ds_status ds_device_describe(int device, char *name, size_t name_len, size_t *mem_total, ds_error *err) {
   if (name != NULL && name_len > 0) name[0] = '\0';
   if (mem_total != NULL) *mem_total = 0;
+  return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, NO_CUDA);
+}
+
+ds_status ds_device_mem_info(int device, uint64_t *free_bytes, uint64_t *total_bytes, ds_error *err) {
+  if (free_bytes != NULL) *free_bytes = 0;
+  if (total_bytes != NULL) *total_bytes = 0;
+  (void)g_mem_cap;
   return ds_error_set(err, DS_ERR_DEVICE, "no GPU device %d: %s", device, NO_CUDA);
 }
 

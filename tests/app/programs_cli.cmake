@@ -5,6 +5,7 @@ foreach(prog kcore tc)
     continue()
   endif()
   set(P $<TARGET_FILE:${prog}>)
+  set(PL $<TARGET_FILE:${prog}_lab>) # the lab build (app/common/lab.h)
   set(PF ${F}/${prog})
   file(MAKE_DIRECTORY ${PF})
   if(prog STREQUAL "kcore")
@@ -32,12 +33,15 @@ foreach(prog kcore tc)
                   --validate --algo all --trials 2 --no-cache)
   # --validate: a spoiled result fails, exit 3, and the report says so
   ds_add_cli_test(${prog}_validation_failure 3 "validation failed: (cpu|gpu) on k4_tail: ${TOTAL}"
-                  -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache)
+                  -- env DS_TEST_CORRUPT=1 ${PL} --graph ${DATA}/k4_tail.el --validate --no-cache)
+  # the shipped program reads none of the lab's variables: nothing is injected
+  ds_add_cli_test(${prog}_lab_ignored 0 "passed" -- env DS_TEST_CORRUPT=1 DS_TEST_HOST_MEM=1000
+                  ${P} --graph ${DATA}/k4_tail.el --validate --no-cache)
   # a failed validation leaves --output as it was, and a run that fails before
   # any result leaves --json as it was
   ds_add_cli_test(${prog}_output_validation_failure 3 "--output .*/${prog}_vf.out not written: validation failed"
                   --before "echo old > ${PF}/${prog}_vf.out" --after "test \"$(cat ${PF}/${prog}_vf.out)\" = old"
-                  -- env DS_KERNEL_TEST_CORRUPT=1 ${P} --graph ${DATA}/k4_tail.el --validate --no-cache
+                  -- env DS_TEST_CORRUPT=1 ${PL} --graph ${DATA}/k4_tail.el --validate --no-cache
                   --output ${PF}/${prog}_vf.out)
   ds_add_cli_test(${prog}_json_failed_load 2 "--json .*/${prog}_jk.json not written: the run failed before it had results"
                   --before "echo '{\"good\": 1}' > ${PF}/${prog}_jk.json" --after "grep -q good ${PF}/${prog}_jk.json"
@@ -54,11 +58,11 @@ foreach(prog kcore tc)
   ds_add_cli_test(${prog}_gpu 4 "gpu needs a GPU" -- env CUDA_VISIBLE_DEVICES= ${P}
                   --graph ${DATA}/k4_tail.el --algo gpu --no-cache)
   ds_add_cli_test(${prog}_gpu_memory 4 "gpu needs a GPU|does not fit on the GPU: needs .* GB, 0.00 GB available"
-                  -- env DS_TEST_DEVICE_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --algo gpu
+                  -- env DS_TEST_DEVICE_MEM=1000 ${PL} --graph ${SETS}/rome99.gr --algo gpu
                   --no-cache)
   # the host memory: refused with what is needed and available, exit 5 as sssp
   ds_add_cli_test(${prog}_memory 5 "the run needs about .* MiB of host memory .*, but 0.0 MiB are available"
-                  -- env DS_SSSP_TEST_MEM_AVAILABLE=1000 ${P} --graph ${SETS}/rome99.gr --no-cache)
+                  -- env DS_TEST_HOST_MEM=1000 ${PL} --graph ${SETS}/rome99.gr --no-cache)
   # generated graphs: oracle and backend agree
   if(TARGET graphgen)
     # an undirected one is written symmetric: graphgen's cache is used as it is, no note
@@ -113,7 +117,7 @@ endforeach()
 # 3,353 vertices take 432 bytes a bitmap, 216 KiB for 512 threads, beyond the 146 KiB given
 if(TARGET tc)
   ds_add_cli_test(tc_memory_bitmaps 5 "per-thread bitmaps 0.2 \\(512 threads\\), .* but 0.1 MiB are available"
-                  -- env DS_SSSP_TEST_MEM_AVAILABLE=150000 $<TARGET_FILE:tc> --graph ${SETS}/rome99.gr
+                  -- env DS_TEST_HOST_MEM=150000 $<TARGET_FILE:tc_lab> --graph ${SETS}/rome99.gr
                   --algo cpu --threads 512 --no-cache)
 endif()
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The program's side of a stalled GPU search: with a stall forced in the
-# search kernels (DS_GPU_FORCE_STALL: one block never arrives at its first
+# search kernels (DS_GPU_FORCE_STALL, read by the lab build sssp_lab: one block never arrives at its first
 # grid barrier) and a short bound, `sssp` must exit 4 and say that the GPU
 # search stalled, and where. Skips (77) where no GPU runs the search.
 #   stall_exit.sh SSSP GRAPH
