@@ -2,14 +2,17 @@
  * the GPUs of one machine (not a CTest test: a first measurement, until
  * `sssp --gpus N` exists):
  *   dist_gpu_kron --gpus N --scale S [--edge-factor F] [--trials T] [--delta D]
+ *                 [--int-weights]
  *   mpirun -np N dist_gpu_kron --mpi --scale S ...
  * Every process draws the whole edge list (ds_gen_edges: Graph500's a, b, c,
- * permuted, self-loops and duplicates kept; integer weights 1..255 scaled into
- * [0, 1) as Graph500's SSSP draws floats), each rank builds its part from its
+ * permuted, self-loops and duplicates kept, seed 1: `graphgen kron --scale S`'s
+ * graph; integer weights 1..255 scaled into (0, 1) as Graph500's SSSP draws
+ * floats, or kept with --int-weights, to compare with the one-GPU engine on
+ * graphgen's file), each rank builds its part from its
  * slice over the host communicator, then T searches from one source on the
  * GPUs (predecessors on), the last one checked by the distributed Graph500
  * validator. Rank 0 prints one JSON line: ranks, the graph, each rank's arcs,
- * the build time, each trial's time (the slowest rank's), the median, rounds,
+ * the source (0-based: sssp's --source is that plus 1), the build time, each trial's time (the slowest rank's), the median, rounds,
  * updates sent, the split of rank 0's time (relax and apply, exchange,
  * all-reduce) and arcs of reached vertices per second. Delta defaults to
  * DS_DELTA_AUTO_SCALE times the mean weight (the GPU rule of sssp.h for dense
@@ -33,7 +36,7 @@ int main(void) { return ds_test_skip("built without NCCL (CUDA and NCCL found at
 
 typedef struct {
   uint32_t scale, edge_factor;
-  int trials;
+  int trials, int_weights;
   double delta;
   test_edges edges;
   uint32_t source;
@@ -61,7 +64,7 @@ static ds_status kron_rank(ds_comm *host, ds_comm *dev, void *argp, ds_error *er
   if (st != DS_OK) return st;
   const double build_ms = now_ms() - t0;
   const size_t n = g.n_local ? g.n_local : 1;
-  float *dist = malloc(n * sizeof *dist);
+  uint32_t *dist = malloc(n * sizeof *dist); /* float or integer distances: 4 bytes */
   uint32_t *pred = malloc(n * sizeof *pred);
   st = ds_comm_agree(host, dist && pred ? DS_OK : ds_error_set(err, DS_ERR_NOMEM, "out of memory"),
                      err);
@@ -94,7 +97,8 @@ static ds_status kron_rank(ds_comm *host, ds_comm *dev, void *argp, ds_error *er
     printf("{\"ranks\": %d, \"graph\": \"kron%u_ef%u\", \"n\": %u, \"m\": %llu, \"arcs_per_rank\": [",
            ranks, a->scale, a->edge_factor, g.n, (unsigned long long)g.m);
     for (int r = 0; r < ranks; r++) printf("%s%llu", r ? ", " : "", (unsigned long long)arcs[r]);
-    printf("], \"delta\": %g, \"build_ms\": %.1f, \"trial_ms\": [", a->delta, build_ms);
+    printf("], \"source\": %u, \"delta\": %g, \"build_ms\": %.1f, \"trial_ms\": [",
+           a->source, a->delta, build_ms);
     for (int t = 0; t < a->trials; t++) printf("%s%.3f", t ? ", " : "", times[t]);
     printf("], \"median_ms\": %.3f, \"rounds\": %llu, \"buckets\": %llu, \"reached\": %llu, "
            "\"updates_sent\": %llu, \"rank0_relax_ms\": %.3f, \"rank0_exchange_ms\": %.3f, "
@@ -120,6 +124,7 @@ static int parse(int *argc, char **argv, kron_arg *a) {
     else if (strcmp(argv[i], "--edge-factor") == 0 && more) a->edge_factor = (uint32_t)atoi(argv[++i]);
     else if (strcmp(argv[i], "--trials") == 0 && more) a->trials = atoi(argv[++i]);
     else if (strcmp(argv[i], "--delta") == 0 && more) a->delta = atof(argv[++i]);
+    else if (strcmp(argv[i], "--int-weights") == 0) a->int_weights = 1;
     else argv[kept++] = argv[i];
   }
   *argc = kept;
@@ -155,11 +160,12 @@ int main(int argc, char **argv) {
   double sum = 0;
   for (uint64_t i = 0; i < k.count; i++) {
     const float f = (float)k.w[i] * WEIGHT_SCALE;
-    sum += f;
-    memcpy(&k.w[i], &f, sizeof f);
+    sum += a.int_weights ? (double)k.w[i] : (double)f;
+    if (!a.int_weights) memcpy(&k.w[i], &f, sizeof f);
   }
   if (a.delta == 0) a.delta = DS_DELTA_AUTO_SCALE * (k.count ? sum / (double)k.count : 1.0);
-  a.edges = (test_edges){k.n, k.count, k.src, k.dst, DS_WEIGHT_F32, k.w};
+  a.edges = (test_edges){k.n, k.count, k.src, k.dst, a.int_weights ? DS_WEIGHT_U32 : DS_WEIGHT_F32,
+                         k.w};
   a.source = k.count ? k.src[0] : 0; /* a vertex with an edge */
   ds_status rank_status[LAUNCH_MAX_RANKS];
   ds_error rank_err[LAUNCH_MAX_RANKS];
