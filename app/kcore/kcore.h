@@ -85,8 +85,8 @@ typedef struct {
 #define DS_KCORE_GPU_SOLO_ARCS 2048u
 
 /* The variants below give the same core numbers; the defaults are spread,
- * aggregate, local_arcs 32 and one block an SM, and 0 everywhere is the plain
- * kernel ("base"; kcore_peel.cuh says what each changes and why). */
+ * aggregate, local_arcs 32 and one block an SM, and 0 everywhere turns them
+ * off ("base"; kcore_peel.cuh says what each changes and why). */
 typedef struct {
   uint32_t solo_items;    /* at most 2^20 */
   uint64_t solo_arcs;     /* at most 2^24 */
@@ -106,8 +106,7 @@ typedef struct {
 void ds_kcore_gpu_options_default(ds_kcore_gpu_options *opt);
 
 /* Sets the variants named in text on opt (other fields kept), word by word:
- * "+"-separated words among "base" (the variant fields to 0: the plain
- * kernel), "default" (the variant fields to the defaults), "spread", "agg", "localN" (local_arcs N),
+ * "+"-separated words among "base" (the variant fields to 0), "default" (the variant fields to the defaults), "spread", "agg", "localN" (local_arcs N),
  * "winN" (window N), "bpsmN" (blocks_per_sm N) and "all" (spread, agg,
  * local32: the combination under measurement). Returns 0 on an unknown word
  * or a missing number, with opt unchanged. Example: "spread+agg+local16+win64". */

@@ -80,8 +80,6 @@ struct kcore_dev {
   size_t temp_bytes;
   int grid_blocks; /* of FILTER_BLOCK threads, for the simple kernels */
   int peel_blocks; /* of PEEL_BLOCK threads, all resident: the window kernel */
-  bool variants;    /* a variant of the peeling is on: peel_window<true> */
-  const void *peel; /* peel_window<variants> */
 };
 
 uint64_t items_capacity(uint32_t n, uint64_t m) { return (uint64_t)n + m / PIECE + 1; }
@@ -144,9 +142,7 @@ static ds_status open_impl(int device, const ds_graph *g, kcore_dev *d, ds_error
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   d->grid_blocks = sms * (2048 / FILTER_BLOCK);
   int per_sm = 0;
-  d->variants = d->opt.spread || d->opt.aggregate || d->opt.local_arcs;
-  d->peel = d->variants ? (const void *)peel_window<true> : (const void *)peel_window<false>;
-  DS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d->peel, PEEL_BLOCK, 0));
+  DS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peel_window, PEEL_BLOCK, 0));
   if (per_sm < 1)
     return ds_error_set(err, DS_ERR_DEVICE,
                         "ds_kcore_gpu_open: the peeling kernel does not fit an SM");
@@ -301,16 +297,15 @@ static ds_status run_impl(kcore_dev *d, uint32_t *core, ds_kcore_gpu_stats *stat
                                           split_buckets(window), op, d->offsets, s));
     DS_CUDA_TRY(cudaMemsetAsync(&d->st->entered, 0, sizeof(uint32_t), s));
     DS_CUDA_TRY(cudaMemsetAsync(d->st->least, 0xFF, sizeof d->st->least, s));
-    if (d->variants) { /* their kernel leaves its last level's queue counters behind */
-      DS_CUDA_TRY(cudaMemsetAsync(d->st->count, 0, sizeof d->st->count, s));
-      DS_CUDA_TRY(cudaMemsetAsync(d->st->arcs, 0, sizeof d->st->arcs, s));
-    }
+    /* the kernel leaves its last level's queue counters behind */
+    DS_CUDA_TRY(cudaMemsetAsync(d->st->count, 0, sizeof d->st->count, s));
+    DS_CUDA_TRY(cudaMemsetAsync(d->st->arcs, 0, sizeof d->st->arcs, s));
     a.win = win;
     a.base = base;
     a.top = base + window;
     a.window = window;
     void *args[] = {&a};
-    DS_CUDA_TRY(cudaLaunchCooperativeKernel(d->peel, d->peel_blocks, PEEL_BLOCK, args, 0, s));
+    DS_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)peel_window, d->peel_blocks, PEEL_BLOCK, args, 0, s));
     a.force_stall = 0; /* a test's stall: in the first window only */
     DS_CUDA_TRY(cudaMemcpyAsync(off, d->offsets, sizeof(size_t) * (split_buckets(window) + 1),
                                 cudaMemcpyDeviceToHost, s));

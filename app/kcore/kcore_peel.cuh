@@ -25,12 +25,11 @@
  *              2,201 arcs on NY's first level (a CPU replay of the rounds).
  *   window     degree buckets a window opens with (fewer windows, each a
  *              least-degree pass, a multisplit and two host round trips).
- * The kernel's template flag V compiles the first three in (peel_window<true>)
- * or out: the plain kernel (all three off) runs peel_window<false>, whose
- * registers (and so blocks an SM) the variants' code would otherwise change.
- * peel_window<true> also carries the sub-round counters from one level to the
- * next instead of clearing them behind a grid barrier (one barrier fewer a
- * level: 185 levels on kron20).
+ * The kernel carries the sub-round counters from one level to the next
+ * instead of clearing them behind a grid barrier (one barrier fewer a level:
+ * 185 levels on kron20). With the three variants off it is the plain kernel
+ * of the measurements above (which, compiled apart without the variants'
+ * code, measured 4.5-5x slower on Kronecker graphs and 1.9-2.2x on roads).
  * One block an SM measured fastest for the variants' kernel on the H100
  * (kron20 11.7 ms against 13.5 at the two that fit): half the blocks meet at
  * every sub-round's grid barrier, and spread deals a round's items over the
@@ -122,13 +121,12 @@ struct window_bucket {
 /* Queues v (core number k) as its pieces for sub-round r. With aggregate, the
  * threads of a warp that queue at once take their slots with one atomic on
  * each counter (every vertex of a level passes through here). */
-template <bool V>
 __device__ __forceinline__ void enqueue(const peel_args &a, uint32_t v, uint32_t k, uint32_t r) {
   a.core[v] = k;
   const uint64_t len = a.row[v + 1] - a.row[v];
   const uint32_t pieces = (uint32_t)((len + PIECE - 1) / PIECE);
   uint32_t at = 0;
-  if (V && a.aggregate) {
+  if (a.aggregate) {
     const cg::coalesced_group g = cg::coalesced_threads();
     const uint32_t before = cg::exclusive_scan(g, pieces);
     const uint32_t all = g.shfl(before + pieces, g.size() - 1);
@@ -152,9 +150,8 @@ __device__ __forceinline__ void enqueue(const peel_args &a, uint32_t v, uint32_t
  * thread had made its own atomic. With aggregate, the threads that lower the
  * same u at once make one atomic of their number and share out its old value,
  * so exactly one of them still sees k + 1 (or top) where one would. */
-template <bool V>
 __device__ __forceinline__ uint32_t take_degree(const peel_args &a, uint32_t u) {
-  if (!V || !a.aggregate) return atomicSub(&a.deg[u], 1u);
+  if (!a.aggregate) return atomicSub(&a.deg[u], 1u);
   const cg::coalesced_group same = cg::labeled_partition(cg::coalesced_threads(), u);
   uint32_t old = 0;
   if (same.thread_rank() == 0) old = atomicSub(&a.deg[u], (uint32_t)same.size());
@@ -172,19 +169,18 @@ struct local_stack {
  * if it falls to k it is peeled at level k, by this lane at once (its stack,
  * while u's arcs fit the lane's budget) or in sub-round r + 1; if it falls
  * below top it enters the window. */
-template <bool V>
 __device__ __forceinline__ void lower(const peel_args &a, uint32_t u, uint32_t k, uint32_t r,
                                       local_stack &s) {
   if (a.core[u] != UNSET) return;
-  const uint32_t old = take_degree<V>(a, u);
+  const uint32_t old = take_degree(a, u);
   if (old == k + 1) {
-    const uint64_t arcs = V && s.budget > 0 ? a.row[u + 1] - a.row[u] : UINT64_MAX;
-    if (V && s.depth < LOCAL_STACK && arcs <= s.budget) {
+    const uint64_t arcs = s.budget > 0 ? a.row[u + 1] - a.row[u] : UINT64_MAX;
+    if (s.depth < LOCAL_STACK && arcs <= s.budget) {
       a.core[u] = k;
       s.budget -= (uint32_t)arcs;
       s.v[s.depth++] = u;
     } else {
-      enqueue<V>(a, u, k, r + 1);
+      enqueue(a, u, k, r + 1);
     }
   } else if (old == a.top) {
     a.entered[atomicAdd(&a.st->entered, 1u)] = u;
@@ -200,7 +196,7 @@ __device__ __noinline__ void drain(const peel_args &a, uint32_t k, uint32_t r, l
     const uint32_t v = s.v[--s.depth];
     peeled++;
     const uint64_t end = a.row[v + 1];
-    for (uint64_t e = a.row[v]; e < end; e++) lower<true>(a, a.col[e], k, r, s);
+    for (uint64_t e = a.row[v]; e < end; e++) lower(a, a.col[e], k, r, s);
   }
   if (peeled > 0) atomicAdd(&a.st->local_peels, (unsigned long long)peeled);
 }
@@ -209,7 +205,6 @@ __device__ __noinline__ void drain(const peel_args &a, uint32_t k, uint32_t r, l
  * degree off each neighbour not peeled. The arcs of the items are spread evenly
  * over the lanes (a scan of their lengths, then each lane finds the item of its
  * arc), so that a warp of low-degree vertices keeps its lanes busy. */
-template <bool V>
 __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, uint32_t end,
                                            uint32_t k, uint32_t r, int lane) {
   uint64_t begin = 0;
@@ -229,7 +224,7 @@ __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, u
   const uint32_t total = __shfl_sync(0xffffffffu, incl, WARP - 1);
   local_stack s;
   s.depth = 0;
-  s.budget = V ? a.local_arcs : 0;
+  s.budget = a.local_arcs;
   for (uint32_t base = 0; base < total; base += WARP) {
     const uint32_t t = base + lane;
     int lo = 0, hi = WARP - 1; /* the first lane whose inclusive sum exceeds t */
@@ -242,10 +237,10 @@ __device__ __forceinline__ void peel_chunk(const peel_args &a, uint32_t first, u
     const uint32_t owner_len = __shfl_sync(0xffffffffu, len, lo);
     const uint64_t owner_begin = __shfl_sync(0xffffffffu, begin, lo);
     if (t >= total) continue;
-    lower<V>(a, a.col[owner_begin + (t - (owner_incl - owner_len))], k, r, s);
+    lower(a, a.col[owner_begin + (t - (owner_incl - owner_len))], k, r, s);
   }
   /* after the loop, whose shuffles take every lane */
-  if (V && s.depth > 0) drain(a, k, r, s);
+  if (s.depth > 0) drain(a, k, r, s);
 }
 
 /* The least degree of the vertices in list not peeled (into st->least[0]). */
@@ -266,29 +261,27 @@ __device__ __forceinline__ uint32_t load_volatile(const uint32_t *p) {
 
 /* Sub-round r by `threads` threads from `rank` on: each warp takes `per`
  * items at a time, 32 or, with spread, count / warps (at least one). */
-template <bool V>
 __device__ __forceinline__ void sub_round(const peel_args &a, uint32_t k, uint32_t r,
                                           uint32_t count, uint64_t rank, uint64_t threads) {
   const int lane = threadIdx.x & (WARP - 1);
   const uint64_t warps = threads / WARP;
   uint64_t per = WARP;
-  if (V && a.spread) {
+  if (a.spread) {
     per = (count + warps - 1) / warps;
     per = per < 1 ? 1 : per > (uint64_t)WARP ? (uint64_t)WARP : per;
   }
   for (uint64_t i = rank / WARP * per; i < count; i += warps * per)
-    peel_chunk<V>(a, (uint32_t)i, (uint32_t)(i + per < count ? i + per : count), k, r, lane);
+    peel_chunk(a, (uint32_t)i, (uint32_t)(i + per < count ? i + per : count), k, r, lane);
 }
 
 /* Block 0 alone: sub-rounds from r while they stay small; returns where it
  * stopped (an empty queue, or one for the grid). */
-template <bool V>
 __device__ uint32_t solo_rounds(const peel_args &a, uint32_t k, uint32_t r) {
   for (;;) {
     const uint32_t count = load_volatile(&a.st->count[r % COUNTERS]);
     const uint64_t arcs = *(const volatile unsigned long long *)&a.st->arcs[r % COUNTERS];
     if (count == 0 || count > a.solo_items || arcs > a.solo_arcs) return r;
-    sub_round<V>(a, k, r, count, threadIdx.x, blockDim.x);
+    sub_round(a, k, r, count, threadIdx.x, blockDim.x);
     if (threadIdx.x == 0) {
       a.st->count[(r + 2) % COUNTERS] = 0;
       a.st->arcs[(r + 2) % COUNTERS] = 0;
@@ -304,7 +297,6 @@ __device__ uint32_t solo_rounds(const peel_args &a, uint32_t k, uint32_t r) {
  * vertices of degree k (the window's buckets from k's on, and the late
  * arrivals), then its sub-rounds until the queue is empty. Levels with no
  * vertex are skipped to the least degree the filter met. Cooperative launch. */
-template <bool V>
 __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
   cg::grid_group cg_grid = cg::this_grid();
   /* every barrier bounded: a block that gives up ends, and so does the kernel */
@@ -314,18 +306,18 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
   const uint64_t rank = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
   const uint32_t to = (uint32_t)a.offsets[a.window];
-  /* The sub-round the level's queue goes to: 0, the counters cleared behind a
-   * barrier after every level; with V, the one after the last level's, whose
-   * slot that level left clear (peel_state), and the slot after it, still
-   * holding the last level's final queue, cleared by the filter. That saves a
-   * grid barrier a level; the host clears the counters before each launch. */
+  /* The sub-round the level's queue goes to: the one after the last level's,
+   * whose slot that level left clear (peel_state), and the slot after it,
+   * still holding the last level's final queue, cleared by the filter. That
+   * saves a grid barrier a level; the host clears the counters before each
+   * launch. */
   uint32_t r0 = 0;
   for (uint32_t k = a.base, filter = 0; k < a.top; filter++) {
-    unsigned long long t0 = rank == 0 ? now_ns() : 0;
+    const unsigned long long t0 = rank == 0 ? now_ns() : 0;
     // 1. the level's queue into sub-round r0 (the least slots rotate as the counters do)
     if (rank == 0) {
       a.st->least[(filter + 1) % COUNTERS] = UINT32_MAX; /* the next filter's */
-      if (V) a.st->count[(r0 + 1) % COUNTERS] = 0, a.st->arcs[(r0 + 1) % COUNTERS] = 0;
+      a.st->count[(r0 + 1) % COUNTERS] = 0, a.st->arcs[(r0 + 1) % COUNTERS] = 0;
     }
     const uint32_t from = (uint32_t)a.offsets[k - a.base];
     const uint32_t own = to - from, late = load_volatile(&a.st->entered);
@@ -336,7 +328,7 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
       const uint32_t v = i < own ? a.win[from + i] : a.entered[i - own];
       if (a.core[v] != UNSET) continue;
       const uint32_t d = a.deg[v];
-      if (d <= k) enqueue<V>(a, v, k, r0);
+      if (d <= k) enqueue(a, v, k, r0);
       else if (d < least_seen) least_seen = d;
     }
     least_seen = __reduce_min_sync(0xffffffffu, least_seen);
@@ -378,7 +370,7 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
            (a hang, or a wrong level). Every block reads it first. */
         grid.sync();
         if (blockIdx.x == 0) {
-          const uint32_t stop = solo_rounds<V>(a, k, r);
+          const uint32_t stop = solo_rounds(a, k, r);
           if (threadIdx.x == 0) a.st->round = stop;
         }
         grid.sync();
@@ -386,7 +378,7 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
         if (rank == 0) a.st->solo_ns += now_ns() - t1;
         continue;
       }
-      sub_round<V>(a, k, r, count, rank, threads);
+      sub_round(a, k, r, count, rank, threads);
       if (rank == 0) {
         a.st->count[(r + 2) % COUNTERS] = 0;
         a.st->arcs[(r + 2) % COUNTERS] = 0;
@@ -396,16 +388,8 @@ __global__ void __launch_bounds__(PEEL_BLOCK) peel_window(peel_args a) {
       if (rank == 0) a.st->grid_ns += now_ns() - t1;
       r++;
     }
-    // 3. the counters cleared for the next level, or (V) carried on to it
-    if (V) {
-      r0 = r + 1;
-    } else {
-      t0 = rank == 0 ? now_ns() : 0;
-      if (rank == 0)
-        for (int c = 0; c < COUNTERS; c++) a.st->count[c] = 0, a.st->arcs[c] = 0;
-      grid.sync();
-      if (rank == 0) a.st->level_ns += now_ns() - t0;
-    }
+    // 3. the counters carried on to the next level
+    r0 = r + 1;
     k++;
   }
 }

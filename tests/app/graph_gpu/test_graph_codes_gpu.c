@@ -52,8 +52,7 @@ static int g_quick = 0, g_sanitize = 0;
  * arcs, window): each alone (local_arcs at its bound, so that lanes' stacks
  * fill and spill to the queue), all at once, and all at once on the grid
  * alone with the smallest window and on block 0 alone with the largest;
- * last, the window alone at both extremes, which runs the default kernel
- * (peel_window<false>: window is not one of its template's variants) */
+ * last, the window alone at both extremes, with the three variants off */
 #define SOLO_DEFAULT DS_KCORE_GPU_SOLO_ITEMS, DS_KCORE_GPU_SOLO_ARCS
 static const ds_kcore_gpu_options KCORE_OPTIONS[] = {
     {SOLO_DEFAULT, 0, 0, 0, 0, 0, 0, 0},
