@@ -190,6 +190,38 @@ ds_status gpu_apply(void *self, const void *recv, uint64_t n, ds_error *err) {
 
 // ---- setting up -------------------------------------------------------------
 
+constexpr double GB = 1e9;
+
+/* The combining table's capacity: room for every distinct head a round may offer. */
+ds_status plan_table(engine *e, const ds_dgraph *g, uint64_t *cap, ds_error *err) {
+  const uint64_t others = (uint64_t)g->n - g->n_local;
+  e->max_heads = others < g->m_local ? others : g->m_local;
+  *cap = 2;
+  while (*cap < 2 * e->max_heads) *cap *= 2;
+  if (*cap > (uint64_t)UINT32_MAX + 1) /* the grouping carries slots as 32-bit values */
+    return ds_error_set(err, DS_ERR_UNSUPPORTED, "rank %d: %llu other ranks' heads a round need "
+                        "more than 2^32 combining slots", e->me, (unsigned long long)e->max_heads);
+  return DS_OK;
+}
+
+/* What the search allocates on the GPU before its first round, against what is
+ * free there: a graph too large is refused before anything is allocated. */
+ds_status check_room(const engine *e, const ds_dgraph *g, uint64_t cap, int dev, ds_error *err) {
+  const uint64_t n = g->n_local, m = g->m_local, pred = e->want_pred ? 4 : 0;
+  const double csr = 8.0 * (double)(n + 1) + 8.0 * (double)m;
+  const double state = (double)n * (8 + 8 + 1 + 4 + pred); /* key, done, changed, frontier */
+  const double table = (double)cap * (4 + 8 + pred) +
+                       (double)e->max_heads * (4 * 4 + sizeof(ds_dsssp_update)) + (double)e->temp_bytes;
+  size_t free_bytes = 0, total = 0;
+  DS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
+  if (csr + state + table <= (double)free_bytes) return DS_OK;
+  return ds_error_set(err, DS_ERR_NOMEM, "rank %d: the search needs %.2f GB on GPU %d (the CSR %.2f, "
+                      "the per-vertex state %.2f, combining and grouping %.2f) but %.2f GB of its "
+                      "%.2f are free: more ranks, or a GPU with more memory", e->me,
+                      (csr + state + table) / GB, dev, csr / GB, state / GB, table / GB,
+                      (double)free_bytes / GB, (double)total / GB);
+}
+
 ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t source,
                       const ds_dsssp_params *prm, ds_dsssp_result *res, ds_error *err) {
   e->g = g;
@@ -205,6 +237,18 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cur));
   e->relax_grid = sms * (THREADS_PER_SM / BLOCK);
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&e->s, cudaStreamNonBlocking));
+
+  // 0. the combining table and the multisplit's storage for the most heads a round can send,
+  //    and room for all of it
+  uint64_t cap = 2;
+  DS_TRY(plan_table(e, g, &cap, err));
+  msplit_bucket_desc owner;
+  memset(&owner, 0, sizeof owner);
+  owner.kind = MSPLIT_BUCKET_SPLITTERS;
+  DS_MSPLIT_TRY(msplit_multisplit(nullptr, &e->temp_bytes, nullptr, nullptr, nullptr, nullptr,
+                                  e->max_heads, (uint32_t)e->ranks, owner, MSPLIT_TYPE_U32,
+                                  MSPLIT_TYPE_U32, nullptr, e->s, MSPLIT_VARIANT_AUTO));
+  DS_TRY(check_room(e, g, cap, cur, err));
 
   // 1. the graph
   part &p = e->p;
@@ -239,13 +283,6 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   if (ds_dgraph_owns(g, source)) DS_CUDA_TRY(cudaMemset(p.key + (source - g->first), 0, 8));
 
   // 3. combining and grouping: room for every distinct head a round may offer
-  const uint64_t others = (uint64_t)g->n - n;
-  e->max_heads = others < m ? others : m;
-  uint64_t cap = 2;
-  while (cap < 2 * e->max_heads) cap *= 2;
-  if (cap > (uint64_t)UINT32_MAX + 1) /* the grouping carries slots as 32-bit values */
-    return ds_error_set(err, DS_ERR_UNSUPPORTED, "rank %d: %llu other ranks' heads a round need "
-                        "more than 2^32 combining slots", e->me, (unsigned long long)e->max_heads);
   e->t.mask = cap - 1;
   DS_TRY(dev_alloc(&e->t.head, cap, e, "the combining table", err));
   DS_TRY(dev_alloc(&e->t.key, cap, e, "the combining table", err));
@@ -258,6 +295,10 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   DS_TRY(dev_alloc(&e->d_slots_out, e->max_heads, e, "the grouped heads", err));
   DS_TRY(dev_alloc(&e->d_send, e->max_heads, e, "the updates to send", err));
   DS_TRY(dev_alloc(&e->d_offsets, (uint64_t)e->ranks + 1, e, "the owners' offsets", err));
+  const size_t temp = e->temp_bytes;
+  e->temp_bytes = 0;
+  DS_TRY(dev_alloc((char **)&e->d_temp, temp, e, "the multisplit's temporary storage", err));
+  e->temp_bytes = temp;
   DS_TRY(dev_alloc(&e->d_ctl, CTL_WORDS, e, "the counters", err));
   DS_CUDA_TRY(cudaMemset(e->d_ctl, 0, CTL_WORDS * sizeof *e->d_ctl));
   DS_CUDA_TRY(cudaMallocHost((void **)&e->h_ctl, CTL_WORDS * sizeof *e->h_ctl));
