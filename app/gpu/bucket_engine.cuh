@@ -163,9 +163,6 @@ ds_status bucket_engine(ds_gpu_ctx *ctx, uint32_t source, double delta_in, uint3
   }
   res->time_ms = ms;
   res->rounds = hs->rounds;
-  if constexpr (Splitter::ON_DEVICE) bk_search_prof_report(Splitter::name());
-  ds_step_prof_report(Splitter::name());
-  ds_lstep_prof_report(Splitter::name());
 done:
   sp.release();
   cudaFree(b.st);

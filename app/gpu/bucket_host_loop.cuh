@@ -11,7 +11,6 @@
 #include "bucket_book.cuh"
 #include "bucket_phase.cuh"
 #include "launch.cuh"
-#include "step_profile.cuh"
 
 namespace dsgpu {
 
@@ -34,14 +33,11 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
   void *pargs[1] = {&pa};
   uint64_t tail = 0;
   bool rebuilt = false; /* the last step was a rebuild */
-  phase_profile prof;
   for (;;) {
     // one phase: the rounds of bucket c, on the device
     DS_TRY(cooperative_launch(ctx, pl, pargs, Splitter::name(), err));
-    prof.phase();
     DS_TRY((bk_read_summary<W, Splitter>(ctx, b, hs, "phase", err)));
     if (hs->stalled) return stall_report(ctx, &b.st->stretch.stall, (uint32_t)pl.grid, Splitter::name(), err);
-    prof.step(0);
     const uint32_t spill = hs->spill_count;
     const bk_step step = bk_next_step(spill, hs->f_count, hs->need_rebuild, hs->c, hs->empty, rebuilt, tail, m,
                                       b.log_cap);
@@ -66,13 +62,10 @@ ds_status bk_host_loop(ds_gpu_ctx *ctx, Splitter &sp, bk_phase_args<W> &pa, uint
       bk_book_kernel<W><<<1, BOOK_THREADS, 0, ctx->stream>>>(b, m, bk_book_op::after_split(spill > 0, tail));
       tail += spill;
     }
-    prof.step(1);
     // a frontier made of several pieces is gathered into one array
     bk_gather_kernel<W><<<pl.grid, RELAX_BLOCK, 0, ctx->stream>>>(pa.vs, b);
     DS_LAUNCH_CHECK("bucket bookkeeping");
-    prof.step(2);
   }
-  prof.report(Splitter::name());
   return DS_OK;
 }
 

@@ -7,7 +7,6 @@
 
 #include "bucket_book.cuh"
 #include "bucket_phase.cuh"
-#include "step_profile.cuh"
 
 namespace dsgpu {
 
@@ -41,12 +40,8 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
   stretch_sync ss;
   ss.init(grid, &a.b.st->stretch, a.kn, sm.relax.rank, &a.b.st->stalled);
   grid_barrier gb{ss};
-  BK_PROF_CLOCK;
   for (;;) {
-    BK_STAMP(-1);
-    BK_COUNT(4);
     const uint32_t spill = bk_phase<W, BPS, ORD>(a, sm.relax, ss);
-    BK_STAMP(0);
     const uint32_t f_in = st->f_count, need_rebuild = st->need_rebuild, c = st->c, empty = st->empty;
     const acc_t base0 = st->base0;
     const uint64_t tail = st->tail;
@@ -63,20 +58,15 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) bk_search_kernel(bk_phase_ar
       const uint32_t fill = st->fill_count;
       if (fill > 0) sp.split(gb, sm.split, a.b.fill, a.b.log, fill, a.b.off, st->base0, 0);
       if (book) bk_book<W>(a.b, m, bk_book_op::after_rebuild(fill > 0), sm.book);
-      BK_STAMP(3);
-      BK_COUNT(5);
     } else {
       if (spill > 0) sp.split(gb, sm.split, a.b.spill, a.b.log + tail, spill, a.b.off, base0, c);
       else ss.grid_sync(); /* a phase that returned at once has no barrier: all must have read the state */
       if (book) bk_book<W>(a.b, m, bk_book_op::after_split(spill > 0, tail), sm.book);
     }
     ss.grid_sync();
-    BK_STAMP(1);
     if (st->gather_mode != 0) {
       bk_gather<W>(a.vs, a.b);
       ss.grid_sync();
-      BK_STAMP(2);
-      BK_COUNT(6);
     }
   }
 }

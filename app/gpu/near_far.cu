@@ -33,7 +33,6 @@
 #include "launch.cuh"
 #include "near_far.cuh"
 #include "round_schedule.cuh"
-#include "step_profile.cuh"
 
 namespace dsgpu {
 
@@ -275,8 +274,6 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   }
   res->time_ms = ms;
   res->rounds = h.rounds;
-  ds_step_prof_report(who);
-  ds_lstep_prof_report(who);
   st = ds_gpu_trace_read(ctx, h.rounds, err);
 done:
   cudaFree(buf);

@@ -42,7 +42,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include "huge_list.cuh"
-#include "step_profile.cuh"
 
 namespace dsgpu {
 
@@ -71,7 +70,6 @@ struct relax_smem {
   unsigned long long hw[2];       /* the huge-list word */
   uint32_t rank[2];               /* stretch_sync::init */
   local_buf lb[2]; /* local steps (relax_frontier), by the parity of the step */
-  DS_STEP_PROFILE_SMEM
 };
 
 /* The arcs of a tile or local step (total of them, from nent entries whose
@@ -208,7 +206,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
      gather of scattered rows, arcs and distances is bound by its SM's rate of
      L1 requests (about one sector a cycle), not by latency alone: on NY a
      round of 256 entries on one block spent ~2,100 cycles loading its rows
-     and ~4,400 relaxing its arcs (DS_GPU_STEP_PROFILE), against ~300 for one
+     and ~4,400 relaxing its arcs (a step profile of the rounds), against ~300 for one
      L2 round trip. Full tiles on a few blocks made a team or grid round of a
      few thousand entries cost as much as a solo round plus the barrier. */
   uint32_t tl = RELAX_BLOCK;
@@ -240,7 +238,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
      kept (parity (s - 1) & 1), pushing to parity s & 1 or, in the last step,
      to the queues */
   uint32_t step = 0, lcount = 0;
-  DS_LSTEP_VARS;
   for (uint32_t it = 0;; ++it) {
     if (step == 0 && tile >= count) {
       if (!steps) break;
@@ -260,7 +257,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       }
       sink.lb = step < steps ? &sm.lb[step & 1] : NULL;
     }
-    DS_LSTEP_MARK(part == 0, 0);
     bool carry = false; /* an ordered step's entry for the next step */
     // 1. load the entry, drop stale and duplicate ones
     uint64_t i = tile + tid;
@@ -348,7 +344,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     const uint32_t nent = step ? lcount : (uint32_t)min((uint64_t)tl, (uint64_t)count - tile);
     uint32_t my_off = 0, total = 0;
     relax_smem::scan_t(sm.scan).ExclusiveSum((uint32_t)deg, my_off, total);
-    DS_LSTEP_MARK(part == 0, 1);
     /* one arc per thread (below): each entry writes its arcs' owner, one store
        an arc before the barrier instead of a search of off after it, which
        cost warp 0 ~520 of a road step's ~2,400 cycles of arcs (now ~155):
@@ -364,8 +359,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     sm.du[tid] = du;
     if (tid == 0) sm.off[RELAX_BLOCK] = total;
     __syncthreads();
-    DS_LSTEP_MARK(part == 0, 2);
-    DS_STEP(sm, part == 0, 2);
     if (ORD && carry) {
       /* after the barrier: the reset of the next buffer (thread 0, above) is done */
       const local_buf &b = sm.lb[(step - 1) & 1];
@@ -391,10 +384,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
       relax_arcs<1, W, ORD, false>(g, vs, sink, sm, ORD ? NULL : sm.owner, total, nent, step != 0, mids, next_min);
     else
       relax_arcs<RELAX_ILP, W, ORD, BPS == 2>(g, vs, sink, sm, NULL, total, nent, step != 0, mids, next_min);
-    DS_LSTEP_MARK(part == 0, 3);
     __syncthreads();
-    DS_LSTEP_END(part == 0, parts == 1, step, nent, total);
-    DS_STEP(sm, part == 0, 3);
     if (step) {
       if (step == steps) break;
       ++step;

@@ -97,7 +97,6 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   const bool part_grid = parts < gridDim.x;
   split_sink<W> s = sink;
   huge_list h = hl;
-  DS_STEP(sm, ss.b == 0, 0);
   if (local >= 0) {
     const int p = local & 1;
     if (threadIdx.x == 0) {
@@ -113,8 +112,6 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     h.word = &sm.hw[p];
     if ((local & 2) && count <= SOLO_LOCAL_CAP) frontier = sm.fq[p ^ 1];
   }
-  DS_STEP(sm, ss.b == 0, 1);
-  DS_STEP_NO_TILE(sm, ss.b == 0); /* until relax_frontier's tile loop stamps its own */
   h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
   if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
   relax_frontier<W, ORD, BPS>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
@@ -123,7 +120,6 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   const unsigned long long hw = *(volatile unsigned long long *)h.word;
   counts[0] = *(volatile uint32_t *)s.cnt[0];
   counts[1] = *(volatile uint32_t *)s.cnt[1];
-  DS_STEP(sm, ss.b == 0, 4);
   bool handed = false;
   if (hw) {
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
@@ -140,7 +136,6 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     *sink.cnt[1] = counts[1];
     *hl.word = hw;
   }
-  DS_STEP_ROUND_END(sm, ss.b == 0, parts == 1 ? 0 : part_grid ? 1 : 2);
   return handed;
 }
 
