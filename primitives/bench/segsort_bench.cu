@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
       MS(msplit_segmented_sort(t, &bytes, kin, kout, vin, vout, n, S, d_off, d_off + 1, MSPLIT_TYPE_U32,
                                MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, 0, nullptr));
     }, trials));
-    MS(msplit_segmented_sort_check_sync(t, nullptr));
+    MS(msplit_check_sync(t, ms_bytes, nullptr));
     if (!cub) continue;
     // CUB, same arrays (two-phase: `call(temp, bytes)` with temp NULL sizes it); the stable
     // sort's output is the reference

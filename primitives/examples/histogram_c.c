@@ -51,10 +51,10 @@ int main(void) {
    * but it leaves the histogram as it was; the synchronous check gives the status. */
   const float unsorted[] = {-1.0f, 0.5f, 0.0f, 2.0f};
   CHECK_CUDA(cudaMemcpy(d_levels, unsorted, sizeof unsorted, cudaMemcpyHostToDevice));
-  msplit_status st = msplit_histogram_check_levels_sync(d_levels, 3, MSPLIT_TYPE_F32, NULL);
-  printf("unsorted: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
   CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 3, d_levels, d_hist,
                                MSPLIT_TYPE_U32, 0, NULL));
+  msplit_status st = msplit_check_sync(d_temp, temp_bytes, NULL);
+  printf("unsorted: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
   CHECK_CUDA(cudaMemcpy(counts, d_hist, 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   print_counts("range with them:", counts, 3, " (left as it was)");
 

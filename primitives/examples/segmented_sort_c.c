@@ -46,7 +46,7 @@ int main(void) {
   CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
   CHECK(msplit_segmented_sort(d_temp, &temp_bytes, d_keys, d_keys_out, NULL, NULL, n, 3, d_offsets,
                               d_offsets + 1, MSPLIT_TYPE_F32, MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, NULL));
-  CHECK(msplit_segmented_sort_check_sync(d_temp, NULL));
+  CHECK(msplit_check_sync(d_temp, temp_bytes, NULL));
   CHECK_CUDA(cudaMemcpy(out, d_keys_out, sizeof out, cudaMemcpyDeviceToHost));
   print_segments("keys:", keys, offsets, 3);
   print_segments("sorted:", out, offsets, 3);
@@ -54,7 +54,7 @@ int main(void) {
   st = msplit_segmented_sort(d_temp, &temp_bytes, d_keys, d_keys_out, NULL, NULL, n, 3, d_bad_offsets,
                              d_bad_offsets + 1, MSPLIT_TYPE_F32, MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, NULL);
   printf("queued: %s\n", msplit_status_string(st));
-  st = msplit_segmented_sort_check_sync(d_temp, NULL);
+  st = msplit_check_sync(d_temp, temp_bytes, NULL);
   printf("checked: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
   CHECK_CUDA(cudaMemcpy(again, d_keys_out, sizeof again, cudaMemcpyDeviceToHost));
   printf("output untouched: %s\n", memcmp(again, out, sizeof out) == 0 ? "yes" : "no");

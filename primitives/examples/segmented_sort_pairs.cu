@@ -52,7 +52,7 @@ int main() {
 
   CHECK(msplit::segmented_sort_keys_descending(d_temp, &temp_bytes, d_keys, d_keys_out, n, num_segments,
                                                d_offsets, d_offsets + 1, stream));
-  CHECK(msplit::segmented_sort_check_sync(d_temp, stream));  // waits; the offsets were fine
+  CHECK(msplit::check_sync(d_temp, temp_bytes, stream));  // waits; the offsets were fine
   CHECK_CUDA(cudaMemcpy(keys_out, d_keys_out, sizeof keys_out, cudaMemcpyDeviceToHost));
   print_segments("descending:", keys_out, offsets, num_segments);
   cudaFree(d_temp);

@@ -587,24 +587,30 @@ void run_errors(uint64_t &seed) {
                msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, d_hist, MSPLIT_TYPE_F32, 0, nullptr),
                MSPLIT_ERROR_UNSUPPORTED, "counter type", d_hb, m, init);
   // 3. unsorted boundaries (and a NaN one): the call returns, the histogram stays as it was,
-  // overwriting or accumulating, and the synchronous check names them
+  // overwriting or accumulating, and the check of the error record (msplit_check_sync) names them
   const uint32_t unsorted[] = {0, 10, 20, 30, 25, 50, 60, 70, 80};
   CHECK_CUDA(cudaMemcpy(d_lv, unsorted, sizeof unsorted, cudaMemcpyHostToDevice));
   for (int acc = 0; acc < 2; ++acc)
     expect_error("unsorted levels",
                  msplit_histogram_range(d_temp, &tb, d_samples, n, U32, m, d_lv, d_hist, U32, acc, nullptr), MSPLIT_SUCCESS,
                  nullptr, d_hb, m, init);
-  expect_error("unsorted levels, checked", msplit_histogram_check_levels_sync(d_lv, m, U32, nullptr), INV,
+  expect_error("unsorted levels, checked", msplit_check_sync(d_temp, tb, nullptr), INV,
                "d_levels[3] = 30, d_levels[4] = 25", d_hb, m, init);
+  // a later call on the same storage clears the record (even bins: the counting kernel does)
+  expect_error("even bins after them",
+               msplit_histogram_even(d_temp, &tb, d_samples, 0, U32, m, 0, 10, d_hist, U32, 1, nullptr), MSPLIT_SUCCESS,
+               nullptr, d_hb, m, init);
+  expect_error("even bins after them, checked", msplit_check_sync(d_temp, tb, nullptr), MSPLIT_SUCCESS, nullptr, d_hb,
+               m, init);
   const float nan_levels[] = {0, 1, 2, std::nanf(""), 4, 5, 6, 7, 8};
   CHECK_CUDA(cudaMemcpy(d_lv, nan_levels, sizeof nan_levels, cudaMemcpyHostToDevice));
   expect_error("NaN level", msplit_histogram_range(d_temp, &tb, d_samples, n, MSPLIT_TYPE_F32, m, d_lv, d_hist, U32, 0, nullptr),
                MSPLIT_SUCCESS, nullptr, d_hb, m, init);
-  expect_error("NaN level, checked", msplit_histogram_check_levels_sync(d_lv, m, MSPLIT_TYPE_F32, nullptr), INV, "d_levels",
-               d_hb, m, init);
+  expect_error("NaN level, checked", msplit_check_sync(d_temp, tb, nullptr), INV, "d_levels[3] = nan", d_hb, m, init);
   CHECK_CUDA(cudaMemcpy(d_lv, sorted, sizeof sorted, cudaMemcpyHostToDevice));
-  expect_error("sorted levels, checked", msplit_histogram_check_levels_sync(d_lv, m, U32, nullptr), MSPLIT_SUCCESS, nullptr,
-               d_hb, m, init);
+  expect_error("sorted levels", msplit_histogram_range(d_temp, &tb, d_samples, 0, U32, m, d_lv, d_hist, U32, 1, nullptr),
+               MSPLIT_SUCCESS, nullptr, d_hb, m, init);
+  expect_error("sorted levels, checked", msplit_check_sync(d_temp, tb, nullptr), MSPLIT_SUCCESS, nullptr, d_hb, m, init);
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ void run_case(const test_case &c, uint64_t seed) {
   st = msplit_segmented_sort(temp.p, &temp_bytes, kin.p, kout.p, vi, vo, n, S, ob_d.p, oe_d.p, c.key_type,
                              c.value_type, c.offset_type, c.descending, nullptr);
   EXPECT(st == MSPLIT_SUCCESS, "%s: %s", what.c_str(), msplit_last_error_message());
-  st = msplit_segmented_sort_check_sync(temp.p, nullptr);
+  st = msplit_check_sync(temp.p, temp_bytes, nullptr);
   EXPECT(st == MSPLIT_SUCCESS, "%s: check: %s", what.c_str(), msplit_last_error_message());
   ++g_runs;
   // compare, with the spare element after each output still poisoned
@@ -274,7 +274,7 @@ void run_argument_errors() {
     msplit_status st = msplit_segmented_sort(temp, &tb, keys, out, vals, vout, n, S, db, de, MSPLIT_TYPE_U32,
                                              MSPLIT_TYPE_U32, c.ot, 0, nullptr);
     EXPECT(st == MSPLIT_SUCCESS, "%s: queued with %s", c.what, msplit_status_string(st));
-    st = msplit_segmented_sort_check_sync(temp, nullptr);
+    st = msplit_check_sync(temp, bytes, nullptr);
     EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT, "%s: check gave %s", c.what, msplit_status_string(st));
     EXPECT(std::strstr(msplit_last_error_message(), c.must_name) != nullptr, "%s: message \"%s\" lacks \"%s\"", c.what,
            msplit_last_error_message(), c.must_name);
@@ -285,9 +285,9 @@ void run_argument_errors() {
   size_t tb = bytes;
   EXPECT(msplit_segmented_sort(temp, &tb, keys, out, vals, vout, n, S, off, off + 1, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
                                MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS &&
-             msplit_segmented_sort_check_sync(temp, nullptr) == MSPLIT_SUCCESS,
+             msplit_check_sync(temp, bytes, nullptr) == MSPLIT_SUCCESS,
          "good offsets after bad ones: %s", msplit_last_error_message());
-  EXPECT(msplit_segmented_sort_check_sync(nullptr, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check_sync(NULL)");
+  EXPECT(msplit_check_sync(nullptr, bytes, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check_sync(NULL)");
   {  // overlapping long segments: more long ones than n items can hold is refused, nothing written
     const size_t n2 = 10000;
     const uint32_t ob[] = {0, 2000, 5000}, oe[] = {5000, 7000, 10000};
@@ -305,7 +305,7 @@ void run_argument_errors() {
     CHECK_CUDA(cudaMalloc(&t2, b2));
     EXPECT(msplit_segmented_sort(t2, &b2, d2, k2, nullptr, nullptr, n2, 3, o2, o2 + 3, MSPLIT_TYPE_U32,
                                  MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS, "overlap: queue");
-    EXPECT(msplit_segmented_sort_check_sync(t2, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT &&
+    EXPECT(msplit_check_sync(t2, b2, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT &&
                std::strstr(msplit_last_error_message(), "segment 2 = [5000, 10000) overlaps") != nullptr,
            "overlapping long segments: \"%s\"", msplit_last_error_message());
     std::vector<unsigned char> h(n2 * 4);

@@ -103,9 +103,9 @@ typedef enum {
   MSPLIT_SITE_HISTOGRAM_LEVELS = 4, /* levels not sorted: index i (levels[i] > levels[i + 1]),
                                       the two levels' bits, their msplit_type */
   MSPLIT_SITE_HASH_CHAIN = 5,      /* a slab chain longer than the pool (a cycle): bucket, slabs
-                                      walked */
-  MSPLIT_SITE_HASH_RETRY = 6       /* a slab's compare-and-swap retried beyond any contention:
-                                      bucket, retries */
+                                      walked, operations that gave up */
+  MSPLIT_SITE_HASH_RETRY = 6       /* compare-and-swaps lost beyond any contention: bucket,
+                                      tries, operations that gave up */
 } msplit_error_site;
 
 /* The device-side error record (see the top of this header). 48 bytes, at the start of the

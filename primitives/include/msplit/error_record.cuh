@@ -12,6 +12,8 @@
 // the claimant writes the other fields (the host reads them after the stream has finished).
 #pragma once
 #include <cuda/atomic>
+#include <cuda_runtime.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "msplit/core.h"
@@ -71,5 +73,11 @@ struct stall_clock {
     return waited_ns > bound_ns || error_raised(r);
   }
 };
+
+// msplit_check_sync (msplit/core.h) for the C++ API: waits for `stream` and returns the status
+// of the last call that ran with this temporary storage, with its message.
+inline msplit_status check_sync(const void *d_temp, size_t temp_bytes, cudaStream_t stream = 0) {
+  return msplit_check_sync(d_temp, temp_bytes, stream);
+}
 
 }  // namespace msplit

@@ -23,7 +23,9 @@
 //     passes before any block arrives at the first sync(): init does it with the `grid` it is
 //     given (cooperative_groups::this_grid() for a cooperative launch). The counter needs no
 //     reset: any value works, between launches too, as long as no other launch uses the same
-//     state at the same time;
+//     state at the same time. Where the counter's value at the launch is known (zeroed in the
+//     stream before it, and used by no launch since), init_at() takes it instead and needs no
+//     barrier;
 //   - the error record is zeroed (MSPLIT_SUCCESS) before the launch, or holds an error already,
 //     in which case the first wait that is not met at once gives up;
 //   - a block that gives up ends (PTX exit): code after a sync() runs only where it was passed.
@@ -71,12 +73,21 @@ class grid_barrier {
   __device__ void init(Grid &grid, grid_barrier_state *state, error_record *record,
                        unsigned long long bound_ns = MSPLIT_STALL_NS,
                        msplit_primitive primitive = MSPLIT_PRIMITIVE_NONE) {
+    init_at(state, cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(state->arrived).load(cuda::memory_order_relaxed),
+            record, bound_ns, primitive);
+    grid.sync();  // every block has read the counter before any block arrives
+  }
+
+  // Instead of init(), where the counter holds `start` when the launch begins: no launch-wide
+  // barrier needed.
+  __device__ void init_at(grid_barrier_state *state, uint32_t start, error_record *record,
+                          unsigned long long bound_ns = MSPLIT_STALL_NS,
+                          msplit_primitive primitive = MSPLIT_PRIMITIVE_NONE) {
     state_ = state;
     record_ = record;
     bound_ns_ = bound_ns;
     primitive_ = primitive;
-    target_ = counter().load(cuda::memory_order_relaxed);
-    grid.sync();  // every block has read the counter before any block arrives
+    target_ = start;
   }
 
   // The barrier of every block of the launch: what a block wrote before it is visible to every

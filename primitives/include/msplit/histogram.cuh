@@ -21,8 +21,8 @@
 //
 // Conventions of every call (CUB's):
 //   Temporary storage: with d_temp == NULL only *temp_bytes is written (nothing runs, no other
-//     argument is read). The size is HISTOGRAM_TEMP_BYTES = 4 bytes whatever n, m and the types
-//     (the verdict of the range boundary check); CUB's DeviceHistogram asks for at least as much.
+//     argument is read). The size is HISTOGRAM_TEMP_BYTES = 48 bytes whatever n, m and the types:
+//     the error record (msplit/core.h), which holds the verdict of the range boundary check.
 //   Counters: Counter is uint32_t or uint64_t; 32-bit counters wrap past 2^32 - 1 samples in one
 //     bin. accumulate == false: the histogram is overwritten; true: the counts are added to it.
 //   Synchronisation: none; the work is queued on `stream`. n == 0 queues only the zeroing of the
@@ -30,13 +30,14 @@
 //   Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL; num_bins 0 or above 2^30; d_samples
 //     NULL with n > 0; d_histogram NULL; a pointer not aligned to its type; d_histogram overlapping
 //     d_samples, d_levels or d_temp; width <= 0 or a non-finite float bound), MSPLIT_ERROR_TEMP_STORAGE
-//     (*temp_bytes < 4), MSPLIT_ERROR_CUDA (a launch failed). Nothing is written on an argument error.
+//     (*temp_bytes < 48), MSPLIT_ERROR_CUDA (a launch failed). Nothing is written on an argument error.
 //   Unsorted range boundaries are found on the device, without synchronising: a check kernel reads
 //     them before the counting kernel, and when two consecutive ones are out of order (or one is
 //     NaN) the histogram is left as it was, not zeroed and not counted into; the call itself has
-//     returned MSPLIT_SUCCESS by then. histogram_check_levels_sync gives the status and message
-//     when the caller can afford to wait. (Checking on the host would need the boundaries there,
-//     i.e. a copy and a wait in every call.)
+//     returned MSPLIT_SUCCESS by then. msplit::check_sync(d_temp, temp_bytes, stream) (msplit_check_sync,
+//     msplit/core.h) waits and gives the status, with a message naming the first pair out of order
+//     ("histogram: d_levels is not sorted: d_levels[4] = 7, d_levels[5] = 3"). (Checking on the
+//     host would need the boundaries there, i.e. a copy and a wait in every call.)
 // Link msplit::msplit (the error messages live there).
 #pragma once
 
@@ -149,15 +150,6 @@ msplit_status histogram(void *d_temp, size_t *temp_bytes, const Sample *d_sample
   return detail::histogram_dispatch<Sample, Sample>("histogram", d_temp, *temp_bytes, d_samples, n, num_bins, bin_op,
                                                     d_histogram, sizeof(Counter), accumulate, stream,
                                                     static_cast<const Sample *>(nullptr));
-}
-
-// Copies the num_bins + 1 boundaries to the host, waits for `stream` (synchronises), and returns
-// MSPLIT_ERROR_INVALID_ARGUMENT with a message naming the first pair out of order ("d_levels is
-// not sorted: d_levels[4] = 7, d_levels[5] = 3") if they are not sorted, MSPLIT_SUCCESS if
-// they are. For callers who want the status that histogram_range cannot give without waiting.
-template <typename Level>
-msplit_status histogram_check_levels_sync(const Level *d_levels, uint32_t num_bins, cudaStream_t stream = 0) {
-  return detail::histogram_check_levels_sync("histogram_check_levels_sync", d_levels, num_bins, stream);
 }
 
 }  // namespace msplit

@@ -13,13 +13,14 @@
  *   Counters: counter_type U32 or U64; d_histogram holds num_bins of them, aligned to their size.
  *     accumulate == 0: the histogram is overwritten; != 0: the counts are added to it.
  *   Temporary storage: with d_temp == NULL only *temp_bytes is written (nothing runs and no
- *     other argument is read). It is 4 bytes whatever n, num_bins and the types.
+ *     other argument is read). It is 48 bytes whatever n, num_bins and the types: the error
+ *     record (msplit/core.h), which msplit_check_sync reads.
  *   Synchronisation: none; the work is queued on `stream` (a cudaStream_t, NULL for the default
  *     stream). n == 0 queues only the zeroing of the histogram (and, for ranges, the check below).
  *   Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL; num_bins 0 or above 2^30; d_samples
  *     NULL with n > 0; d_histogram or d_levels NULL; a pointer not aligned to its type; overlapping
  *     buffers; lower or width not a value of the level type, width <= 0), MSPLIT_ERROR_TEMP_STORAGE
- *     (*temp_bytes < 4), MSPLIT_ERROR_UNSUPPORTED (another sample or counter type),
+ *     (*temp_bytes < 48), MSPLIT_ERROR_UNSUPPORTED (another sample or counter type),
  *     MSPLIT_ERROR_CUDA. Nothing is written on an argument error.
  *
  * Example (examples/histogram_c.c, built and run by CTest, which checks what it prints):
@@ -40,7 +41,7 @@
  *     samples: 0.1 0.3 0.6 0.9 -0.5 1 0.2 0.8 nan 0.55
  *     even:    2 1 2 2
  *     range:   1 3 5
- *     unsorted: invalid argument: msplit_histogram_check_levels_sync: d_levels is not sorted: d_levels[1] = 0.5, d_levels[2] = 0
+ *     unsorted: invalid argument: histogram: d_levels is not sorted: d_levels[1] = 0.5, d_levels[2] = 0
  *     range with them: 1 3 5 (left as it was)
  *     with 0 bins: invalid argument: msplit_histogram_even: num_bins is 0 (need at least 1)
  */
@@ -56,7 +57,7 @@ extern "C" {
 /* Even bins: bin b holds lower + b * width <= x < lower + (b + 1) * width, b < num_bins,
  * computed as (x - lower) / width in the level type (integer division for integers, one IEEE
  * division for floats).
- * [in]  d_temp, temp_bytes  temporary storage (4 bytes; see above)
+ * [in]  d_temp, temp_bytes  temporary storage (48 bytes; see above)
  * [in]  d_samples           n samples of sample_type (device)
  * [in]  n                   number of samples; 0 is fine
  * [in]  sample_type         see above
@@ -78,20 +79,13 @@ msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void
  *                           neighbours make an empty bin. Checked on the device without waiting:
  *                           when two neighbours are out of order (or one is NaN) the histogram is
  *                           left as it was (not zeroed, not counted into) while the call has
- *                           already returned MSPLIT_SUCCESS; msplit_histogram_check_levels_sync
+ *                           already returned MSPLIT_SUCCESS; msplit_check_sync (msplit/core.h)
  *                           gives the status when the caller can wait.
  * The other parameters are msplit_histogram_even's. Errors: see above. */
 msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes, const void *d_samples, size_t n,
                                      msplit_type sample_type, uint32_t num_bins, const void *d_levels,
                                      void *d_histogram, msplit_type counter_type, int accumulate,
                                      void *stream /* cudaStream_t */);
-
-/* Copies the num_bins + 1 boundaries of the level type of sample_type to the host, waits for
- * `stream` (synchronises) and checks that they are sorted: MSPLIT_ERROR_INVALID_ARGUMENT naming
- * the first pair out of order, or MSPLIT_SUCCESS. Errors also: a NULL d_levels, num_bins 0,
- * MSPLIT_ERROR_UNSUPPORTED (sample type), MSPLIT_ERROR_CUDA. */
-msplit_status msplit_histogram_check_levels_sync(const void *d_levels, uint32_t num_bins, msplit_type sample_type,
-                                                 void *stream /* cudaStream_t */);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,8 @@
  *     object and the device reference).
  *
  * This header includes every C header of the library:
- *   msplit/core.h            statuses and messages, the version, element types (the
+ *   msplit/core.h            statuses and messages, the version, element types, the error
+ *                            record that device code fills and msplit_check_sync reads (the
  *                            conventions that every call follows are described there)
  *   msplit/bucket.h          the built-in bucket functions
  *   msplit/multisplit.h      multisplit
@@ -23,6 +24,8 @@
  *   msplit/radix_sort.h      radix sort
  *   msplit/segmented_sort.h  segmented sort
  *   msplit/slab_hash.h       slab hash
+ * Device-side headers for a user's own kernels: msplit/grid_barrier.cuh (a grid barrier whose
+ * wait is bounded) and msplit/error_record.cuh (the record it fills).
  * Link the msplit::msplit CMake target (find_package(msplit)).
  */
 #ifndef MSPLIT_H

@@ -43,12 +43,13 @@ namespace msplit {
 // [in]  variant             MSPLIT_VARIANT_AUTO, or a variant to force
 //
 // Key: the type the functor takes (uint32_t, int32_t, float and uint64_t are the tested ones).
-// Synchronisation: none; the work is queued on `stream`. n == 0 queues nothing
-// but, when d_bucket_offsets is given, one memset that zeroes it.
+// Synchronisation: none; the work is queued on `stream`. n == 0 queues one memset (the error
+// record) and, when d_bucket_offsets is given, one that zeroes it.
 // Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL, a NULL pointer with n > 0, m == 0,
 // overlapping buffers, an unknown variant), MSPLIT_ERROR_TEMP_STORAGE, MSPLIT_ERROR_UNSUPPORTED
 // (a three-pass variant or m > 256 with n >= 2^32), MSPLIT_ERROR_CUDA. Nothing is written on an
-// argument error.
+// argument error. On the device: msplit::check_sync(d_temp, temp_bytes, stream) reports
+// MSPLIT_ERROR_STALLED if a look-back waited past its bound (msplit/core.h).
 //
 // Example (examples/multisplit_keys.cu, built and run by CTest, which checks what it prints):
 //

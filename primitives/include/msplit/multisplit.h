@@ -62,7 +62,8 @@ typedef enum {
  *                           *temp_bytes must be at least that size. The size depends on n, m,
  *                           the types and the variant: ONEPASS about 4 * m bytes per tile of
  *                           2,048 to 4,096 elements, the three-pass variants up to 16 times
- *                           that, SORT 16 * n bytes plus CUB's radix sort storage.
+ *                           that, SORT 16 * n bytes plus CUB's radix sort storage; all after
+ *                           256 bytes that hold the error record (msplit/core.h).
  * [in]  d_keys_in           n keys of key_type (device)
  * [out] d_keys_out          n keys (device); must not overlap the inputs
  * [in]  d_values_in         n values of value_type (device); ignored for MSPLIT_TYPE_NONE
@@ -79,13 +80,15 @@ typedef enum {
  *
  * Result: buckets are contiguous and in bucket order; within a bucket the input order is kept.
  * Synchronisation: none; the work is queued on `stream` (the host may return before it runs).
- * n == 0 queues nothing but, when d_bucket_offsets is given, one memset that zeroes it.
+ * n == 0 queues one memset (the error record) and, when d_bucket_offsets is given, one that
+ * zeroes it.
  * Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL, NULL data pointer with n > 0, m == 0,
  * delta <= 0, NULL splitters with m > 1, a bit field out of range, overlapping buffers, an
  * unknown variant or bucket kind), MSPLIT_ERROR_TEMP_STORAGE (*temp_bytes too small),
  * MSPLIT_ERROR_UNSUPPORTED (a type combination not listed above, a three-pass variant or m > 256
  * with n >= 2^32), MSPLIT_ERROR_CUDA (a launch or CUDA call failed). Nothing is written on an
- * argument error. */
+ * argument error. On the device: msplit_check_sync (msplit/core.h) reports MSPLIT_ERROR_STALLED
+ * if the ONEPASS look-back waited past its bound (the output is then wrong). */
 msplit_status msplit_multisplit(void *d_temp, size_t *temp_bytes, const void *d_keys_in,
                                 void *d_keys_out, const void *d_values_in, void *d_values_out,
                                 size_t n, uint32_t num_buckets, msplit_bucket_desc bucket,

@@ -26,7 +26,8 @@
 // Temporary storage, with P = ceil((end_bit - begin_bit) / 8) passes and T the tile (12,288
 // elements for 32-bit keys, 8,832 for 32-bit pairs, 6,144 for 64-bit keys, 64-bit keys with
 // 32-bit values or 32-bit keys with 64-bit values, 4,608 for 64-bit pairs): n <= T sorts in one
-// block, every pass in shared memory, and asks for 1 byte (as CUB does for its one-block sorts).
+// block, every pass in shared memory, and asks for 256 bytes: the error record (msplit/core.h),
+// which every size below includes too.
 // Larger n: 1 KB per tile of the largest look-back portion (a portion is at most 2^28 - 1
 // elements, as CUB's) + 2 KB per pass and portion; the plain in/out forms with P > 1 need n x
 // (key bytes + value bytes) more for the ping-pong buffers. The double-buffer forms need no copy
@@ -57,10 +58,13 @@ namespace msplit {
 // [in]  begin_bit, end_bit  the bits to sort by: 0 <= begin_bit < end_bit <= 8 x sizeof(Key)
 // [in]  stream              the stream the work is queued on
 //
-// Synchronisation: none; the work is queued on `stream`. n == 0 queues nothing.
+// Synchronisation: none; the work is queued on `stream`. n == 0 queues one memset (the error
+// record).
 // Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL, a bit range outside the key, a NULL
 // pointer with n > 0, overlapping buffers), MSPLIT_ERROR_TEMP_STORAGE (*temp_bytes too small),
-// MSPLIT_ERROR_CUDA. Nothing is written on an argument error.
+// MSPLIT_ERROR_CUDA. Nothing is written on an argument error. On the device:
+// msplit::check_sync(d_temp, temp_bytes, stream) reports MSPLIT_ERROR_STALLED if a look-back
+// waited past its bound (msplit/core.h).
 //
 // Example (examples/radix_sort_keys.cu, built and run by CTest, which checks what it prints):
 //

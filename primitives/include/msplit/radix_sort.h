@@ -40,7 +40,8 @@ extern "C" {
  * [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
  *                           (nothing runs, only the types and the bit range are looked at);
  *                           otherwise *temp_bytes must be at least that size. The size depends on
- *                           n, the types and the bit range, not on the keys: 1 byte for n of
+ *                           n, the types and the bit range, not on the keys: 256 bytes (the
+ *                           error record, msplit/core.h, which every size includes) for n of
  *                           at most one tile of 4,608 to 12,288 elements (sorted by one block);
  *                           above, with P = ceil((end_bit - begin_bit) / 8) passes, n x (key +
  *                           value bytes) for the ping-pong buffers when P > 1, plus about 1 KB
@@ -57,11 +58,13 @@ extern "C" {
  *                           (0 and 32 or 64 for whole keys)
  * [in]  stream              a cudaStream_t, or NULL for the default stream
  *
- * Synchronisation: none; the work is queued on `stream`. n == 0 queues nothing.
+ * Synchronisation: none; the work is queued on `stream`. n == 0 queues one memset (the error
+ * record).
  * Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL, a bit range outside the key, a NULL data
  * pointer with n > 0, overlapping buffers), MSPLIT_ERROR_TEMP_STORAGE (*temp_bytes too small),
  * MSPLIT_ERROR_UNSUPPORTED (a key or value type not listed above), MSPLIT_ERROR_CUDA. Nothing is
- * written on an argument error. */
+ * written on an argument error. On the device: msplit_check_sync (msplit/core.h) reports
+ * MSPLIT_ERROR_STALLED if a look-back waited past its bound. */
 msplit_status msplit_radix_sort(void *d_temp, size_t *temp_bytes, const void *d_keys_in, void *d_keys_out,
                                 const void *d_values_in, void *d_values_out, size_t n, msplit_type key_type,
                                 msplit_type value_type, int descending, int begin_bit, int end_bit,

@@ -27,8 +27,11 @@
 //
 // Offsets live on the device, so they are checked on the device, without synchronising: a bad
 // segment (begin > end, or end > n) stops the sort before it writes anything to the outputs, and
-// segmented_sort_check_sync (which waits for the stream) returns MSPLIT_ERROR_INVALID_ARGUMENT
-// with a message naming the first bad segment and its offsets.
+// msplit::check_sync (msplit_check_sync, msplit/core.h: it waits for the stream) returns
+// MSPLIT_ERROR_INVALID_ARGUMENT with a message naming the first bad segment and its offsets, e.g.
+// "segmented_sort: segment 2 is beyond n: d_end_offsets[2] = 12 > n = 10" (the outputs were not
+// written), or MSPLIT_ERROR_STALLED if a wait of the sort gave up. d_temp must not be reused
+// before the check.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -67,7 +70,7 @@ namespace msplit {
 // Errors: MSPLIT_ERROR_INVALID_ARGUMENT (temp_bytes NULL, a NULL data pointer with n > 0, a NULL
 // offsets pointer with num_segments > 0, overlapping buffers), MSPLIT_ERROR_TEMP_STORAGE,
 // MSPLIT_ERROR_UNSUPPORTED (num_segments >= 2^32), MSPLIT_ERROR_CUDA. Nothing is written on an
-// argument error. Bad offsets are found on the device: see segmented_sort_check_sync.
+// argument error. Bad offsets are found on the device: see msplit::check_sync above.
 //
 // Example (examples/segmented_sort_pairs.cu, built and run by CTest, which checks what it prints):
 //
@@ -79,7 +82,7 @@ namespace msplit {
 //                                        num_segments, d_offsets, d_offsets + 1, stream));
 //     CHECK(msplit::segmented_sort_keys_descending(d_temp, &temp_bytes, d_keys, d_keys_out, n, num_segments,
 //                                                  d_offsets, d_offsets + 1, stream));
-//     CHECK(msplit::segmented_sort_check_sync(d_temp, stream));  // waits; the offsets were fine
+//     CHECK(msplit::check_sync(d_temp, temp_bytes, stream));  // waits; the offsets were fine
 //
 // prints (the values are the keys' input positions: equal keys keep their order)
 //
@@ -129,17 +132,6 @@ msplit_status segmented_sort_pairs_descending(void *d_temp, size_t *temp_bytes, 
                                               const Offset *d_end_offsets, cudaStream_t stream = 0) {
   return segmented_sort_pairs(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, num_segments,
                               d_begin_offsets, d_end_offsets, stream, true);
-}
-
-// Whether the last segmented sort queued with this temporary storage found its offsets in order:
-// copies the error record from the start of d_temp and waits for `stream` (so the sort has run
-// when it returns). Returns MSPLIT_SUCCESS, or MSPLIT_ERROR_INVALID_ARGUMENT with a message such as
-// "segmented_sort: segment 2 is beyond n: d_end_offsets[2] = 12 > n = 10" (the first bad
-// segment; the outputs were not written), or MSPLIT_ERROR_CUDA (the copy, or an earlier
-// asynchronous error on the stream). d_temp must not be reused before this is called.
-// Example: above.
-inline msplit_status segmented_sort_check_sync(const void *d_temp, cudaStream_t stream = 0) {
-  return detail::segmented_sort_check_sync(d_temp, stream);
 }
 
 }  // namespace msplit

@@ -17,10 +17,10 @@
  *     CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
  *     CHECK(msplit_segmented_sort(d_temp, &temp_bytes, d_keys, d_keys_out, NULL, NULL, n, 3, d_offsets,
  *                                 d_offsets + 1, MSPLIT_TYPE_F32, MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, NULL));
- *     CHECK(msplit_segmented_sort_check_sync(d_temp, NULL));
+ *     CHECK(msplit_check_sync(d_temp, temp_bytes, NULL));
  *     st = msplit_segmented_sort(d_temp, &temp_bytes, d_keys, d_keys_out, NULL, NULL, n, 3, d_bad_offsets,
  *                                d_bad_offsets + 1, MSPLIT_TYPE_F32, MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, NULL);
- *     st = msplit_segmented_sort_check_sync(d_temp, NULL);
+ *     st = msplit_check_sync(d_temp, temp_bytes, NULL);
  *
  * prints
  *
@@ -48,7 +48,7 @@ extern "C" {
  *                           and (when n > 4,096) a second array of n keys (and n values), plus 4
  *                           bytes per 4,097 items (CUB's DeviceSegmentedSort: the second array
  *                           and 8 bytes per segment). The error record is at its start (see
- *                           msplit_segmented_sort_check_sync).
+ *                           msplit_check_sync, msplit/core.h).
  * [in]  d_keys_in           n keys of key_type (device)
  * [out] d_keys_out          n keys (device); must not overlap the inputs. Items outside every
  *                           segment are not written.
@@ -71,19 +71,14 @@ extern "C" {
  * (*temp_bytes too small), MSPLIT_ERROR_UNSUPPORTED (a type not listed above, num_segments >=
  * 2^32), MSPLIT_ERROR_CUDA. Nothing is written on an argument error. The offsets are on the
  * device and are checked there without synchronising: a segment with begin > end or end > n stops
- * the sort before it writes any output, and msplit_segmented_sort_check_sync reports it. */
+ * the sort before it writes any output, and msplit_check_sync (msplit/core.h) reports it, with a
+ * message that names the first bad segment and its offsets; it reports MSPLIT_ERROR_STALLED if a
+ * wait of the sort gave up (see msplit/core.h). */
 msplit_status msplit_segmented_sort(void *d_temp, size_t *temp_bytes, const void *d_keys_in, void *d_keys_out,
                                     const void *d_values_in, void *d_values_out, size_t n, size_t num_segments,
                                     const void *d_begin_offsets, const void *d_end_offsets, msplit_type key_type,
                                     msplit_type value_type, msplit_type offset_type, int descending,
                                     void *stream /* cudaStream_t */);
-
-/* Whether the last msplit_segmented_sort queued with the temporary storage d_temp found its
- * offsets in order. Copies the error record from d_temp and waits for `stream` (so the sort has
- * run when it returns). Returns MSPLIT_SUCCESS; MSPLIT_ERROR_INVALID_ARGUMENT with a message that
- * names the first bad segment and its offsets (the outputs were not written), or for d_temp
- * NULL; MSPLIT_ERROR_CUDA (the copy, or an earlier asynchronous error on the stream). */
-msplit_status msplit_segmented_sort_check_sync(const void *d_temp, void *stream /* cudaStream_t */);
 
 #ifdef __cplusplus
 }

@@ -45,9 +45,11 @@ Key desc_scalar(const msplit_bucket_desc &d, bool base) {
 }
 
 // Builds *op for num_buckets buckets from `desc`, checking its parameters; `who` (the C entry's
-// name) starts the error message. *op is written only on success.
+// name) starts the error message. *op is written only on success. A size query (query = true)
+// does not look at d_splitters, which it never reads.
 template <typename Key>
-msplit_status make_desc_bucket(const char *who, const msplit_bucket_desc &desc, uint32_t m, desc_bucket<Key> *op_out) {
+msplit_status make_desc_bucket(const char *who, const msplit_bucket_desc &desc, uint32_t m, desc_bucket<Key> *op_out,
+                               bool query = false) {
   desc_bucket<Key> op{};
   op.kind = desc.kind;
   switch (desc.kind) {
@@ -58,7 +60,7 @@ msplit_status make_desc_bucket(const char *who, const msplit_bucket_desc &desc, 
       break;
     }
     case MSPLIT_BUCKET_SPLITTERS:
-      if (m > 1 && !desc.d_splitters)
+      if (!query && m > 1 && !desc.d_splitters)
         return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_splitters is NULL with %u buckets", who, m);
       op.splitters.splitters = static_cast<const Key *>(desc.d_splitters);
       op.splitters.num_splitters = m - 1;

@@ -79,11 +79,12 @@ extern "C" msplit_status msplit_error_record_status(const msplit_error_record *r
                        d[0] + 1, hi);
     }
     case MSPLIT_SITE_HASH_CHAIN:
-      return set_error(code, "msplit: slab_hash: block %u walked %llu slabs of bucket %llu's chain, more than the pool "
-                       "holds (a cycle: the table is corrupted)", r->block, d[1], d[0]);
+      return set_error(code, "msplit: slab_hash: %llu operation(s) gave up; the first walked %llu slabs of bucket "
+                       "%llu's chain, more than the table holds (a cycle: the table is corrupted)", d[2], d[1], d[0]);
     case MSPLIT_SITE_HASH_RETRY:
-      return set_error(code, "msplit: slab_hash: block %u retried a slab of bucket %llu %llu times (a slab that never "
-                       "settles: the table is corrupted)", r->block, d[0], d[1]);
+      return set_error(code, "msplit: slab_hash: %llu operation(s) gave up; the first lost %llu compare-and-swaps in "
+                       "bucket %llu's chain or the pool, more than contention allows (the table is corrupted)",
+                       d[2], d[1], d[0]);
     default:
       return set_error(code, "msplit: %s: block %u recorded %s at site %u", who, r->block, msplit_status_string(code),
                        r->site);

@@ -56,12 +56,3 @@ extern "C" msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes
   MSPLIT_HISTOGRAM_SWITCH("msplit_histogram_range", sample_type, MSPLIT_RANGE)
 #undef MSPLIT_RANGE
 }
-
-extern "C" msplit_status msplit_histogram_check_levels_sync(const void *d_levels, uint32_t num_bins,
-                                                            msplit_type sample_type, void *stream) {
-  using namespace msplit::detail;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-#define MSPLIT_CHECK_LEVELS(T) c_histogram_check_levels<T>(d_levels, num_bins, s)
-  MSPLIT_HISTOGRAM_SWITCH("msplit_histogram_check_levels_sync", sample_type, MSPLIT_CHECK_LEVELS)
-#undef MSPLIT_CHECK_LEVELS
-}

@@ -46,18 +46,11 @@ msplit_status c_histogram_range(void *d_temp, size_t *temp_bytes, const void *sa
                                static_cast<const L *>(levels), hist, counter_bytes, accumulate != 0, stream);
 }
 
-template <typename Sample>
-msplit_status c_histogram_check_levels(const void *levels, uint32_t m, cudaStream_t stream) {
-  return histogram_check_levels_sync("msplit_histogram_check_levels_sync",
-                                     static_cast<const histogram_level<Sample> *>(levels), m, stream);
-}
-
 #define MSPLIT_HISTOGRAM_C_TEMPLATES(X, Sample)                                                                  \
   X template msplit_status c_histogram_even<Sample>(void *, size_t *, const void *, size_t, uint32_t, double,   \
                                                     double, void *, msplit_type, int, cudaStream_t);           \
   X template msplit_status c_histogram_range<Sample>(void *, size_t *, const void *, size_t, uint32_t,          \
-                                                     const void *, void *, msplit_type, int, cudaStream_t);    \
-  X template msplit_status c_histogram_check_levels<Sample>(const void *, uint32_t, cudaStream_t);
+                                                     const void *, void *, msplit_type, int, cudaStream_t);
 #define MSPLIT_DECLARE_C_HISTOGRAM(Sample) MSPLIT_HISTOGRAM_C_TEMPLATES(extern, Sample)
 #define MSPLIT_INSTANTIATE_C_HISTOGRAM(Sample) MSPLIT_HISTOGRAM_C_TEMPLATES(, Sample)
 

@@ -14,7 +14,7 @@ msplit_status c_multisplit(void *d_temp, size_t *temp_bytes, const void *keys_in
                            cudaStream_t stream, msplit_variant variant) {
   // 1. build the functor (checking its parameters)
   desc_bucket<Key> op{};
-  MSPLIT_TRY(make_desc_bucket("msplit_multisplit", desc, m, &op));
+  MSPLIT_TRY(make_desc_bucket("msplit_multisplit", desc, m, &op, d_temp == nullptr));
   // 2. dispatch on the value type
   const Key *kin = static_cast<const Key *>(keys_in);
   Key *kout = static_cast<Key *>(keys_out);

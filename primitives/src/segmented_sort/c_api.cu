@@ -38,7 +38,3 @@ extern "C" msplit_status msplit_segmented_sort(void *d_temp, size_t *temp_bytes,
                        "msplit_segmented_sort: key type %d is not supported (u32, i32, f32, u64)", int(key_type));
   }
 }
-
-extern "C" msplit_status msplit_segmented_sort_check_sync(const void *d_temp, void *stream) {
-  return msplit::segmented_sort_check_sync(d_temp, static_cast<cudaStream_t>(stream));
-}

@@ -15,9 +15,13 @@ struct segsort_bin_op {
 }  // namespace
 
 msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
-                                   size_t num_segments, const uint8_t *bins, size_t *bin_offsets, cudaStream_t stream) {
-  return multisplit_keys(d_temp, temp_bytes, ids, bin_ids, num_segments, uint32_t(segsort_tuning::NUM_BINS),
-                         segsort_bin_op{bins}, bin_offsets, stream);
+                                   size_t num_segments, const uint8_t *bins, size_t *bin_offsets, error_record *record,
+                                   cudaStream_t stream) {
+  const lookback_stall stall{record, MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_SEGMENTED_SORT};
+  return multisplit_dispatch<uint32_t, no_value, segsort_bin_op>(
+      d_temp, temp_bytes, ids, bin_ids, static_cast<const no_value *>(nullptr), static_cast<no_value *>(nullptr),
+      num_segments, uint32_t(segsort_tuning::NUM_BINS), segsort_bin_op{bins}, bin_offsets, stream,
+      MSPLIT_VARIANT_AUTO, record ? &stall : nullptr);
 }
 
 }  // namespace detail

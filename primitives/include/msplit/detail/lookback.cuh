@@ -8,13 +8,19 @@
 // one 32-bit word, so a relaxed atomic load sees both or neither; counts therefore have 30 bits
 // and a dispatch splits its input into portions of at most LOOKBACK_MAX_PORTION elements.
 // Tiles must take their index from an atomic counter, so that every tile a block waits for
-// belongs to a block that is already running: the look-back cannot deadlock.
+// belongs to a block that is already running: the look-back cannot deadlock while every block
+// publishes. Should one never publish (a bug, a block that ended), the wait is still bounded: a
+// walk that has waited lookback_stall::bound_ns records MSPLIT_ERROR_STALLED and returns what it
+// has summed; its caller publishes its own prefix as usual, so its successors are not held, and
+// every other waiter sees the record and gives up within STALL_POLLS polls. The sums are then
+// wrong, and msplit_check_sync says so.
 #pragma once
 #include <cuda/atomic>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "msplit/detail/warp.cuh"
+#include "msplit/error_record.cuh"
 
 namespace msplit {
 namespace detail {
@@ -25,6 +31,13 @@ constexpr uint32_t LOOKBACK_FLAG_MASK = 3u << 30;
 constexpr uint32_t LOOKBACK_COUNT_MASK = (1u << 30) - 1;
 // Largest number of elements in one portion (counts must fit LOOKBACK_COUNT_MASK).
 constexpr size_t LOOKBACK_MAX_PORTION = LOOKBACK_COUNT_MASK;
+
+// Where a look-back that waits too long records it, after how long, and for which primitive.
+struct lookback_stall {
+  error_record *record;
+  unsigned long long bound_ns;
+  msplit_primitive primitive;
+};
 
 // Lanes per bucket of a tile's look-back: the largest power of two G <= 32 with G * m <= 32
 // (1 from m = 17 up). Thread t serves bucket t / G as lane t % G of the bucket's group, so one
@@ -41,15 +54,17 @@ __device__ __forceinline__ unsigned lookback_group(uint32_t m) {
 // tiles. Called by whole warps: lanes with no bucket pass active = false. Each round trip
 // inspects G * LB_ITEMS predecessors (item i of lane j is at distance base + i * G + j + 1), so
 // a look-back rarely costs more than one L2 latency even when the nearest inclusive prefix is
-// many tiles back. Loops that contain shuffles are kept warp-uniform with __any_sync.
+// many tiles back. Loops that contain shuffles are kept warp-uniform with __any_sync. A wait
+// that passes stall.bound_ns gives up (see the top): the clock is read only inside the wait.
 template <int LB_ITEMS>
 __device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile, uint32_t m, uint32_t b,
-                                                  unsigned j, unsigned G, bool active) {
+                                                  unsigned j, unsigned G, bool active, const lookback_stall &stall) {
   using ref = cuda::atomic_ref<uint32_t, cuda::thread_scope_device>;
   constexpr uint32_t NONE = 0xFFFFFFFFu;
   uint32_t sum = 0;
   size_t base = 0;
   bool done = !active;
+  stall_clock clock(stall.bound_ns);
   while (__any_sync(FULL_WARP_MASK, !done)) {
     uint32_t v[LB_ITEMS];
     uint32_t first_prefix;
@@ -73,6 +88,13 @@ __device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile,
       }
       const bool wait = !done && first_zero < first_prefix;  // an unpublished tile before the prefix
       if (!__any_sync(FULL_WARP_MASK, wait)) break;
+      if (__any_sync(FULL_WARP_MASK, clock.expired(stall.record))) {
+        const unsigned waiting = __ballot_sync(FULL_WARP_MASK, wait);
+        if ((threadIdx.x % WARP_SIZE) == unsigned(__ffs(waiting) - 1))
+          record_error(stall.record, MSPLIT_ERROR_STALLED, stall.primitive, MSPLIT_SITE_LOOKBACK, tile,
+                       tile - (base + first_zero + 1), clock.waited_ns);
+        return sum;
+      }
     }
     uint32_t part = 0;
 #pragma unroll

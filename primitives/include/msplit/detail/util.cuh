@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "msplit/detail/error.cuh"
+#include "msplit/error_record.cuh"
 
 namespace msplit {
 namespace detail {
@@ -17,6 +18,19 @@ struct no_value {};
 __host__ __device__ constexpr size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 constexpr size_t TEMP_ALIGN = 256;
+
+// The slot of the error record (msplit_error_record, msplit/core.h) at the start of every call's
+// temporary storage: a whole TEMP_ALIGN, so that the pieces after it keep their alignment.
+constexpr size_t RECORD_BYTES = TEMP_ALIGN;
+static_assert(sizeof(msplit_error_record) <= RECORD_BYTES, "the record fits its slot");
+inline error_record *temp_record(void *d_temp) { return static_cast<error_record *>(d_temp); }
+
+// Clears a call's error record in its stream: for the calls whose first step is no memset of
+// the storage's start (which clears the record with the rest).
+inline msplit_status clear_record(void *d_temp, cudaStream_t stream) {
+  MSPLIT_CUDA_TRY(cudaMemsetAsync(d_temp, 0, sizeof(msplit_error_record), stream));
+  return MSPLIT_SUCCESS;
+}
 
 inline int ceil_log2(uint32_t m) {
   int bits = 0;

@@ -24,8 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "msplit/bucket.cuh"
 #include "msplit/detail/warp.cuh"
+#include "msplit/error_record.cuh"
 #include "msplit/histogram_tuning.h"
 
 namespace msplit {
@@ -48,7 +51,8 @@ struct hist_args {
   uint32_t stage_offset;    // where in shared memory: bytes, a multiple of 16
   void *hist;               // m counters of 4 or 8 bytes
   bool wide;                // 8-byte counters
-  const uint32_t *bad_bins; // NULL, or a flag set by the boundary check: count nothing
+  error_record *record;     // the call's error record (HISTOGRAM_TEMP_BYTES)
+  bool levels_checked;      // the boundary check ran before: count nothing if it recorded an error
 };
 
 __device__ __forceinline__ void add_to_histogram(void *hist, bool wide, uint32_t bin, uint32_t count) {
@@ -69,8 +73,13 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   extern __shared__ uint4 hist_smem[];
   uint32_t *counts = reinterpret_cast<uint32_t *>(hist_smem);
 
-  // 0. the boundaries were found unsorted: the histogram stays as it is
-  if (a.bad_bins && *a.bad_bins) return;
+  // 0. the boundaries were found unsorted: the histogram stays as it is. Without boundaries to
+  //    check this is the call's first kernel, and block 0 clears the error record.
+  if (a.levels_checked) {
+    if (error_raised(a.record)) return;
+  } else if (blockIdx.x == 0 && threadIdx.x == 0) {
+    a.record->code = MSPLIT_SUCCESS;
+  }
   const unsigned tid = threadIdx.x, lane = lane_id(), warp = tid / WARP_SIZE;
   const uint32_t slice = blockIdx.x % a.num_slices;
   const uint32_t part = blockIdx.x / a.num_slices, parts = gridDim.x / a.num_slices;
@@ -191,19 +200,45 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   }
 }
 
-// Range bins: checks that the m + 1 boundaries are sorted (a NaN counts as unsorted) and
-// writes the verdict to *bad, which the counting kernel reads; zeroes the histogram first
-// when the boundaries are sorted and `zero` is set. One block: the verdict must be known
-// before anything is written.
+// A boundary's bits for the error record, widened (signed integers sign-extended), and its
+// msplit_type, by which the host prints it.
 template <typename Key>
-__global__ void histogram_check_levels_kernel(const Key *levels, uint32_t m, uint32_t *bad, void *hist, bool wide,
-                                              bool zero) {
-  int unsorted = 0;
+__device__ __forceinline__ unsigned long long level_bits(Key v) {
+  if constexpr (std::is_same_v<Key, float>) return __float_as_uint(v);
+  else if constexpr (std::is_same_v<Key, double>) return (unsigned long long)__double_as_longlong(v);
+  else if constexpr (std::is_signed_v<Key>) return (unsigned long long)(long long)v;
+  else return (unsigned long long)v;
+}
+template <typename Key>
+__host__ __device__ constexpr msplit_type level_type() {
+  if constexpr (std::is_same_v<Key, float>) return MSPLIT_TYPE_F32;
+  else if constexpr (std::is_same_v<Key, double>) return MSPLIT_TYPE_F64;
+  else if constexpr (std::is_signed_v<Key>) return MSPLIT_TYPE_I64;
+  else return MSPLIT_TYPE_U64;
+}
+
+// Range bins, the call's first kernel: checks that the m + 1 boundaries are sorted (a NaN counts
+// as unsorted) and writes the verdict to the error record (the first unsorted pair), which the
+// counting kernel reads; zeroes the histogram first when the boundaries are sorted and `zero` is
+// set. One block: the verdict must be known before anything is written.
+template <typename Key>
+__global__ void histogram_check_levels_kernel(const Key *levels, uint32_t m, error_record *record, void *hist,
+                                              bool wide, bool zero) {
+  constexpr uint32_t SORTED = 0xFFFFFFFFu;
+  __shared__ uint32_t first_unsorted;
+  if (threadIdx.x == 0) first_unsorted = SORTED;
+  __syncthreads();
   for (uint32_t i = threadIdx.x; i < m; i += blockDim.x)
-    if (!(levels[i] <= levels[i + 1])) unsorted = 1;
-  unsorted = __syncthreads_or(unsorted);
-  if (threadIdx.x == 0) *bad = unsorted ? 1u : 0u;
-  if (unsorted || !zero) return;
+    if (!(levels[i] <= levels[i + 1])) atomicMin(&first_unsorted, i);
+  __syncthreads();
+  const uint32_t i = first_unsorted;
+  if (threadIdx.x == 0) {
+    record->code = MSPLIT_SUCCESS;  // this call's record starts here
+    if (i != SORTED)
+      record_error(record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_HISTOGRAM, MSPLIT_SITE_HISTOGRAM_LEVELS, i,
+                   level_bits(levels[i]), level_bits(levels[i + 1]), level_type<Key>());
+  }
+  if (i != SORTED || !zero) return;
   for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
     if (wide) static_cast<unsigned long long *>(hist)[i] = 0;
     else static_cast<unsigned *>(hist)[i] = 0;

@@ -1,9 +1,9 @@
 // Histogram dispatch (the "device" level): checks arguments, sizes temporary storage, picks the
 // way to count (count.cuh) from m, sizes the grid to the SMs and launches.
 //
-// Temporary storage is one 4-byte word (HISTOGRAM_TEMP_BYTES, whatever n and m): the verdict
-// of the range boundary check. The block counters live in shared memory, so nothing of size
-// O(m) per block is kept in global memory.
+// Temporary storage is the error record alone (HISTOGRAM_TEMP_BYTES, whatever n and m): the
+// verdict of the range boundary check, which msplit_check_sync reads. The block counters live in
+// shared memory, so nothing of size O(m) per block is kept in global memory.
 #pragma once
 #include <cuda_runtime.h>
 #include <stddef.h>
@@ -12,7 +12,6 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
-#include <vector>
 
 #include "msplit/bucket.cuh"
 #include "msplit/detail/error.cuh"
@@ -24,7 +23,7 @@
 namespace msplit {
 namespace detail {
 
-constexpr size_t HISTOGRAM_TEMP_BYTES = sizeof(uint32_t);
+constexpr size_t HISTOGRAM_TEMP_BYTES = sizeof(msplit_error_record);
 // Largest m: the histogram itself is then 4 or 8 GB.
 constexpr uint32_t HISTOGRAM_MAX_BINS = uint32_t(1) << 30;
 
@@ -111,9 +110,10 @@ msplit_status launch_histogram(const hist_args<Sample, Op> &a, const hist_plan &
 // Launches the counting kernel of plan p (the histogram is zeroed already, unless accumulating).
 template <typename Sample, typename Key, typename Op>
 msplit_status histogram_run_plan(const hist_plan &p, const Sample *samples, size_t n, uint32_t m, const Op &op,
-                                 void *hist, bool wide, const uint32_t *bad, cudaStream_t stream) {
+                                 void *hist, bool wide, error_record *record, bool levels_checked,
+                                 cudaStream_t stream) {
   const hist_args<Sample, Op> a{samples, n, op, m, p.slice_bins, p.num_slices, uint32_t(p.stage_bytes),
-                                uint32_t(p.stage_offset), hist, wide, bad};
+                                uint32_t(p.stage_offset), hist, wide, record, levels_checked};
   switch (p.mode) {
     case hist_mode::BALLOT: return launch_histogram<hist_mode::BALLOT, Sample, Key>(a, p, n, stream);
     case hist_mode::SHARED: return launch_histogram<hist_mode::SHARED, Sample, Key>(a, p, n, stream);
@@ -152,27 +152,28 @@ msplit_status histogram_dispatch(const char *who, void *d_temp, size_t temp_byte
   if (temp_bytes < HISTOGRAM_TEMP_BYTES)
     return set_error(MSPLIT_ERROR_TEMP_STORAGE, "%s: temp_bytes is %zu, %zu needed", who, temp_bytes,
                      HISTOGRAM_TEMP_BYTES);
-  if (reinterpret_cast<uintptr_t>(d_temp) % alignof(uint32_t))
-    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_temp is not 4-byte aligned", who);
+  if (reinterpret_cast<uintptr_t>(d_temp) % alignof(msplit_error_record))
+    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_temp is not %zu-byte aligned", who,
+                     alignof(msplit_error_record));
   if (ranges_overlap(d_temp, HISTOGRAM_TEMP_BYTES, hist, hist_bytes))
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_temp overlaps d_histogram", who);
 
-  // 2. zero the histogram (unless accumulating); range bins: check the boundaries first
+  // 2. zero the histogram (unless accumulating); range bins: check the boundaries first (which
+  //    clears the error record or fills it; otherwise the counting kernel clears it)
   const bool wide = counter_bytes == 8;
-  uint32_t *bad = nullptr;
+  error_record *record = temp_record(d_temp);
   if (levels) {
-    bad = static_cast<uint32_t *>(d_temp);
-    histogram_check_levels_kernel<Key><<<1, 1024, 0, stream>>>(levels, m, bad, hist, wide, !accumulate);
+    histogram_check_levels_kernel<Key><<<1, 1024, 0, stream>>>(levels, m, record, hist, wide, !accumulate);
     MSPLIT_LAUNCH_CHECK();
   } else if (!accumulate) {
     MSPLIT_CUDA_TRY(cudaMemsetAsync(hist, 0, hist_bytes, stream));
   }
-  if (n == 0) return MSPLIT_SUCCESS;
+  if (n == 0) return levels ? MSPLIT_SUCCESS : clear_record(d_temp, stream);
 
   // 3. count
   const hist_plan p = make_hist_plan(m, sizeof(Sample), histogram_stage_bytes(op, tuning::HIST_MAX_STAGE_BYTES),
                                      histogram_stage_bytes(op, SIZE_MAX));
-  return histogram_run_plan<Sample, Key>(p, samples, n, m, op, hist, wide, bad, stream);
+  return histogram_run_plan<Sample, Key>(p, samples, n, m, op, hist, wide, record, levels != nullptr, stream);
 }
 
 // Bounds and boundaries of Sample samples (msplit::histogram_level_t).
@@ -220,23 +221,6 @@ msplit_status histogram_range_entry(const char *who, void *d_temp, size_t *temp_
   op.num_splitters = m + 1;
   return histogram_dispatch<Sample, L>(who, d_temp, *temp_bytes, samples, n, m, op, hist, counter_bytes, accumulate,
                                        stream, levels);
-}
-
-// Copies the m + 1 boundaries to the host, waits, and checks that they are sorted.
-template <typename Key>
-msplit_status histogram_check_levels_sync(const char *who, const Key *levels, uint32_t m, cudaStream_t stream) {
-  if (!levels) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_levels is NULL", who);
-  if (m == 0) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: num_bins is 0 (need at least 1)", who);
-  if (m > HISTOGRAM_MAX_BINS)
-    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: num_bins is %u (at most %u)", who, m, HISTOGRAM_MAX_BINS);
-  std::vector<Key> h(size_t(m) + 1);
-  MSPLIT_CUDA_TRY(cudaMemcpyAsync(h.data(), levels, h.size() * sizeof(Key), cudaMemcpyDeviceToHost, stream));
-  MSPLIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  for (uint32_t i = 0; i < m; ++i)
-    if (!(h[i] <= h[i + 1]))
-      return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_levels is not sorted: d_levels[%u] = %g, d_levels[%u] = %g",
-                       who, i, double(h[i]), i + 1, double(h[i + 1]));
-  return MSPLIT_SUCCESS;
 }
 
 // Whether a C API scalar (a double) is a value of the level type L: integral and in range for

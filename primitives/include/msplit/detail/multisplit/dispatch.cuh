@@ -42,14 +42,15 @@ inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint3
 
 namespace detail {
 
-// Pieces of temporary storage, in order; sizes are rounded to TEMP_ALIGN.
+// Pieces of temporary storage, in order, after the error record's slot; sizes are rounded to
+// TEMP_ALIGN.
 struct multisplit_plan {
   msplit_variant variant;
   size_t tiles, portion_tiles, portions, L;
   // ONEPASS: hist (portions x m u32) | counters (portions u32) | status (portion_tiles x m u32) |
   //          base (portions x m size_t).   3-pass: H | G | cub.   SORT: labels0/1 | index0/1 | cub
   size_t off[6];
-  size_t zero_bytes;  // ONEPASS: bytes from 0 to zero before the first portion
+  size_t zero_bytes;  // ONEPASS: bytes from 0 (the record too) to zero before the first portion
   size_t cub_bytes;
   size_t total;
 };
@@ -108,13 +109,13 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
     default:
       return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: unknown variant %d", int(requested));
   }
-  size_t off = 0;
+  size_t off = RECORD_BYTES;
   for (int i = 0; i < 6; ++i) {
     p.off[i] = off;
     off += align_up(sizes[i], TEMP_ALIGN);
   }
   p.zero_bytes = p.off[3];
-  p.total = off > 0 ? off : TEMP_ALIGN;  // never 0, so that a second call is never a query
+  p.total = off;
   return MSPLIT_SUCCESS;
 }
 
@@ -166,7 +167,8 @@ inline msplit_status launch_onesweep(const tile_args<Key, Value, Op> &a, size_t 
 template <typename Key, typename Value, typename Op>
 msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *keys_in, Key *keys_out,
                                   const Value *values_in, Value *values_out, size_t n, uint32_t m, Op op,
-                                  size_t *offsets, cudaStream_t stream, msplit_variant variant) {
+                                  size_t *offsets, cudaStream_t stream, msplit_variant variant,
+                                  const lookback_stall *outer = nullptr) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr size_t VALUE_BYTES = HAS_VALUES ? sizeof(Value) : 0;
   constexpr int BT = tuning::BLOCK_THREADS;
@@ -175,11 +177,19 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
   static_assert(tuning::MAX_FAST_BUCKETS <= uint32_t(BT), "one-pass look-back needs a thread per bucket");
   static_assert(tuning::MAX_FAST_BUCKETS <= 256, "bucket ids are exchanged as uint8_t");
 
-  // 1. check arguments (nothing is written before they pass)
+  // 1. check the arguments that size the storage (nothing is written before every check passes)
   if (!temp_bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: temp_bytes is NULL");
   if (m == 0) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: num_buckets is 0 (need at least 1)");
   if (int(variant) < int(MSPLIT_VARIANT_AUTO) || int(variant) > int(MSPLIT_VARIANT_SORT))
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: unknown variant %d", int(variant));
+  // 2. plan the temporary storage
+  multisplit_plan plan;
+  MSPLIT_TRY(make_plan<TILE>(plan, n, m, variant, sizeof(Key), VALUE_BYTES));
+  if (!d_temp) {
+    *temp_bytes = plan.total;  // a size query: the data pointers are not looked at
+    return MSPLIT_SUCCESS;
+  }
+  // 3. check the data pointers
   if (n > 0 && !keys_in) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: d_keys_in is NULL with n = %zu", n);
   if (n > 0 && !keys_out) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: d_keys_out is NULL with n = %zu", n);
   if (HAS_VALUES && n > 0 && !values_in)
@@ -199,27 +209,24 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
     }
   }
 
-  // 2. plan the temporary storage
-  multisplit_plan plan;
-  MSPLIT_TRY(make_plan<TILE>(plan, n, m, variant, sizeof(Key), VALUE_BYTES));
-  if (!d_temp) {
-    *temp_bytes = plan.total;
-    return MSPLIT_SUCCESS;
-  }
   if (*temp_bytes < plan.total)
     return set_error(MSPLIT_ERROR_TEMP_STORAGE, "multisplit: temp_bytes is %zu, %zu needed", *temp_bytes,
                      plan.total);
+  // the record: this call's, or the one of a call this one is a step of (`outer`), which a
+  // look-back that waits too long fills
+  unsigned char *temp = static_cast<unsigned char *>(d_temp);
+  const lookback_stall stall =
+      outer ? *outer : lookback_stall{temp_record(temp), MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_MULTISPLIT};
   if (n == 0) {
     if (offsets) MSPLIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, (size_t(m) + 1) * sizeof(size_t), stream));
-    return MSPLIT_SUCCESS;
+    return clear_record(temp, stream);
   }
-  unsigned char *temp = static_cast<unsigned char *>(d_temp);
   size_t stage_bytes = stage_bytes_of(op);
   const bool stage = is_staged<Op>::value && stage_bytes <= tuning::MAX_STAGE_BYTES;
   if (!stage) stage_bytes = 0;
   const peer_method pm = choose_peer_method(m);
 
-  // 3. run the variant
+  // 4. run the variant
   switch (plan.variant) {
     case MSPLIT_VARIANT_ONEPASS: {
       uint32_t *hist = reinterpret_cast<uint32_t *>(temp + plan.off[0]);
@@ -251,7 +258,8 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       for (size_t p = 0; p < plan.portions; ++p) {
         if (p > 0) MSPLIT_CUDA_TRY(cudaMemsetAsync(status, 0, plan.portion_tiles * m * sizeof(uint32_t), stream));
         tile_args<Key, Value, Op> a{keys_in, keys_out, values_in, values_out, p * portion_elems, 0, m, pm, op,
-                                    stage, stage_bytes, nullptr, nullptr, 0, status, counters + p, base + p * m};
+                                    stage, stage_bytes, nullptr, nullptr, 0, status, counters + p, base + p * m,
+                                    stall};
         a.end = a.begin + portion_elems < n ? a.begin + portion_elems : n;
         const size_t grid = (a.end - a.begin + TILE - 1) / TILE;
         MSPLIT_TRY(launch_onesweep(a, grid, stream));
@@ -264,7 +272,8 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       uint32_t *H = reinterpret_cast<uint32_t *>(temp + plan.off[0]);
       uint32_t *G = reinterpret_cast<uint32_t *>(temp + plan.off[1]);
       tile_args<Key, Value, Op> a{keys_in, keys_out, values_in, values_out, 0, n, m, pm, op, stage,
-                                  stage_bytes, H, G, plan.L, nullptr, nullptr, nullptr};
+                                  stage_bytes, H, G, plan.L, nullptr, nullptr, nullptr,
+                                  lookback_stall{temp_record(temp), 0, MSPLIT_PRIMITIVE_MULTISPLIT}};
       // 3a. prescan
       if (plan.variant == MSPLIT_VARIANT_BLOCK)
         MSPLIT_TRY((launch_tile_kernel<pass_kind::PRESCAN, subproblem::BLOCK, true>(a, plan.tiles, stream)));
@@ -291,6 +300,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       uint32_t *lab1 = reinterpret_cast<uint32_t *>(temp + plan.off[1]);
       uint32_t *idx0 = reinterpret_cast<uint32_t *>(temp + plan.off[2]);
       uint32_t *idx1 = reinterpret_cast<uint32_t *>(temp + plan.off[3]);
+      MSPLIT_TRY(clear_record(temp, stream));
       constexpr unsigned FLAT_THREADS = 256;
       const size_t blocks_needed = (n + FLAT_THREADS - 1) / FLAT_THREADS;
       const unsigned grid = unsigned(blocks_needed < 65535u * 8u ? blocks_needed : 65535u * 8u);

@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     const unsigned j = tid % G;
     const bool active = b < m;
     const uint32_t before =
-        tile == 0 ? 0u : lookback_walk<tuning::LOOKBACK_ITEMS>(a.status, tile, m, b, j, G, active);
+        tile == 0 ? 0u : lookback_walk<tuning::LOOKBACK_ITEMS>(a.status, tile, m, b, j, G, active, a.stall);
     if (active && j == 0) {
       if (tile != 0)
         cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + b])

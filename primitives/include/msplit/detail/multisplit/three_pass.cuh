@@ -96,8 +96,10 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
     }
   }
 
-  // 4. prescan: publish this tile's subproblem histograms (column of H) and stop
+  // 4. prescan: publish this tile's subproblem histograms (column of H) and stop; the call's
+  //    first kernel, so it clears the error record (nothing in these passes can record one)
   if constexpr (PASS == pass_kind::PRESCAN) {
+    if (tile == 0 && tid == 0) a.stall.record->code = MSPLIT_SUCCESS;
     if constexpr (SUB == subproblem::WARP) {
       __syncwarp();
       const size_t sub = tile * WARPS + warp;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "msplit/detail/lookback.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/detail/warp.cuh"
 #include "msplit/detail/warp_rank.cuh"
@@ -34,6 +35,9 @@ struct tile_args {
   uint32_t *status;       // tiles x m look-back words of this portion, zeroed
   uint32_t *tile_counter; // zeroed
   const size_t *base;     // m: first output index of each bucket for this portion
+  // the call's error record: where a look-back that waits too long records it (one-pass), and
+  // what the prescan clears (three-pass, whose first step is no memset)
+  lookback_stall stall;
 };
 
 // ---- shared-memory layout of one tile -------------------------------------------------------

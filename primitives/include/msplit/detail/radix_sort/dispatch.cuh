@@ -58,7 +58,8 @@ inline bool radix_short_range(int begin_bit, int end_bit) {
   return end_bit - begin_bit <= tuning::RADIX_SHORT_MAX_BITS;
 }
 
-// Pieces of temporary storage of the sweeps, in order; sizes rounded up to TEMP_ALIGN.
+// Pieces of temporary storage of the sweeps, in order after the error record's slot (zeroed with
+// the counters); sizes rounded up to TEMP_ALIGN.
 //   0 counters  portions x passes x 4 bytes: the sweeps' tile counters (zeroed)
 //   1 base      portions x passes x 256 x 8: the first output position of each digit for each
 //               portion and pass; portion 0's slice first holds the digit counts (zeroed, then
@@ -116,7 +117,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
   const bool one_tile = n <= S::TILE;  // one block sorts it in shared memory (one_tile.cuh)
   const radix_plan plan = make_radix_plan<U, V>(n, begin_bit, end_bit, plain);
   const radix_short_plan short_plan = make_radix_short_plan<U, V>(n, end_bit - begin_bit);
-  const size_t total = one_tile ? 1 : short_range ? short_plan.total : plan.total;
+  const size_t total = one_tile ? RECORD_BYTES : short_range ? short_plan.total : plan.total;
   if (!d_temp) {  // a size query: the data pointers are not looked at
     *temp_bytes = total;
     return MSPLIT_SUCCESS;
@@ -165,7 +166,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
   }
   if (*temp_bytes < total)
     return set_error(MSPLIT_ERROR_TEMP_STORAGE, "%s: temp_bytes is %zu, %zu needed", fn, *temp_bytes, total);
-  if (n == 0) return MSPLIT_SUCCESS;
+  if (n == 0) return clear_record(d_temp, stream);
 
   // 2. the buffers of each pass: pass i writes `final` when (passes - 1 - i) is even, else
   // `other`, so that the last pass writes `final`; pass 0 reads `src`
@@ -208,7 +209,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
     using L = radix_sweep_smem<S::THREADS, S::ITEMS, U, V>;
     auto kernel = radix_one_tile_kernel<S::THREADS, S::ITEMS, U, V>;
     MSPLIT_TRY(prepare_kernel(kernel, L::TOTAL));
-    radix_one_tile_args<U, V> a{ksrc, kfinal, vsrc, vfinal, uint32_t(n), codec, begin_bit, end_bit};
+    radix_one_tile_args<U, V> a{ksrc, kfinal, vsrc, vfinal, uint32_t(n), codec, begin_bit, end_bit, temp_record(temp)};
     kernel<<<1, S::THREADS, L::TOTAL, stream>>>(a);
     MSPLIT_LAUNCH_CHECK();
     flip_selectors();
@@ -269,6 +270,7 @@ msplit_status radix_sort_run(const char *fn, void *d_temp, size_t *temp_bytes, c
       a.codec = codec;
       a.shift = uint32_t(shift);
       a.mask = (1u << bits) - 1;
+      a.stall = lookback_stall{temp_record(temp), MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_RADIX_SORT};
       const size_t grid = (a.end - a.begin + S::TILE - 1) / S::TILE;
       MSPLIT_CUDA_TRY(cudaMemsetAsync(status, 0, grid * RADIX_DIGITS * sizeof(uint32_t), stream));
       kernel<<<unsigned(grid), S::THREADS, L::TOTAL, stream>>>(a);

@@ -27,6 +27,7 @@ struct radix_one_tile_args {
   uint32_t n;  // at most THREADS x ITEMS
   key_codec<U> codec;
   int begin_bit, end_bit;
+  error_record *record;  // the call's, cleared here: the call's only kernel, which cannot fail
 };
 
 // One block of THREADS; the shared memory of a sweep block (radix_sweep_smem), whose exchange
@@ -51,6 +52,7 @@ __global__ void __launch_bounds__(THREADS) radix_one_tile_kernel(radix_one_tile_
   const uint32_t first = warp * WARP_TILE + lane;
   const bool full = a.n == uint32_t(L::TILE);
   auto item_valid = [&](int k) { return full || first + k * WARP_SIZE < a.n; };
+  if (tid == 0) a.record->code = MSPLIT_SUCCESS;
 
   U keys[ITEMS];
   VReg vals[ITEMS];

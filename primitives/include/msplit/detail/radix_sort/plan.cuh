@@ -28,10 +28,11 @@ inline radix_portions split_portions(size_t n, size_t tile) {
   return p;
 }
 
-// off[i] = where piece i starts (each rounded up to TEMP_ALIGN), off[N] = the total.
+// off[i] = where piece i starts (each rounded up to TEMP_ALIGN, the first after the error
+// record's slot), off[N] = the total.
 template <int N>
 inline size_t lay_out(const size_t (&sizes)[N], size_t (&off)[N + 1]) {
-  size_t at = 0;
+  size_t at = RECORD_BYTES;
   for (int i = 0; i < N; ++i) {
     off[i] = at;
     at += align_up(sizes[i], TEMP_ALIGN);

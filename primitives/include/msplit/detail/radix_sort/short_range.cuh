@@ -41,8 +41,9 @@ struct radix_short_shape {
   static constexpr int HIST_ITEMS = tuning::items_per_thread<sizeof(U), 0>::value;
 };
 
-// Pieces: 0 hist (portions x m u32) | 1 counters (portions u32) | 2 status (portion tiles x m
-// u32) | 3 base (portions x m size_t); 0..2 are zeroed before the first portion.
+// Pieces, after the error record's slot: 0 hist (portions x m u32) | 1 counters (portions u32) |
+// 2 status (portion tiles x m u32) | 3 base (portions x m size_t); the record and 0..2 are zeroed
+// before the first portion.
 struct radix_short_plan : radix_portions {
   size_t off[5];
   size_t total;
@@ -110,7 +111,8 @@ msplit_status radix_short_sort(const radix_short_plan &plan, unsigned char *temp
   for (size_t p = 0; p < plan.portions; ++p) {
     if (p > 0) MSPLIT_CUDA_TRY(cudaMemsetAsync(status, 0, plan.portion_tiles * m * sizeof(uint32_t), stream));
     tile_args<U, V, Op> a{keys_in, keys_out, values_in, values_out, p * portion_elems, 0, m, pm, op, false, 0,
-                          nullptr, nullptr, 0, status, counters + p, base + p * m};
+                          nullptr, nullptr, 0, status, counters + p, base + p * m,
+                          lookback_stall{temp_record(temp), MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_RADIX_SORT}};
     a.end = a.begin + portion_elems < n ? a.begin + portion_elems : n;
     MSPLIT_TRY(launch_radix_short_sweep(a, bits, (a.end - a.begin + S::TILE - 1) / S::TILE, stream));
   }

@@ -42,6 +42,7 @@ struct radix_sweep_args {
   size_t *base_next;       // RADIX_DIGITS, or NULL for the last portion
   key_codec<U> codec;
   uint32_t shift, mask;    // digit = (code >> shift) & mask
+  lookback_stall stall;    // where a look-back that waits too long records it
 };
 
 // Shared memory of a sweep block: the exchanged keys, the exchanged values, the warps' digit
@@ -179,7 +180,7 @@ __global__ void __launch_bounds__(THREADS, tuning::RADIX_SWEEP_BLOCKS_PER_SM)
   if (tid < RADIX_DIGITS) {  // whole warps (RADIX_DIGITS % 32 == 0)
     const uint32_t before =
         tile == 0 ? 0u
-                  : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(a.status, tile, RADIX_DIGITS, tid, 0, 1, true);
+                  : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(a.status, tile, RADIX_DIGITS, tid, 0, 1, true, a.stall);
     if (tile != 0)
       cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * RADIX_DIGITS + tid])
           .store(LOOKBACK_FLAG_PREFIX | (before + count), cuda::memory_order_relaxed);

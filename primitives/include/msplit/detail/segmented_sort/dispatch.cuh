@@ -1,17 +1,18 @@
 // Segmented sort dispatch (the "device" level): checks arguments, lays out temporary storage, and
 // queues the steps:
-//   1. classify: check each segment's offsets (flagging the first bad one in the error record)
+//   1. classify: check each segment's offsets (flagging the first bad one in segsort_words::bad)
 //      and write its id and length bin;
 //   2. multisplit the segment ids by bin (msplit::multisplit_keys), which groups each bin's
 //      segments, in segment order, and gives the bins' offsets;
-//   3. gather the long segments (long_merge.cuh, one block), or record a bad offset's details;
+//   3. gather the long segments (long_merge.cuh, one block), or record a bad offset's details in
+//      the error record;
 //   4. the tile kernels (tile_kernel.cuh): lengths 1..4 and 5..8 one segment per thread, lengths
 //      9..4,096 by groups of 1..256 threads, and the long segments' chunks of 4,096;
 //   5. the longest segments by radix halves (long_radix.cuh, one cooperative launch);
 //   6. the long segments' merge passes (long_merge.cuh, one cooperative launch).
 // The host never waits: every grid is sized from n and the number of segments, and each kernel
 // reads the device-side counts. After a bad offset every kernel from step 3 on returns without
-// writing (segmented_sort_check_sync tells the caller).
+// writing (msplit_check_sync tells the caller).
 #pragma once
 #include <cuda_runtime.h>
 #include <stddef.h>
@@ -39,12 +40,12 @@ __device__ __forceinline__ uint8_t segsort_bin_of_length(size_t len) {
 
 template <typename Offset>
 __global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, size_t num_segments, size_t n,
-                                        uint32_t *ids, uint8_t *bins, unsigned long long *error) {
+                                        uint32_t *ids, uint8_t *bins, segsort_words *words) {
   for (size_t s = size_t(blockIdx.x) * blockDim.x + threadIdx.x; s < num_segments; s += size_t(gridDim.x) * blockDim.x) {
     // signed offsets convert to unsigned, so that a negative one is beyond n
     const unsigned long long b = (unsigned long long)begin[s], e = (unsigned long long)end[s];
     uint8_t bin = 0;
-    if (b > e || e > n) atomicMin(&error[ERR_SEGMENT], (unsigned long long)s);
+    if (b > e || e > n) atomicMax(&words->bad, ~(unsigned long long)s);  // the first bad segment wins
     else bin = segsort_bin_of_length(size_t(e - b));
     ids[s] = uint32_t(s);
     bins[s] = bin;
@@ -53,18 +54,21 @@ __global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, 
 
 // Step 2: the stable multisplit of the segment ids `ids` (0..S-1) by their bins into `bin_ids`,
 // with the NUM_BINS + 1 bin offsets. Compiled once, in the library (src/segmented_sort/), for
-// every key type. Two-phase temporary storage, as multisplit_keys.
+// every key type. Two-phase temporary storage, as multisplit_keys; a look-back that waits too
+// long records it in `record` (the segmented sort's).
 msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
-                                   size_t num_segments, const uint8_t *bins, size_t *bin_offsets, cudaStream_t stream);
+                                   size_t num_segments, const uint8_t *bins, size_t *bin_offsets, error_record *record,
+                                   cudaStream_t stream);
 
 // The temporary storage: a head of small arrays packed one after another (8-byte aligned: the
-// error record first, since the check reads it at the start; the bins' offsets; the long
-// segments' totals and first chunk tiles; the binned segment ids), then, from a 16-byte boundary,
-// a shared piece: the segment ids, bins and the multisplit's own storage (steps 1-2) and the long
-// path's second buffer (steps 4-5) are never alive at once, so they share it (its size is the
-// larger of the two; nothing in it needs more than 16-byte alignment). Beyond the second buffer
-// that is 4 bytes per segment, 4 per possible long segment and 176 bytes; CUB's
-// DeviceSegmentedSort keeps 8 bytes per segment (none for a few) and 255 bytes of alignment.
+// error record and the sort's own words first (segsort_head), since the check reads the record
+// at the start; the bins' offsets; the long segments' totals and first chunk tiles; the binned
+// segment ids), then, from a 16-byte boundary, a shared piece: the segment ids, bins and the
+// multisplit's own storage (steps 1-2) and the long path's second buffer (steps 4-5) are never
+// alive at once, so they share it (its size is the larger of the two; nothing in it needs more
+// than 16-byte alignment). Beyond the second buffer that is 4 bytes per segment, 4 per possible
+// long segment and 216 bytes; CUB's DeviceSegmentedSort keeps 8 bytes per segment (none for a
+// few) and 255 bytes of alignment, and no error record.
 struct segsort_plan {
   size_t bin_offsets_at, meta_at, tile_start_at, bin_ids_at, shared_at;  // in the temporary storage
   size_t ids_off, bins_off, ms_off;       // within the shared piece: the ids, the bins, the multisplit's
@@ -82,12 +86,11 @@ inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_seg
   const size_t S = num_segments;
   p.max_long = n / (T + 1) < S ? n / (T + 1) : S;
   const bool has_long = p.max_long > 0;
-  // the multisplit's storage for S ids (the pointers only need to be distinct and non-NULL)
-  const uint32_t *fake_in = reinterpret_cast<const uint32_t *>(uintptr_t(TEMP_ALIGN));
-  uint32_t *fake_out = reinterpret_cast<uint32_t *>(uintptr_t(TEMP_ALIGN) + align_up(S * sizeof(uint32_t), TEMP_ALIGN));
-  MSPLIT_TRY(segsort_group_by_bin(nullptr, &p.multisplit_bytes, fake_in, fake_out, S, nullptr, nullptr, stream));
+  // the multisplit's storage for S ids
+  MSPLIT_TRY(segsort_group_by_bin(nullptr, &p.multisplit_bytes, nullptr, nullptr, S, nullptr, nullptr, nullptr, stream));
   // the head
-  p.bin_offsets_at = ERR_WORDS * sizeof(unsigned long long);
+  static_assert(sizeof(segsort_head) % 8 == 0, "the head keeps 8-byte alignment");
+  p.bin_offsets_at = sizeof(segsort_head);
   p.meta_at = p.bin_offsets_at + (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
   p.tile_start_at = p.meta_at + LONG_META_WORDS * sizeof(size_t);
   p.bin_ids_at = align_up(p.tile_start_at + (p.max_long + 1) * sizeof(uint32_t), 8);  // the total's slot too
@@ -139,8 +142,20 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   constexpr int BT = segsort_tuning::BLOCK_THREADS;
   static_assert(std::is_integral<Offset>::value, "segment offsets are integers");
 
-  // 1. check arguments (nothing is written before they pass)
+  // 1. check the arguments that size the storage (nothing is written before every check passes)
   if (!temp_bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: temp_bytes is NULL");
+  if (num_segments > 0xFFFFFFFFull)
+    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: num_segments is %zu (at most 2^32 - 1)", num_segments);
+  if (n > (size_t(1) << 43))  // the long segments' chunk tiles are counted in 32 bits
+    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: n is %zu (at most 2^43)", n);
+  // 2. plan the temporary storage
+  segsort_plan plan;
+  MSPLIT_TRY((segsort_make_plan<Key, Value>(plan, n, num_segments, stream)));
+  if (!d_temp) {
+    *temp_bytes = plan.total;  // a size query: the data pointers are not looked at
+    return MSPLIT_SUCCESS;
+  }
+  // 3. check the data pointers
   if (n > 0 && !keys_in) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_keys_in is NULL with n = %zu", n);
   if (n > 0 && !keys_out) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_keys_out is NULL with n = %zu", n);
   if (HAS_VALUES && n > 0 && !values_in)
@@ -151,10 +166,6 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_begin_offsets is NULL with %zu segments", num_segments);
   if (num_segments > 0 && !end)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: d_end_offsets is NULL with %zu segments", num_segments);
-  if (num_segments > 0xFFFFFFFFull)
-    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: num_segments is %zu (at most 2^32 - 1)", num_segments);
-  if (n > (size_t(1) << 43))  // the long segments' chunk tiles are counted in 32 bits
-    return set_error(MSPLIT_ERROR_UNSUPPORTED, "segmented_sort: n is %zu (at most 2^43)", n);
   if (n > 0) {
     const size_t kb = n * sizeof(Key), vb = n * (HAS_VALUES ? sizeof(Value) : 0);
     if (ranges_overlap(keys_in, kb, keys_out, kb))
@@ -167,19 +178,11 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
         return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort: key and value buffers overlap");
     }
   }
-
-  // 2. plan the temporary storage
-  segsort_plan plan;
-  MSPLIT_TRY((segsort_make_plan<Key, Value>(plan, n, num_segments, stream)));
-  if (!d_temp) {
-    *temp_bytes = plan.total;
-    return MSPLIT_SUCCESS;
-  }
   if (*temp_bytes < plan.total)
     return set_error(MSPLIT_ERROR_TEMP_STORAGE, "segmented_sort: temp_bytes is %zu, %zu needed", *temp_bytes, plan.total);
   unsigned char *temp = static_cast<unsigned char *>(d_temp);
-  unsigned long long *error = reinterpret_cast<unsigned long long *>(temp);
-  MSPLIT_CUDA_TRY(cudaMemsetAsync(error, 0xFF, ERR_WORDS * sizeof(unsigned long long), stream));  // no bad segment
+  segsort_head *head = reinterpret_cast<segsort_head *>(temp);
+  MSPLIT_CUDA_TRY(cudaMemsetAsync(head, 0, sizeof(segsort_head), stream));  // no error, no bad segment
   if (n == 0 || num_segments == 0) return MSPLIT_SUCCESS;
 
   segsort_args<Key, Value, Offset> a{};
@@ -197,29 +200,30 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   size_t *bin_offsets = reinterpret_cast<size_t *>(temp + plan.bin_offsets_at);
   a.bin_ids = bin_ids;
   a.bin_offsets = bin_offsets;
-  a.error = error;
+  a.record = &head->record;
+  a.words = &head->words;
   a.flip = descending ? ~typename key_order<Key>::bits(0) : typename key_order<Key>::bits(0);
   a.lng.tile_start = reinterpret_cast<uint32_t *>(temp + plan.tile_start_at);
   a.lng.meta = reinterpret_cast<size_t *>(temp + plan.meta_at);
   a.n = n;
 
-  // 3. classify the segments (and check their offsets)
+  // 4. classify the segments (and check their offsets)
   {
     auto kernel = segsort_classify_kernel<Offset>;
     unsigned grid = 0;
     MSPLIT_TRY(segsort_grid(kernel, 0, (num_segments + BT - 1) / BT, &grid));
-    kernel<<<grid, BT, 0, stream>>>(begin, end, num_segments, n, ids, bins, error);
+    kernel<<<grid, BT, 0, stream>>>(begin, end, num_segments, n, ids, bins, a.words);
     MSPLIT_LAUNCH_CHECK();
   }
-  // 4. group the segment ids by bin
+  // 5. group the segment ids by bin
   size_t ms_bytes = plan.multisplit_bytes;
   MSPLIT_TRY(segsort_group_by_bin(temp + plan.shared_at + plan.ms_off, &ms_bytes, ids, bin_ids, num_segments, bins,
-                                  bin_offsets, stream));
-  // 5. the long segments (and a bad offset's details)
-  segsort_long_setup_kernel<Offset><<<1, BT, 0, stream>>>(begin, end, bin_ids, bin_offsets, error, a.lng, n,
+                                  bin_offsets, a.record, stream));
+  // 6. the long segments (and a bad offset's details)
+  segsort_long_setup_kernel<Offset><<<1, BT, 0, stream>>>(begin, end, bin_ids, bin_offsets, a.record, a.words, a.lng, n,
                                                            plan.max_long, segsort_radix<Key>::MIN_MERGE_PASSES);
   MSPLIT_LAUNCH_CHECK();
-  // 6. the tiles: a bin's segments are longer than half its length, which bounds their number
+  // 7. the tiles: a bin's segments are longer than half its length, which bounds their number
   const size_t segs_tiny4 = n < num_segments ? n : num_segments;
   const size_t segs_tiny8 = n / 5 < num_segments ? n / 5 : num_segments;
   MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::TINY_ITEMS_4>(a, 1, 1, false, (segs_tiny4 + BT - 1) / BT, stream)));
@@ -227,7 +231,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   // lengths 9 .. 4,096: at most 2n / 4,096 full work items, plus one partial per bin; chunks as many
   const size_t medium_bound = 2 * (2 * n / T + 1) + segsort_tuning::NUM_BINS;
   MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
-  // 7. the longest segments by radix halves, one cooperative launch for all of them (queued only
+  // 8. the longest segments by radix halves, one cooperative launch for all of them (queued only
   //    where n admits such a segment)
   if (plan.max_long > 0 && n >= segsort_radix<Key>::MIN_LENGTH) {
     auto kernel = segsort_radix_halves_kernel<Key, Value, Offset>;
@@ -238,7 +242,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
     MSPLIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), dim3(grid), dim3(BT), params,
                                                 smem, stream));
   }
-  // 8. the long segments' merge passes, one cooperative launch for all of them
+  // 9. the long segments' merge passes, one cooperative launch for all of them
   if (plan.max_long > 0) {
     auto kernel = segsort_merge_kernel<Key, Value, Offset>;
     const size_t smem = segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::BYTES;
@@ -249,28 +253,6 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
                                                 smem, stream));
   }
   return MSPLIT_SUCCESS;
-}
-
-// Reads the error record that the last segmented sort with this temporary storage left, waiting
-// for it (synchronises `stream`).
-inline msplit_status segmented_sort_check_sync(const void *d_temp, cudaStream_t stream) {
-  if (!d_temp) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "segmented_sort_check_sync: d_temp is NULL");
-  unsigned long long rec[ERR_WORDS];
-  MSPLIT_CUDA_TRY(cudaMemcpyAsync(rec, d_temp, sizeof rec, cudaMemcpyDeviceToHost, stream));
-  MSPLIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  if (rec[ERR_SEGMENT] == NO_BAD_SEGMENT) return MSPLIT_SUCCESS;
-  if (rec[ERR_BEGIN] > rec[ERR_END])
-    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
-                     "segmented_sort: segment %llu is out of order: d_begin_offsets[%llu] = %llu > d_end_offsets[%llu] = %llu",
-                     rec[ERR_SEGMENT], rec[ERR_SEGMENT], rec[ERR_BEGIN], rec[ERR_SEGMENT], rec[ERR_END]);
-  if (rec[ERR_END] > rec[ERR_N])
-    return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
-                     "segmented_sort: segment %llu is beyond n: d_end_offsets[%llu] = %llu > n = %llu", rec[ERR_SEGMENT],
-                     rec[ERR_SEGMENT], rec[ERR_END], rec[ERR_N]);
-  return set_error(MSPLIT_ERROR_INVALID_ARGUMENT,
-                   "segmented_sort: segment %llu = [%llu, %llu) overlaps other segments (the segments hold more than n "
-                   "= %llu items)",
-                   rec[ERR_SEGMENT], rec[ERR_BEGIN], rec[ERR_END], rec[ERR_N]);
 }
 
 }  // namespace detail

@@ -4,7 +4,7 @@
 // Algorithms for Manycore GPUs", IPDPS 2009). A segment of length len takes
 // ceil(log2(ceil(len / T))) passes. The host queues one cooperative kernel that runs as many
 // passes as the longest segment needs (read on the device), with a grid-wide barrier between
-// passes, so that nothing waits for the host.
+// passes (grid_barrier: bounded, as every wait), so that nothing waits for the host.
 //
 // Each pass cuts every long segment into output tiles of T: a tile finds its part of the two runs
 // it merges by two merge-path searches in global memory (Green, McColl and Bader, "GPU Merge Path",
@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cooperative_groups.h>
 #include <type_traits>
 
 #include "msplit/detail/block_scan.cuh"
@@ -29,13 +28,13 @@ namespace msplit {
 namespace detail {
 
 // One block: gathers the long segments (their chunk tiles, passes, and those sorted by radix
-// halves: merge passes >= min_merge_passes), and fills in the error record's details when the
-// offsets check flagged a segment.
+// halves: merge passes >= min_merge_passes), and records a bad segment's offsets in the error
+// record when the offsets check flagged one.
 template <typename Offset>
 __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     segsort_long_setup_kernel(const Offset *begin, const Offset *end, const uint32_t *bin_ids,
-                              const size_t *bin_offsets, unsigned long long *error, long_plan lng, size_t n,
-                              size_t max_long, uint32_t min_merge_passes) {
+                              const size_t *bin_offsets, error_record *record, const segsort_words *words,
+                              long_plan lng, size_t n, size_t max_long, uint32_t min_merge_passes) {
   constexpr int BT = segsort_tuning::BLOCK_THREADS;
   constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
   __shared__ unsigned long long warp_sums[32];
@@ -43,12 +42,13 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
   __shared__ uint32_t max_passes, by_radix;
   const unsigned tid = threadIdx.x;
   // 1. a bad offset: record what it was (the sort kernels will not run)
-  const unsigned long long bad = error[ERR_SEGMENT];
-  if (bad != NO_BAD_SEGMENT) {
+  auto record_bad = [&](unsigned long long s) {
+    record_error(record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_SEGMENTED_SORT, MSPLIT_SITE_SEGMENT_OFFSETS,
+                 s, (unsigned long long)begin[s], (unsigned long long)end[s], n);
+  };
+  if (words->bad != 0) {
     if (tid == 0) {
-      error[ERR_BEGIN] = (unsigned long long)begin[bad];
-      error[ERR_END] = (unsigned long long)end[bad];
-      error[ERR_N] = n;
+      record_bad(~words->bad);
       for (int i = 0; i < LONG_META_WORDS; ++i) lng.meta[i] = 0;
     }
     return;
@@ -56,13 +56,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
   // 2. the long segments, a block-wide scan of their tile counts per round of BT
   const size_t first = bin_offsets[SEGSORT_LONG_BIN], count = bin_offsets[SEGSORT_LONG_BIN + 1] - first;
   if (count > max_long) {  // only overlapping segments hold more than n / (T + 1) long ones
-    if (tid == 0) {
-      const uint32_t s = bin_ids[first + max_long];
-      error[ERR_SEGMENT] = s;
-      error[ERR_BEGIN] = (unsigned long long)begin[s];
-      error[ERR_END] = (unsigned long long)end[s];
-      error[ERR_N] = n;
-    }
+    if (tid == 0) record_bad(bin_ids[first + max_long]);
     return;
   }
   if (tid == 0) max_passes = by_radix = 0;
@@ -91,7 +85,6 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
     lng.meta[LONG_COUNT] = count;
     lng.meta[LONG_TILES] = carry;
     lng.meta[LONG_MAX_PASSES] = size_t(max_passes) | size_t(by_radix) << 32;
-    error[ERR_TICKET] = 0;
   }
 }
 
@@ -257,10 +250,11 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
   extern __shared__ __align__(16) unsigned char segsort_smem[];
   __shared__ size_t split[2];
   // nothing to do after a bad offset, or without long segments (the same answer for every block)
-  if (a.error[ERR_SEGMENT] != NO_BAD_SEGMENT) return;
+  if (error_raised(a.record)) return;
   const uint32_t max_passes = uint32_t(a.lng.meta[LONG_MAX_PASSES]);
   if (max_passes == 0) return;
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  grid_barrier grid;  // bounded: a block that never arrives ends the kernel, recorded
+  grid.init_at(&a.words->merge_barrier, 0, a.record, MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_SEGMENTED_SORT);
   const size_t count = a.lng.meta[LONG_COUNT], tiles = a.lng.meta[LONG_TILES];
   for (uint32_t pass = 1; pass <= max_passes; ++pass) {
     if (pass > 1) grid.sync();  // the previous pass's runs are complete

@@ -28,9 +28,9 @@
 // Every pass is stable (ranks follow input order), so the halves are, and the merge keeps them so.
 //
 // Everything runs in one cooperative launch: per half, clear the tables, count the digits, then
-// the passes, a grid barrier after each step. A pass's blocks take their tiles in order from a
-// ticket counter (the error record's ERR_TICKET word, free unless a segment is bad), so a tile's
-// look-back waits only for tiles already taken by running blocks: no deadlock. (Grid-stride
+// the passes, a grid barrier after each step (grid_barrier: bounded, as the look-back is). A
+// pass's blocks take their tiles in order from a ticket counter (segsort_words::ticket), so a
+// tile's look-back waits only for tiles already taken by running blocks: no deadlock. (Grid-stride
 // tiles left half the blocks idle where a segment's tile count divides the grid: segments of 33
 // tiles on 264 blocks, 7.7 ms for 2^26 pairs, where segments of 34 tiles took 6.4.)
 #pragma once
@@ -39,7 +39,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cooperative_groups.h>
 #include <type_traits>
 
 #include "msplit/detail/block_scan.cuh"
@@ -229,7 +228,9 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   }
   const uint32_t before =
       rt.tile == 0 ? 0u
-                   : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(status, rt.tile, RADIX_DIGITS, tid, 0, 1, true);
+                   : lookback_walk<tuning::RADIX_LOOKBACK_ITEMS>(
+                         status, rt.tile, RADIX_DIGITS, tid, 0, 1, true,
+                         lookback_stall{a.record, MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_SEGMENTED_SORT});
   if (rt.tile != 0)
     cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(status[rt.tile * RADIX_DIGITS + tid])
         .store(LOOKBACK_FLAG_PREFIX | (before + count), cuda::memory_order_relaxed);
@@ -264,8 +265,9 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning:
   static_assert(radix_tables_fit<Key>(), "a half's tables fit the other half's stretch of the output");
   extern __shared__ __align__(16) unsigned char segsort_smem[];
   // nothing to do after a bad offset, or without such segments (the same answer for every block)
-  if (a.error[ERR_SEGMENT] != NO_BAD_SEGMENT || (a.lng.meta[LONG_MAX_PASSES] >> 32) == 0) return;
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  if (error_raised(a.record) || (a.lng.meta[LONG_MAX_PASSES] >> 32) == 0) return;
+  grid_barrier grid;
+  grid.init_at(&a.words->radix_barrier, 0, a.record, MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_SEGMENTED_SORT);
   const size_t count = a.lng.meta[LONG_COUNT], tiles = a.lng.meta[LONG_TILES];
   const unsigned tid = threadIdx.x;
   uint32_t *counts = reinterpret_cast<uint32_t *>(segsort_smem + L::HIST);
@@ -325,7 +327,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning:
     for (uint32_t p = 0; p < PASSES; ++p) {
       const unsigned long long base = (unsigned long long)(h * PASSES + p) * (tiles + gridDim.x);
       for (;;) {
-        if (tid == 0) *ticket = atomicAdd(&a.error[ERR_TICKET], 1ull) - base;
+        if (tid == 0) *ticket = atomicAdd(&a.words->ticket, 1ull) - base;
         __syncthreads();
         const size_t t = size_t(*ticket);
         __syncthreads();  // every thread has read the ticket before the next is taken

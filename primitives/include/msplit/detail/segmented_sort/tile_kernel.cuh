@@ -16,18 +16,27 @@
 #include <type_traits>
 
 #include "msplit/detail/segmented_sort/tile_sort.cuh"
+#include "msplit/error_record.cuh"
+#include "msplit/grid_barrier.cuh"
 #include "msplit/radix_sort_tuning.h"
 #include "msplit/segmented_sort_tuning.h"
 
 namespace msplit {
 namespace detail {
 
-// Error record at the start of the temporary storage, written on the device by the offsets check:
-// the first bad segment (NO_BAD_SEGMENT if none), its begin and end offsets, and n.
-constexpr unsigned long long NO_BAD_SEGMENT = ~0ull;
-// Without a bad segment the detail words are free, and the radix-halves kernel (long_radix.cuh)
-// takes its tiles from one of them, ERR_TICKET, which the long segments' setup zeroes.
-enum { ERR_SEGMENT = 0, ERR_BEGIN = 1, ERR_END = 2, ERR_N = 3, ERR_WORDS = 4, ERR_TICKET = ERR_N };
+// The start of the temporary storage, zeroed before the first kernel: the call's error record
+// (msplit/core.h: a bad segment's offsets, a wait that gave up), then the segmented sort's own
+// words. Every kernel after the offsets check returns without writing once the record holds an
+// error.
+struct segsort_words {
+  unsigned long long bad;     // ~(the first segment whose offsets are bad), 0 while none (atomicMax)
+  unsigned long long ticket;  // the radix-halves kernel's tile tickets (long_radix.cuh)
+  grid_barrier_state radix_barrier, merge_barrier;  // the cooperative kernels' barriers, from 0
+};
+struct segsort_head {
+  msplit_error_record record;
+  segsort_words words;
+};
 
 // The long segments (longer than MAX_TILE_LENGTH), gathered on the device: the first chunk tile
 // of each (exclusive scan of their tile counts; 32 bits, so that the temporary storage stays
@@ -54,7 +63,8 @@ struct segsort_args {
   const Offset *begin, *end;
   const uint32_t *bin_ids;     // segment ids grouped by bin (the multisplit's output)
   const size_t *bin_offsets;   // NUM_BINS + 1
-  unsigned long long *error;   // ERR_WORDS
+  error_record *record;        // the call's (segsort_head)
+  segsort_words *words;
   typename key_order<Key>::bits flip;  // 0 ascending, all ones descending
   long_plan lng;
   size_t n;
@@ -142,7 +152,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_l
   const uint32_t tid = threadIdx.x;
 
   // 1. nothing to do (and nothing may be written) after a bad offset
-  if (a.error[ERR_SEGMENT] != NO_BAD_SEGMENT) return;
+  if (error_raised(a.record)) return;
   const size_t chunk_tiles = chunks ? a.lng.meta[LONG_TILES] : 0;
   size_t work = chunk_tiles;
   for (int b = bin_hi; b >= bin_lo; --b) {
