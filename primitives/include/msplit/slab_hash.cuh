@@ -29,6 +29,9 @@
 //     that of some serial order of them. Operations on distinct keys commute.
 //   - when the pool is used up, inserts that need a new slab report MSPLIT_HASH_OUT_OF_SLABS and
 //     do nothing; the table stays valid and every other operation still works.
+//   - no operation loops forever: a walk longer than the pool (a cycle) or retries beyond any
+//     contention mean a corrupted table, and the operation reports MSPLIT_HASH_GAVE_UP, does
+//     nothing, and is counted in the table, for check_sync (MSPLIT_ERROR_STALLED).
 //   - size() counts live entries (each copy of a multimap key once), kept by every operation.
 //   - a found value is read in the same 128-byte load as its key, and an entry is written by one
 //     CAS; a reader is assumed to see all words of an aligned entry from one write (one 32-byte

@@ -22,8 +22,11 @@
  * reserved, MSPLIT_HASH_EMPTY_KEY and MSPLIT_HASH_ERASED_KEY (MSPLIT_HASH_EMPTY_KEY64 and
  * MSPLIT_HASH_ERASED_KEY64 for 64-bit keys): an operation on one of them does nothing and reports
  * MSPLIT_HASH_RESERVED_KEY. When the pool has no slab left, the inserts that needed one
- * report MSPLIT_HASH_OUT_OF_SLABS and the table stays valid. msplit_slab_hash_check_sync turns
- * those per-operation reports into a status.
+ * report MSPLIT_HASH_OUT_OF_SLABS and the table stays valid. No operation can loop forever: one
+ * whose walk is longer than the pool or whose retries exceed what contention allows (a corrupted
+ * table) gives up with MSPLIT_HASH_GAVE_UP. msplit_slab_hash_check_sync turns those per-operation
+ * reports into a status (the table's counters play the part of the other primitives' error
+ * record, msplit/core.h).
  *
  * Example (examples/slab_hash_c.c, built and run by CTest, which checks what it prints):
  *
@@ -85,7 +88,10 @@ typedef enum {
   MSPLIT_HASH_EXISTED = 2,   /* insert of a key that was present (kept or assigned) */
   MSPLIT_HASH_OUT_OF_SLABS = 3, /* an insert that needed a slab when the pool had none */
   MSPLIT_HASH_RESERVED_KEY = 4, /* the key is an empty or erased marker of its width */
-  MSPLIT_HASH_BAD_OP = 5        /* a tag that is not an msplit_hash_op (mixed batches) */
+  MSPLIT_HASH_BAD_OP = 5,       /* a tag that is not an msplit_hash_op (mixed batches) */
+  MSPLIT_HASH_GAVE_UP = 6       /* the table is corrupted: the operation's chain was longer than
+                                   the pool (a cycle), or a slab's compare-and-swap kept failing
+                                   beyond any contention; nothing was done */
 } msplit_hash_result;
 
 /* A table: where its storage is and its shape. Fill it with msplit_slab_hash_init; copy it freely
@@ -216,9 +222,11 @@ msplit_status msplit_slab_hash_flush(const msplit_slab_hash *table, void *stream
 msplit_status msplit_slab_hash_stats_sync(const msplit_slab_hash *table,
                                           msplit_slab_hash_stats *stats, void *stream);
 
-/* Synchronises `stream`; returns MSPLIT_ERROR_OUT_OF_CAPACITY if any operation since init or the
- * previous check ran out of slabs, else MSPLIT_ERROR_INVALID_ARGUMENT if any had a reserved key
- * (the message gives the counts), else success; then resets both counters. */
+/* Synchronises `stream`; returns MSPLIT_ERROR_STALLED if any operation since init or the previous
+ * check gave up (MSPLIT_HASH_GAVE_UP: the message names the first one's bucket and how far it
+ * went), else MSPLIT_ERROR_OUT_OF_CAPACITY if any ran out of slabs, else
+ * MSPLIT_ERROR_INVALID_ARGUMENT if any had a reserved key (the message gives the counts), else
+ * success; then resets those counters. */
 msplit_status msplit_slab_hash_check_sync(const msplit_slab_hash *table, void *stream);
 
 #ifdef __cplusplus

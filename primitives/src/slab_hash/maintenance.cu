@@ -48,7 +48,8 @@ __device__ void write_slab(const view &v, uint32_t s, const uint32_t *buf, int c
 // memory and writing them back, a full slab at a time, into the chain's own slabs from the head
 // on. The slab written is never ahead of the slab read (each slab read gives at most one slab of
 // entries), so nothing is overwritten before it is read. The slabs left over are cleared to 0xFF
-// and returned to the pool, and the last slab kept ends the chain.
+// and returned to the pool, and the last slab kept ends the chain. A chain longer than the pool (a
+// cycle: a corrupted table) is left as it is, counted and recorded as a give-up.
 template <class F, int THREADS>
 __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
   constexpr int E = F::ENTRIES, S = F::STRIDE;
@@ -57,8 +58,9 @@ __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
   uint32_t *buf = buf_sh[threadIdx.x / WARP];
   const uint32_t warps = gridDim.x * (THREADS / WARP);
   for (uint32_t b = (blockIdx.x * THREADS + threadIdx.x) / WARP; b < v.num_buckets; b += warps) {
-    uint32_t rd = b, wr = b, prev_wr = NULL_SLAB;
+    uint32_t rd = b, wr = b, prev_wr = NULL_SLAB, hops = 0;
     int count = 0;
+    bool cyclic = false;
     while (true) {
       // 1. append the live entries of slab rd to the buffer
       const uint32_t w = load_word(word_ptr(v, rd, lane));
@@ -85,7 +87,18 @@ __global__ void __launch_bounds__(THREADS) flush_kernel(view v) {
         wr = __shfl_sync(FULL_MASK, load_word(word_ptr(v, wr, lane)), NEXT_LANE);
       }
       if (next == NULL_SLAB) break;
+      if (++hops > v.capacity + 1) {
+        cyclic = true;
+        break;
+      }
       rd = next;
+    }
+    if (cyclic) {
+      if (lane == 0) {
+        atomicAdd(v.counters + GAVE_UP, 1ull);
+        record_give_up(v, MSPLIT_SITE_HASH_CHAIN, b, hops);
+      }
+      continue;
     }
     // 3. the remainder ends the chain at wr (or, if nothing remains, the chain ends before wr)
     uint32_t tail;
@@ -362,11 +375,23 @@ extern "C" msplit_status msplit_slab_hash_check_sync(const msplit_slab_hash *tab
   unsigned long long c[sl::NUM_COUNTERS];
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   MSPLIT_TRY(read_counters("msplit_slab_hash_check_sync", table, s, c));
-  if (c[sl::OUT_OF_SLABS] == 0 && c[sl::RESERVED] == 0) return MSPLIT_SUCCESS;
+  if (c[sl::OUT_OF_SLABS] == 0 && c[sl::RESERVED] == 0 && c[sl::GAVE_UP] == 0) return MSPLIT_SUCCESS;
   const sl::view v = sl::make_view(*table);
   MSPLIT_CUDA_TRY(
       cudaMemsetAsync(v.counters + sl::OUT_OF_SLABS, 0, 2 * sizeof(unsigned long long), s));
+  MSPLIT_CUDA_TRY(cudaMemsetAsync(v.counters + sl::GAVE_UP, 0,
+                                  (sl::NUM_COUNTERS - sl::GAVE_UP) * sizeof(unsigned long long), s));
   MSPLIT_CUDA_TRY(cudaStreamSynchronize(s));
+  if (c[sl::GAVE_UP]) {  // the table's counters as an error record, which says the rest
+    msplit_error_record r{};
+    r.code = MSPLIT_ERROR_STALLED;
+    r.primitive = MSPLIT_PRIMITIVE_SLAB_HASH;
+    r.site = uint32_t(c[sl::GAVE_UP_SITE]);
+    r.detail[0] = c[sl::GAVE_UP_BUCKET];
+    r.detail[1] = c[sl::GAVE_UP_STEPS];
+    r.detail[2] = c[sl::GAVE_UP];
+    return msplit_error_record_status(&r);
+  }
   if (c[sl::OUT_OF_SLABS])
     return set_error(MSPLIT_ERROR_OUT_OF_CAPACITY,
                      "%s: %llu insert(s) found no free slab (capacity_slabs %u is used up); %llu "

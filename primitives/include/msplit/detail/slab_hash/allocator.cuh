@@ -11,6 +11,11 @@
 //
 // Freed slabs (flush, or a lost link race) must be all 0xFF, as init leaves them: allocation
 // does not clear them.
+//
+// A lost bit race means another warp took that slab, so a warp loses at most BLOCK_SLABS races
+// per block it visits (plus the few slabs given back meanwhile): an allocation that has tried
+// MAX_STEPS_PER_BLOCK times per block of the pool gives up (a bitmap that never settles: a
+// corrupted table), which the caller reports as a give-up.
 #pragma once
 #include "msplit/detail/slab_hash/slab.cuh"
 
@@ -18,12 +23,16 @@ namespace msplit {
 namespace detail {
 namespace slab {
 
+constexpr uint32_t MAX_STEPS_PER_BLOCK = 4 * BLOCK_SLABS;
+
 struct allocator {
   uint32_t block = 0;      // the resident block
   uint32_t cached = 0;     // this lane's word of the resident block's bitmap
   uint32_t visited = 0;    // blocks found full since the last success
   bool loaded = false;     // `cached` holds the resident block's bitmap
   bool exhausted = false;  // every block was found full in this launch
+  bool gave_up = false;    // an allocation passed its bound (see the top); exhausted is set too
+  unsigned long long steps = 0;  // tries of the allocation that gave up
 
   // The warp's start block: spread warps over the pool (Knuth's multiplicative hash).
   __device__ void start(const view &v, uint32_t warp_index) {
@@ -34,7 +43,13 @@ struct allocator {
   // All lanes call it together.
   __device__ uint32_t allocate(const view &v) {
     const int lane = lane_id();
-    while (!exhausted && v.num_blocks) {
+    const unsigned long long max_steps = (unsigned long long)(v.num_blocks + 1) * MAX_STEPS_PER_BLOCK;
+    for (unsigned long long tries = 1; !exhausted && v.num_blocks; ++tries) {
+      if (tries > max_steps) {
+        gave_up = exhausted = true;
+        steps = tries;
+        break;
+      }
       uint32_t *words = v.bitmap + size_t(block) * WARP;
       if (!loaded) {
         cached = load_word(words + lane);

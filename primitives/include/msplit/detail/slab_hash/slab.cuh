@@ -49,8 +49,20 @@ constexpr size_t SLAB_BYTES = WARP * sizeof(uint32_t);
 // The pool's allocation unit: a block of 1,024 slabs with one bit each, the 32 words of its
 // bitmap read by a warp in one load.
 constexpr uint32_t BLOCK_SLABS = WARP * 32;
-// Counters at the start of the storage.
-enum counter { SIZE = 0, OUT_OF_SLABS = 1, RESERVED = 2, POOL_USED = 3, NUM_COUNTERS = 8 };
+// Counters at the start of the storage: the table's error record. GAVE_UP counts the operations
+// that gave up (a corrupted table); the first one claims GAVE_UP_SITE (an msplit_error_site,
+// from 0) and writes its bucket and how many steps it took.
+enum counter {
+  SIZE = 0,
+  OUT_OF_SLABS = 1,
+  RESERVED = 2,
+  POOL_USED = 3,
+  GAVE_UP = 4,
+  GAVE_UP_SITE = 5,
+  GAVE_UP_BUCKET = 6,
+  GAVE_UP_STEPS = 7,
+  NUM_COUNTERS = 8
+};
 
 namespace fmt_detail {
 template <typename T>
@@ -252,6 +264,16 @@ __device__ __forceinline__ void store_value(uint32_t *p, typename F::value_t val
 
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x) & (WARP - 1); }
 __device__ __forceinline__ int first_lane(uint32_t mask) { return __ffs(int(mask)) - 1; }
+
+// A walk of bucket's chain passed its bound (a corrupted table: warp_ops.cuh says why the bounds
+// hold otherwise): the first one records where, in the table's counters. One lane calls it.
+__device__ __forceinline__ void record_give_up(const view &v, msplit_error_site site, uint32_t bucket,
+                                               unsigned long long steps) {
+  if (atomicCAS(v.counters + GAVE_UP_SITE, 0ull, (unsigned long long)site) == 0) {
+    v.counters[GAVE_UP_BUCKET] = bucket;
+    v.counters[GAVE_UP_STEPS] = steps;
+  }
+}
 
 }  // namespace slab
 }  // namespace detail

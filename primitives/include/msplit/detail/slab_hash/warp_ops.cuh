@@ -18,6 +18,14 @@
 // k of the other insert (then it would have found k and not inserted), or a later erased mark of
 // that k (then the erase came between: a legal order). Loads that are stale by the time of the
 // CAS change nothing in this argument, and a CAS that fails re-reads the slab.
+//
+// Why no loop is endless, and what a corrupted table costs: a chain holds at most its head and
+// every pool slab, so a walk that moves on more than capacity + 1 times has met a cycle; a lost
+// CAS means another operation took or erased a slot of that slab, and a slot is written once per
+// key, so a walk loses at most WARP CASes per slab it visits. An operation that passes either
+// bound (give_up) ends with MSPLIT_HASH_GAVE_UP, is counted in the table's GAVE_UP counter, and
+// the first one records its site, bucket and steps there. The counts cost a register add per
+// round; nothing is read that the walk did not read before.
 #pragma once
 #include "msplit/detail/slab_hash/allocator.cuh"
 #include "msplit/detail/slab_hash/slab.cuh"
@@ -69,7 +77,17 @@ struct warp_ops {
   bool alloc_started = false;
   // This lane's share of the counter updates, added to the table's counters by commit().
   long long size_delta = 0;
-  unsigned out_of_slabs = 0, reserved = 0;
+  unsigned out_of_slabs = 0, reserved = 0, gave_up = 0;
+
+  // The bounds of one operation's walk (see the top): slabs moved on to, and CASes lost.
+  __device__ uint32_t max_hops() const { return v.capacity + 1; }
+  __device__ unsigned long long max_retries() const { return (unsigned long long)(v.capacity + 1) * WARP; }
+
+  // This lane's own operation passed a bound: counted (commit) and recorded.
+  __device__ void give_up(msplit_error_site site, key_t key, unsigned long long steps) {
+    ++gave_up;
+    record_give_up(v, site, bucket_of(key, v.num_buckets), steps);
+  }
 
   // Serves each active lane's operation; returns its msplit_hash_result. `out` gets a find's
   // value (F::ABSENT if absent) and the count of a count or erase-all. Every lane of the warp
@@ -88,15 +106,21 @@ struct warp_ops {
       active = false;
     }
     // 1. walk the chains together: each round probes the current slab of every pending lane
-    uint32_t cur = active ? bucket_of(key, v.num_buckets) : 0, count = 0;
+    uint32_t cur = active ? bucket_of(key, v.num_buckets) : 0, count = 0, hops = 0, retries = 0;
     bool pending = active, needs_slab = false;
     for (uint32_t todo; (todo = __ballot_sync(FULL_MASK, pending)) != 0;) {
       uint32_t match, empty, next;
       value_t found_value;
       probe(todo, cur, key, match, empty, next, found_value);
-      if (pending)
-        step(op, key, value, cur, match, empty, next, found_value, count, result, out, pending,
-             needs_slab);
+      if (pending) {
+        const bool moved = step(op, key, value, cur, match, empty, next, found_value, count, result, out,
+                                pending, needs_slab);
+        if (pending && (moved ? ++hops > max_hops() : ++retries > max_retries())) {
+          give_up(moved ? MSPLIT_SITE_HASH_CHAIN : MSPLIT_SITE_HASH_RETRY, key, moved ? hops : retries);
+          result = MSPLIT_HASH_GAVE_UP;
+          pending = false;
+        }
+      }
     }
     // 2. inserts at the end of a full chain, one at a time by the whole warp
     for (uint32_t pend = __ballot_sync(FULL_MASK, needs_slab); pend; pend &= pend - 1) {
@@ -108,6 +132,7 @@ struct warp_ops {
         result = r;
         size_delta += r == MSPLIT_HASH_DONE;
         out_of_slabs += r == MSPLIT_HASH_OUT_OF_SLABS;
+        gave_up += r == MSPLIT_HASH_GAVE_UP;
       }
     }
     return result;
@@ -152,9 +177,9 @@ struct warp_ops {
   }
 
   // One lane's step on its current slab: settle the operation, move on to the next slab
-  // (pending stays set, cur changes), try the same slab again after a lost CAS (neither
-  // changes), or hand an insert that found a full chain to insert_at_end (needs_slab).
-  __device__ void step(uint32_t op, key_t key, value_t value, uint32_t &cur, uint32_t match,
+  // (pending stays set, cur changes; returns true), try the same slab again after a lost CAS
+  // (neither changes), or hand an insert that found a full chain to insert_at_end (needs_slab).
+  __device__ bool step(uint32_t op, key_t key, value_t value, uint32_t &cur, uint32_t match,
                        uint32_t empty, uint32_t next, value_t found_value, uint32_t &count,
                        uint32_t &result, value_t &out, bool &pending, bool &needs_slab) {
     uint32_t *slab = word_ptr(v, cur, 0);
@@ -181,7 +206,7 @@ struct warp_ops {
             ++size_delta;
             pending = false;
           }  // else: lost the slot, look at this slab again
-          return;
+          return false;
         } else if (next == NULL_SLAB) {
           needs_slab = true;
           pending = false;
@@ -194,7 +219,7 @@ struct warp_ops {
             --size_delta;
             pending = false;
           }  // else: another erase took it, look again
-          return;
+          return false;
         }
         if (chain_ends) {
           result = MSPLIT_HASH_NOT_FOUND;
@@ -216,15 +241,19 @@ struct warp_ops {
           pending = false;
         }
     }
-    if (pending) cur = next;
+    if (!pending) return false;
+    cur = next;
+    return true;
   }
 
   // An insert whose walk found every slab up to s full and s the last: the whole warp links a
   // new slab after s (or follows the one another warp linked) and inserts there, re-checking the
-  // key on the way (another insert of it may have gone past s meanwhile).
+  // key on the way (another insert of it may have gone past s meanwhile). The warp's lanes hold
+  // the same values here, so the bounds' decisions are the warp's.
   __device__ uint32_t insert_at_end(uint32_t op, key_t k, value_t x, uint32_t s) {
     const int lane = lane_id();
     uint32_t w = load_word(word_ptr(v, s, lane));
+    uint32_t hops = 0, retries = 0;
     while (true) {
       const uint32_t m = lanes_holding<F>(w, k, lane);
       const uint32_t e = lanes_holding<F>(w, F::EMPTY, lane);
@@ -239,6 +268,7 @@ struct warp_ops {
         bool ok = false;
         if (lane == l) ok = claim_slot<F>(word_ptr(v, s, lane), k, x);
         if (__shfl_sync(FULL_MASK, ok, l)) return MSPLIT_HASH_DONE;
+        if (++retries > max_retries()) return give_up_warp(MSPLIT_SITE_HASH_RETRY, k, retries);
         w = load_word(word_ptr(v, s, lane));  // lost the slot: look again
         continue;
       }
@@ -248,6 +278,7 @@ struct warp_ops {
           alloc_started = true;
         }
         const uint32_t fresh = alloc.allocate(v);
+        if (fresh == NULL_SLAB && alloc.gave_up) return give_up_warp(MSPLIT_SITE_HASH_RETRY, k, alloc.steps);
         if (fresh == NULL_SLAB) return MSPLIT_HASH_OUT_OF_SLABS;
         uint32_t old = NULL_SLAB;
         if (lane == NEXT_LANE) old = atomicCAS(word_ptr(v, s, NEXT_LANE), NULL_SLAB, fresh);
@@ -255,13 +286,21 @@ struct warp_ops {
         if (old != NULL_SLAB && lane == 0) free_slab(v, fresh);  // another warp linked one
         next = old != NULL_SLAB ? old : fresh;
       }
+      if (++hops > max_hops()) return give_up_warp(MSPLIT_SITE_HASH_CHAIN, k, hops);
       s = next;
       w = load_word(word_ptr(v, s, lane));
     }
   }
 
+  // An operation that the whole warp serves passed a bound (its caller counts the result).
+  __device__ uint32_t give_up_warp(msplit_error_site site, key_t key, unsigned long long steps) const {
+    if (lane_id() == 0) record_give_up(v, site, bucket_of(key, v.num_buckets), steps);
+    return MSPLIT_HASH_GAVE_UP;
+  }
+
   // The values of every copy of each active lane's key, written to out[begin, end) in chain
-  // order (the first end - begin of them). Every lane calls it together.
+  // order (the first end - begin of them). Every lane calls it together. A chain longer than the
+  // pool (a cycle) ends the walk, counted as a give-up.
   __device__ void find_all(bool active, key_t key, value_t *out, uint32_t begin, uint32_t end) {
     if (active && key >= F::ERASED) {
       ++reserved;
@@ -275,7 +314,7 @@ struct warp_ops {
       const key_t k = __shfl_sync(FULL_MASK, key, src);
       uint32_t pos = __shfl_sync(FULL_MASK, begin, src);
       const uint32_t stop = __shfl_sync(FULL_MASK, end, src);
-      uint32_t s = bucket_of(k, v.num_buckets);
+      uint32_t s = bucket_of(k, v.num_buckets), hops = 0;
       while (true) {
         const uint32_t w = load_word(word_ptr(v, s, lane));
         value_t val;
@@ -290,6 +329,11 @@ struct warp_ops {
         const bool ends = lanes_holding<F>(w, F::EMPTY, lane) != 0;
         s = __shfl_sync(FULL_MASK, w, NEXT_LANE);
         if (ends || s == NULL_SLAB) break;
+        if (++hops > max_hops()) {
+          give_up_warp(MSPLIT_SITE_HASH_CHAIN, k, hops);
+          if (lane_id() == src) ++gave_up;
+          break;
+        }
       }
     }
   }
@@ -298,20 +342,22 @@ struct warp_ops {
   // lane calls it together.
   __device__ void commit() {
     long long d = size_delta;
-    unsigned long long f = out_of_slabs, r = reserved;
+    unsigned long long f = out_of_slabs, r = reserved, g = gave_up;
 #pragma unroll
     for (int o = WARP / 2; o > 0; o /= 2) {
       d += __shfl_xor_sync(FULL_MASK, d, o);
       f += __shfl_xor_sync(FULL_MASK, f, o);
       r += __shfl_xor_sync(FULL_MASK, r, o);
+      g += __shfl_xor_sync(FULL_MASK, g, o);
     }
     if (lane_id() == 0) {
       if (d) atomicAdd(v.counters + SIZE, static_cast<unsigned long long>(d));
       if (f) atomicAdd(v.counters + OUT_OF_SLABS, f);
       if (r) atomicAdd(v.counters + RESERVED, r);
+      if (g) atomicAdd(v.counters + GAVE_UP, g);
     }
     size_delta = 0;
-    out_of_slabs = reserved = 0;
+    out_of_slabs = reserved = gave_up = 0;
   }
 };
 
