@@ -46,8 +46,8 @@ __device__ __forceinline__ split_sink<W> bk_sink(const bk_phase_args<W> &a, uint
 /* unique: the frontier holds each vertex once (round r > 0: deduplicated per
  * round; round 0: if gathered; a single piece of the log may repeat one) */
 template <typename W, int BPS>
-__device__ __forceinline__ huge_list bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
-  return round_huge_list<BPS>(a.huge_word, a.huge, a.kn, r, unique);
+__device__ __forceinline__ round_params bk_huge(const bk_phase_args<W> &a, uint32_t r, bool unique) {
+  return round_params_of<BPS>(a.huge_word, a.huge, a.kn, r, unique);
 }
 
 /* Round r of a phase: relax `in` (bk_sink says where improved vertices go).

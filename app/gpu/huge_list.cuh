@@ -5,9 +5,10 @@
  * chunks (relax_huge). One Kronecker hub thus costs a round ~its arcs /
  * threads steps instead of serialising one block.
  *
- * huge_list also carries the rest of a round's relaxation parameters (tile
- * dealing, the unique-frontier flag, local steps): the engines build one per
- * round (round_schedule.cuh: round_huge_list).
+ * round_params holds the list with the rest of a round's relaxation
+ * parameters (tile dealing, the unique-frontier flag, local steps, hub
+ * order's words): the engines build one per round (round_schedule.cuh:
+ * round_params_of).
  */
 #ifndef DS_GPU_HUGE_LIST_CUH
 #define DS_GPU_HUGE_LIST_CUH
@@ -44,13 +45,20 @@ struct huge_entry {
  * offsets are increasing in slot order (binary-searchable). */
 struct huge_list {
   unsigned long long *word;
-  huge_entry *e; /* capacity: arcs / degree + 1 */
+  huge_entry *e;   /* capacity: arcs / degree + 1 */
+  uint32_t degree; /* vertices of at least this degree are listed */
+};
+
+/* What one round of relaxation runs with (round_schedule.cuh builds it for
+ * round r of a persistent kernel): its huge list, how its tiles are dealt,
+ * its local steps and hub order's words. */
+struct round_params {
+  huge_list huge;
   /* the round's tile counter (zeroed before the round): tiles are dealt to
      blocks dynamically; NULL: statically, block b taking tiles b, b + parts, ...
      (relax_round sets it from tile_mode) */
   unsigned long long *tiles;
-  uint32_t degree; /* vertices of at least this degree are listed */
-  int tile_mode;   /* ds_gpu_ctx::dyn_tiles (tile_counter) */
+  int tile_mode;     /* ds_gpu_ctx::dyn_tiles (tile_counter) */
   uint32_t min_tile; /* ds_gpu_ctx::min_tile (relax_frontier) */
   /* the frontier holds each vertex at most once: the `done` test can be a
      plain load and store instead of an atomic exchange (relax_frontier) */
@@ -82,8 +90,8 @@ struct huge_list {
  * least distance it queued, which the waiting vertices' own distances are
  * part of, so the next round expands at least the least of them). */
 template <typename W, bool HUB>
-__device__ __forceinline__ bool hub_order_on(const split_sink<W> &sink, const huge_list &hl) {
-  return HUB && sink.hwin != 0 && hl.unique;
+__device__ __forceinline__ bool hub_order_on(const split_sink<W> &sink, const round_params &rp) {
+  return HUB && sink.hwin != 0 && rp.unique;
 }
 
 /* Expands the huge list (word = its value read after a barrier) with every
@@ -94,13 +102,13 @@ __device__ __forceinline__ bool hub_order_on(const split_sink<W> &sink, const hu
  * least HUGE_DEGREE_MIN = one chunk's arcs, so at most one step per chunk). */
 /* Publishes a thread's least queued distance (next_min) of the round: one
  * atomic per warp. Every thread of the block calls it. */
-__device__ __forceinline__ void publish_next_min(const huge_list &hl, uint32_t next_min) {
+__device__ __forceinline__ void publish_next_min(const round_params &rp, uint32_t next_min) {
   next_min = __reduce_min_sync(0xffffffffu, next_min);
-  if (threadIdx.x % WARP_SIZE == 0 && next_min != UINT32_MAX) atomicMin(hl.next_min, (unsigned long long)next_min);
+  if (threadIdx.x % WARP_SIZE == 0 && next_min != UINT32_MAX) atomicMin(rp.next_min, (unsigned long long)next_min);
 }
 
 template <typename W, bool HUB>
-__device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const huge_list &hl,
+__device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, const round_params &rp,
                            unsigned long long word, const split_sink<W> &sink, uint32_t part,
                            uint32_t parts, unsigned long long &edges) {
   const uint32_t count = (uint32_t)(word >> HUGE_COUNT_SHIFT);
@@ -119,18 +127,18 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
     uint32_t lo = 0, hi = count - 1; /* last entry with off <= c0 */
     while (lo < hi) {
       uint32_t mid = (lo + hi + 1) / 2;
-      if (hl.e[mid].off <= c0) lo = mid;
+      if (rp.huge.e[mid].off <= c0) lo = mid;
       else hi = mid - 1;
     }
     idx = lo;
   }
   idx = __shfl_sync(0xffffffffu, idx, 0);
   /* hub order: entries at or above thr wait for the next round */
-  const bool order = hub_order_on<W, HUB>(sink, hl);
-  const bool mids = order && hl.mid_degree < hl.degree;
+  const bool order = hub_order_on<W, HUB>(sink, rp);
+  const bool mids = order && rp.mid_degree < rp.huge.degree;
   uint32_t next_min = UINT32_MAX;
   const typename weight_traits<W>::acc_t thr =
-      order ? weight_traits<W>::plus((uint32_t)*(volatile unsigned long long *)hl.hmin, sink.hwin)
+      order ? weight_traits<W>::plus((uint32_t)*(volatile unsigned long long *)rp.hmin, sink.hwin)
             : weight_traits<W>::acc_max();
   for (; c0 < c_end; c0 += chunk) {
     /* staged as in relax_frontier: arc loads, distance loads, atomics */
@@ -145,8 +153,8 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
       const uint64_t a = c0 + (uint64_t)s * WARP_SIZE + lane;
       what[s] = 0;
       if (a < c_end) {
-        while (idx + 1 < count && hl.e[idx + 1].off <= a) ++idx;
-        const huge_entry h = hl.e[idx];
+        while (idx + 1 < count && rp.huge.e[idx + 1].off <= a) ++idx;
+        const huge_entry h = rp.huge.e[idx];
         src[s] = h.u;
         if (order && !weight_traits<W>::below(h.du, thr)) {
           what[s] = a == h.off ? 2 : 3;
@@ -180,7 +188,7 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
         if (k[s] == 0 || what[s] == 2) next_min = min(next_min, nd[s]);
     warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k, none, none);
   }
-  if (mids) publish_next_min(hl, next_min);
+  if (mids) publish_next_min(rp, next_min);
 }
 
 } // namespace dsgpu

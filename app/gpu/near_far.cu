@@ -77,10 +77,10 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
   return s;
 }
 
-template <typename W, int BPS> __device__ __forceinline__ huge_list nf_huge(const nf_args<W> &a, uint32_t r) {
+template <typename W, int BPS> __device__ __forceinline__ round_params nf_huge(const nf_args<W> &a, uint32_t r) {
   /* near frontiers are unique: deduplicated per round, and a split drops a
      vertex that round r queued as near (its distance is below S) */
-  return round_huge_list<BPS>(a.huge_word, a.huge, a.kn, r, true);
+  return round_params_of<BPS>(a.huge_word, a.huge, a.kn, r, true);
 }
 
 /* Round r: relax the near frontier (nin vertices, the count every block read
@@ -101,12 +101,12 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     ctl->fr[(r + 1) % 3] = 0;
     reset_next_huge_words(a.huge_word, r);
   }
-  const huge_list hl = nf_huge<W, BPS>(a, r);
+  const round_params rp = nf_huge<W, BPS>(a, r);
   const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S, dense), sm,
-                                     hl, edges, parts, ss, local, counts);
+                                     rp, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
-  if (first && a.trace.t) a.trace.huge(r, *(volatile unsigned long long *)hl.word);
+  if (first && a.trace.t) a.trace.huge(r, *(volatile unsigned long long *)rp.huge.word);
   return handed;
 }
 

@@ -197,12 +197,12 @@ __device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vert
 template <typename W, bool ORD, int BPS>
 __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs,
                                const uint32_t *frontier, uint32_t count, split_sink<W> sink,
-                               relax_smem &sm, const huge_list &hl, unsigned long long &edges,
+                               relax_smem &sm, const round_params &rp, unsigned long long &edges,
                                uint32_t part, uint32_t parts, uint32_t steps) {
   const uint32_t tid = threadIdx.x;
-  const bool dynamic = hl.tiles != NULL;
+  const bool dynamic = rp.tiles != NULL;
   /* A frontier of fewer than RELAX_BLOCK entries per block is spread evenly
-     over the blocks (tiles of tl entries, at least hl.min_tile). A block's
+     over the blocks (tiles of tl entries, at least rp.min_tile). A block's
      gather of scattered rows, arcs and distances is bound by its SM's rate of
      L1 requests (about one sector a cycle), not by latency alone: on NY a
      round of 256 entries on one block spent ~2,100 cycles loading its rows
@@ -212,16 +212,16 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   uint32_t tl = RELAX_BLOCK;
   if (!dynamic && (uint64_t)count < (uint64_t)parts * RELAX_BLOCK) {
     tl = (count + parts - 1) / parts;
-    if (tl < hl.min_tile) tl = hl.min_tile < RELAX_BLOCK ? hl.min_tile : RELAX_BLOCK;
+    if (tl < rp.min_tile) tl = rp.min_tile < RELAX_BLOCK ? rp.min_tile : RELAX_BLOCK;
   }
   uint64_t tile = (uint64_t)part * tl;
   /* hub order: the least distance this thread listed, and queued */
-  const bool hub_order = hub_order_on<W, BPS == 2>(sink, hl);
-  const bool mids = hub_order && hl.mid_degree < hl.degree;
+  const bool hub_order = hub_order_on<W, BPS == 2>(sink, rp);
+  const bool mids = hub_order && rp.mid_degree < rp.huge.degree;
   uint32_t listed_min = UINT32_MAX, next_min = UINT32_MAX;
   typename weight_traits<W>::acc_t mid_thr = weight_traits<W>::acc_max();
   if (mids) {
-    const unsigned long long a = *(volatile const unsigned long long *)hl.anchor;
+    const unsigned long long a = *(volatile const unsigned long long *)rp.anchor;
     if (a != ~0ull) mid_thr = weight_traits<W>::plus((uint32_t)a, sink.hwin);
   }
   if (steps) {
@@ -231,7 +231,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     }
     sink.lb = &sm.lb[0];
   }
-  if (dynamic && tid == 0) sm.next[0] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+  if (dynamic && tid == 0) sm.next[0] = (uint32_t)atomicAdd(rp.tiles, 1ull);
   if (dynamic || steps) __syncthreads();
   if (dynamic) tile = (uint64_t)sm.next[0] * RELAX_BLOCK;
   /* step 0: the frontier's tiles; step s > 0: the entries that step s - 1
@@ -277,7 +277,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         const uint32_t dg = b.deg[tid];
         if (ordered && !weight_traits<W>::below(du, thr)) {
           carry = true; /* stored below, once every thread has read this step's buffer state */
-        } else if (dg >= hl.degree) {
+        } else if (dg >= rp.huge.degree) {
           /* not listed as huge in a local step (the list has room for each
              vertex once a round): queued for the next round instead */
           const int k = sink.claim(u, du);
@@ -298,13 +298,13 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
         /* in a frontier without duplicates nobody else tests u this round:
            the test is a load issued with the others and a reduction nobody waits
            for, one dependent atomic less per round */
-        const uint32_t dn = hl.unique ? vs.done[u] : 0;
+        const uint32_t dn = rp.unique ? vs.done[u] : 0;
         /* listed as huge; or, in hub order, waiting for the next round */
-        const bool listed = re - rb >= hl.degree;
-        const bool waits = !listed && mids && re - rb >= hl.mid_degree && !weight_traits<W>::below(du, mid_thr);
+        const bool listed = re - rb >= rp.huge.degree;
+        const bool waits = !listed && mids && re - rb >= rp.mid_degree && !weight_traits<W>::below(du, mid_thr);
         bool expand = false;
         if (du != weight_traits<W>::INF_BITS) {
-          if (hl.unique) {
+          if (rp.unique) {
             expand = dn > du;
             /* in hub order a listed vertex is marked when it is expanded, a
                waiting one not at all */
@@ -319,8 +319,8 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
           if (listed) {
             /* each vertex is expanded at most once per round (frontiers are
                deduplicated), so arcs / degree + 1 entries suffice */
-            unsigned long long old = atomicAdd(hl.word, (1ull << HUGE_COUNT_SHIFT) | deg);
-            hl.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
+            unsigned long long old = atomicAdd(rp.huge.word, (1ull << HUGE_COUNT_SHIFT) | deg);
+            rp.huge.e[old >> HUGE_COUNT_SHIFT] = huge_entry{beg, old & HUGE_ARCS_MASK, u, du};
             if (hub_order) listed_min = min(listed_min, du);
             else edges += deg; /* in hub order relax_huge counts the arcs it relaxes */
             deg = 0;
@@ -337,7 +337,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     }
     /* the next tile's index is fetched now, while this one runs; it is read
        after the barriers below, from the other half of next[] */
-    if (dynamic && step == 0 && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(hl.tiles, 1ull);
+    if (dynamic && step == 0 && tid == 0) sm.next[(it + 1) & 1] = (uint32_t)atomicAdd(rp.tiles, 1ull);
     // 2. the tile's arcs, dealt out over the block
     /* the tile's or step's entries: the owner search need not look past them
        (a local step's few dozen entries take 5-6 halvings instead of 8) */
@@ -394,9 +394,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   }
   if (hub_order) { /* one atomic per warp that listed a vertex; read after the round's barrier */
     listed_min = __reduce_min_sync(0xffffffffu, listed_min);
-    if (tid % WARP_SIZE == 0 && listed_min != UINT32_MAX) atomicMin(hl.hmin, (unsigned long long)listed_min);
+    if (tid % WARP_SIZE == 0 && listed_min != UINT32_MAX) atomicMin(rp.hmin, (unsigned long long)listed_min);
   }
-  if (mids) publish_next_min(hl, next_min);
+  if (mids) publish_next_min(rp, next_min);
 }
 
 } // namespace dsgpu

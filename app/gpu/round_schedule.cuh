@@ -23,24 +23,35 @@ namespace dsgpu {
  * the kernels' register spills (search kernel 36 / 208 -> 144 / 692 bytes),
  * and on the dense graphs that get it they made rounds slower (kron20
  * 2.92 -> 3.18 ms). The engines build their
- * huge_list with this (zero: the compiler drops the code; changing the
+ * round_params with this (zero: the compiler drops the code; changing the
  * kernel's argument instead copies it to the stack). */
 template <int BPS> __device__ __forceinline__ uint32_t local_steps(uint32_t knob) {
   return BPS == 1 ? knob : 0;
 }
 
-/* The huge list of round r of a persistent kernel, from the launch's knobs:
- * the list's word and its tile counter alternate by the round's parity
+/* The parameters of round r of a persistent kernel, from the launch's knobs:
+ * the huge list's word and the tile counter alternate by the round's parity
  * (huge_word[r & 1] and huge_word[2 + (r & 1)]; the other pair is zeroed for
- * the next round while this one runs). unique: as in huge_list. */
+ * the next round while this one runs). unique: as in round_params. */
 template <int BPS>
-__device__ __forceinline__ huge_list round_huge_list(unsigned long long *huge_word, huge_entry *huge,
-                                                     const round_knobs &kn, uint32_t r, bool unique) {
-  return huge_list{huge_word + (r & 1), huge, huge_word + 2 + (r & 1), kn.huge_degree, kn.dyn_tiles, kn.min_tile,
-                   unique, local_steps<BPS>(kn.local_solo), local_steps<BPS>(kn.local_team),
-                   local_steps<BPS>(kn.local_grid), huge_word + HUGE_MIN_WORD + (r & 1),
-                   BPS == 1 ? UINT32_MAX : kn.hub_mid, huge_word + HUGE_NEXT_WORD + r % 3,
-                   huge_word + HUGE_NEXT_WORD + (r + 1) % 3};
+__device__ __forceinline__ round_params round_params_of(unsigned long long *huge_word, huge_entry *huge,
+                                                        const round_knobs &kn, uint32_t r, bool unique) {
+  round_params p;
+  p.huge.word = huge_word + (r & 1);
+  p.huge.e = huge;
+  p.huge.degree = kn.huge_degree;
+  p.tiles = huge_word + 2 + (r & 1);
+  p.tile_mode = kn.dyn_tiles;
+  p.min_tile = kn.min_tile;
+  p.unique = unique;
+  p.local_solo = local_steps<BPS>(kn.local_solo);
+  p.local_team = local_steps<BPS>(kn.local_team);
+  p.local_grid = local_steps<BPS>(kn.local_grid);
+  p.hmin = huge_word + HUGE_MIN_WORD + (r & 1);
+  p.mid_degree = BPS == 1 ? UINT32_MAX : kn.hub_mid;
+  p.anchor = huge_word + HUGE_NEXT_WORD + r % 3;
+  p.next_min = huge_word + HUGE_NEXT_WORD + (r + 1) % 3;
+  return p;
 }
 
 /* Thread 0 of block rank 0, as round r starts: clears the huge-list words of
@@ -92,11 +103,11 @@ constexpr uint64_t SOLO_HUGE_ARCS = SOLO_HUGE_ARCS_PER_BLOCK;
 template <typename W, bool ORD, int BPS>
 __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
                             const uint32_t *frontier, uint32_t count, const split_sink<W> &sink,
-                            relax_smem &sm, const huge_list &hl, unsigned long long &edges, uint32_t parts,
+                            relax_smem &sm, const round_params &rp, unsigned long long &edges, uint32_t parts,
                             stretch_sync &ss, int local, uint32_t (&counts)[2]) {
   const bool part_grid = parts < gridDim.x;
   split_sink<W> s = sink;
-  huge_list h = hl;
+  round_params own = rp; /* this round's: its list and tiles where part of the grid runs it */
   if (local >= 0) {
     const int p = local & 1;
     if (threadIdx.x == 0) {
@@ -109,15 +120,15 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     s.cnt[0] = &sm.cnt[p][0];
     s.cnt[1] = &sm.cnt[p][1];
     s.mirror = sm.fq[p];
-    h.word = &sm.hw[p];
+    own.huge.word = &sm.hw[p];
     if ((local & 2) && count <= SOLO_LOCAL_CAP) frontier = sm.fq[p ^ 1];
   }
-  h.tiles = part_grid ? NULL : tile_counter(hl.tile_mode, count, parts, hl.tiles);
-  if (part_grid && h.degree > SOLO_HUGE_DEGREE) h.degree = SOLO_HUGE_DEGREE;
-  relax_frontier<W, ORD, BPS>(g, vs, frontier, count, s, sm, h, edges, ss.b, parts,
-                    parts == 1 ? hl.local_solo : part_grid ? hl.local_team : hl.local_grid);
+  own.tiles = part_grid ? NULL : tile_counter(rp.tile_mode, count, parts, rp.tiles);
+  if (part_grid && own.huge.degree > SOLO_HUGE_DEGREE) own.huge.degree = SOLO_HUGE_DEGREE;
+  relax_frontier<W, ORD, BPS>(g, vs, frontier, count, s, sm, own, edges, ss.b, parts,
+                    parts == 1 ? rp.local_solo : part_grid ? rp.local_team : rp.local_grid);
   ss.round_sync(parts);
-  const unsigned long long hw = *(volatile unsigned long long *)h.word;
+  const unsigned long long hw = *(volatile unsigned long long *)own.huge.word;
   counts[0] = *(volatile uint32_t *)s.cnt[0];
   counts[1] = *(volatile uint32_t *)s.cnt[1];
   bool handed = false;
@@ -125,7 +136,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
     if (part_grid && (hw & HUGE_ARCS_MASK) > SOLO_HUGE_ARCS * parts) {
       handed = true;
     } else {
-      relax_huge<W, BPS == 2>(g, vs, h, hw, s, ss.b, parts, edges);
+      relax_huge<W, BPS == 2>(g, vs, own, hw, s, ss.b, parts, edges);
       ss.round_sync(parts);
       counts[0] = *(volatile uint32_t *)s.cnt[0];
       counts[1] = *(volatile uint32_t *)s.cnt[1];
@@ -134,7 +145,7 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
   if (local >= 0 && threadIdx.x == 0) {
     *sink.cnt[0] = counts[0];
     *sink.cnt[1] = counts[1];
-    *hl.word = hw;
+    *rp.huge.word = hw;
   }
   return handed;
 }
@@ -142,15 +153,15 @@ __device__ bool relax_round(const dev_graph<W> &g, const dev_vertex_state &vs,
 /* The end of a dense grid round (split_sink::dense), by every thread of
  * every block after the round's barrier: queues what the round left pending
  * below split to q (count *cnt), publishes the least of it for hub order's
- * mid-degree vertices (hl is the round's huge list) and returns the count
+ * mid-degree vertices (rp: the round's parameters) and returns the count
  * once every block has queued. */
 template <typename W>
 __device__ __forceinline__ uint32_t end_dense_round(stretch_sync &ss, const dev_vertex_state &vs, uint32_t n,
                                                     typename weight_traits<W>::acc_t split, uint32_t *q,
-                                                    uint32_t *cnt, const huge_list &hl) {
+                                                    uint32_t *cnt, const round_params &rp) {
   uint32_t least = UINT32_MAX;
   queue_pending<W>(vs, n, split, q, cnt, least);
-  if (hl.mid_degree != UINT32_MAX) publish_next_min(hl, least);
+  if (rp.mid_degree != UINT32_MAX) publish_next_min(rp, least);
   ss.grid_sync();
   return *(volatile uint32_t *)cnt;
 }
@@ -160,9 +171,9 @@ __device__ __forceinline__ uint32_t end_dense_round(stretch_sync &ss, const dev_
  * barrier. */
 template <typename W, bool HUB>
 __device__ void relax_huge_grid(stretch_sync &ss, const dev_graph<W> &g, const dev_vertex_state &vs,
-                                const split_sink<W> &sink, const huge_list &hl, unsigned long long &edges) {
-  const unsigned long long hw = *(volatile unsigned long long *)hl.word;
-  relax_huge<W, HUB>(g, vs, hl, hw, sink, blockIdx.x, gridDim.x, edges);
+                                const split_sink<W> &sink, const round_params &rp, unsigned long long &edges) {
+  const unsigned long long hw = *(volatile unsigned long long *)rp.huge.word;
+  relax_huge<W, HUB>(g, vs, rp, hw, sink, blockIdx.x, gridDim.x, edges);
   ss.grid_sync();
 }
 
