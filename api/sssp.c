@@ -1,0 +1,223 @@
+/* Shortest paths through the public API: the options resolved once per call
+ * as the sssp program resolves them (the algorithm, cpu-delta in a GPU
+ * algorithm's place without a GPU, each backend's automatic delta, the
+ * buckets from the largest weight, the width that holds every distance), then
+ * each source's search on app/gpu's engines or the CPU's, with the programs'
+ * validation (the independent validator, and Dijkstra's distances) when
+ * asked. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+
+/* The library allocated a result's array: dsp_sssp_result.owned bits. */
+#define OWN_DIST 1u
+#define OWN_PRED 2u
+
+static const struct {
+  dsp_sssp_algo algo;
+  ds_algo engine;
+  const char *name;
+} ALGOS[] = {{DSP_SSSP_AUTO, DS_ALGO_COUNT, "auto"},
+             {DSP_SSSP_MULTISPLIT, DS_ALGO_MULTISPLIT, "multisplit"},
+             {DSP_SSSP_NEAR_FAR, DS_ALGO_NEAR_FAR, "near-far"},
+             {DSP_SSSP_SORT, DS_ALGO_SORT, "sort"},
+             {DSP_SSSP_BELLMAN_FORD, DS_ALGO_BELLMAN_FORD, "bellman-ford"},
+             {DSP_SSSP_CPU_DELTA, DS_ALGO_CPU_DELTA, "cpu-delta"},
+             {DSP_SSSP_DIJKSTRA, DS_ALGO_DIJKSTRA, "dijkstra"}};
+#define N_ALGOS (sizeof ALGOS / sizeof ALGOS[0])
+
+const char *dsp_sssp_algo_name(dsp_sssp_algo a) {
+  return (unsigned)a < N_ALGOS ? ALGOS[a].name : NULL;
+}
+
+static dsp_sssp_algo public_of(ds_algo a) {
+  for (size_t i = 0; i < N_ALGOS; i++)
+    if (ALGOS[i].engine == a) return ALGOS[i].algo;
+  return DSP_SSSP_AUTO;
+}
+
+void dsp_sssp_options_init(dsp_sssp_options *opt) {
+  if (opt == NULL) return;
+  memset(opt, 0, sizeof *opt);
+  opt->algo = DSP_SSSP_AUTO;
+  opt->width = DSP_WIDTH_AUTO;
+  opt->cpu_fallback = 1;
+}
+
+/* What one call runs: the engine's algorithm and parameters. */
+typedef struct {
+  ds_algo algo;
+  ds_sssp_params params;
+  uint32_t buckets; /* reported: multisplit and sort only */
+  double delta;     /* reported: 0 where unused */
+} plan;
+
+static dsp_status resolve(const ds_graph *g, const dsp_gpu *gpu, const dsp_sssp_options *o, plan *p,
+                          dsp_error *err) {
+  // 1. the algorithm, with the program's fallback where there is no GPU context
+  if ((unsigned)o->algo >= N_ALGOS)
+    return dsp_fail(err, DSP_ERR_ARG, "dsp_sssp: algorithm %d is not a dsp_sssp_algo", (int)o->algo);
+  ds_algo a = o->algo == DSP_SSSP_AUTO ? (gpu ? DS_ALGO_MULTISPLIT : DS_ALGO_CPU_DELTA) : ALGOS[o->algo].engine;
+  if (ds_algo_is_gpu(a) && gpu == NULL) {
+    if (!o->cpu_fallback)
+      return dsp_built_with_cuda()
+                 ? dsp_fail(err, DSP_ERR_DEVICE, "dsp_sssp: %s needs a GPU context", ds_algo_name(a))
+                 : dsp_fail(err, DSP_ERR_NO_CUDA, "dsp_sssp: %s needs a GPU: this build of deltasplit has no CUDA",
+                            ds_algo_name(a));
+    a = DS_ALGO_CPU_DELTA;
+  }
+  // 2. the options' ranges
+  if (!(o->delta >= 0.0 && isfinite(o->delta)))
+    return dsp_fail(err, DSP_ERR_ARG, "delta %g must be positive and finite (0: automatic)", o->delta);
+  if (o->buckets != 0 && (o->buckets < DSP_MIN_BUCKETS || o->buckets > DSP_MAX_BUCKETS))
+    return dsp_fail(err, DSP_ERR_ARG, "buckets %u is out of range: %u..%u (0: automatic)", o->buckets,
+                    DSP_MIN_BUCKETS, DSP_MAX_BUCKETS);
+  if (o->threads < 0) return dsp_fail(err, DSP_ERR_ARG, "threads %d must be 0 or more", o->threads);
+  if ((unsigned)o->width > DSP_WIDTH_WIDE)
+    return dsp_fail(err, DSP_ERR_ARG, "width %d is not a dsp_dist_width", (int)o->width);
+  if (o->width == DSP_WIDTH_WIDE && g->weight_type != DS_WEIGHT_U32)
+    return dsp_fail(err, DSP_ERR_ARG, "64-bit distances need integer weights: %s has float weights", g->name);
+  // 3. delta, buckets and width as sssp resolves them
+  ds_sssp_params_default(&p->params);
+  double delta = 0.0;
+  const double run_delta = ds_delta_for_algos(g, o->delta, &a, 1, &delta);
+  p->algo = a;
+  p->delta = delta;
+  p->params.delta = delta > 0.0 ? delta : run_delta; /* Dijkstra and Bellman-Ford: unused */
+  p->params.buckets = o->buckets ? o->buckets : ds_buckets_auto(g, run_delta);
+  p->buckets = a == DS_ALGO_MULTISPLIT || a == DS_ALGO_SORT ? p->params.buckets : 0;
+  p->params.want_pred = o->predecessors != 0;
+  p->params.threads = o->threads;
+  p->params.dist_width = o->width == DSP_WIDTH_AUTO ? ds_sssp_dist_width(g)
+                         : o->width == DSP_WIDTH_WIDE ? DS_DIST_WIDE
+                                                      : DS_DIST_NATURAL;
+  return DSP_OK;
+}
+
+size_t dsp_sssp_dist_bytes(const dsp_graph *g, const dsp_sssp_options *opt) {
+  if (g == NULL || opt == NULL) return 0;
+  if (opt->width == DSP_WIDTH_WIDE) return g->g.weight_type == DS_WEIGHT_U32 ? 8 : 0;
+  if (opt->width == DSP_WIDTH_NATURAL) return 4;
+  return ds_dist_size(&g->g, ds_sssp_dist_width(&g->g));
+}
+
+/* The validator's checks, then Dijkstra's distances (into ref, n values). */
+static ds_status validate(const ds_graph *g, uint32_t source, const plan *p, const ds_sssp_result *r,
+                          void *ref, ds_error *e) {
+  ds_status st = ds_sssp_validate(g, source, r->dist, p->params.dist_width, r->pred, NULL, e);
+  if (st != DS_OK) return st;
+  ds_sssp_params dp = p->params;
+  dp.want_pred = 0;
+  ds_sssp_result rr;
+  memset(&rr, 0, sizeof rr);
+  rr.dist = ref;
+  if ((st = ds_sssp_dijkstra(g, source, &dp, &rr, e)) != DS_OK) return st;
+  return ds_sssp_compare(g, ref, r->dist, p->params.dist_width, NULL, e);
+}
+
+/* One source's search into *out (its arrays allocated where NULL). */
+static dsp_status run_one(const ds_graph *g, dsp_gpu *gpu, const plan *p, uint32_t source, void *ref,
+                          dsp_sssp_result *out, dsp_error *err) {
+  if (source >= g->n)
+    return dsp_fail(err, DSP_ERR_ARG, "source %u is out of range: the graph has %u vertices", source, g->n);
+  const size_t n = g->n ? g->n : 1;
+  if (out->dist == NULL) {
+    if ((out->dist = malloc(n * ds_dist_size(g, p->params.dist_width))) == NULL)
+      return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for %u distances", g->n);
+    out->owned |= OWN_DIST;
+  }
+  if (p->params.want_pred && out->pred == NULL) {
+    if ((out->pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
+      return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for %u predecessors", g->n);
+    out->owned |= OWN_PRED;
+  }
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = out->dist;
+  r.pred = p->params.want_pred ? out->pred : NULL;
+  ds_error e = {{0}};
+  ds_status st = ds_algo_is_gpu(p->algo) ? ds_gpu_sssp(gpu->sssp, p->algo, source, &p->params, &r, &e)
+                                         : ds_sssp_cpu(g, p->algo, source, &p->params, &r, &e);
+  if (st == DS_OK && ref != NULL) st = validate(g, source, p, &r, ref, &e);
+  if (st != DS_OK)
+    return dsp_fail(err, dsp_from_ds(st), "%s from source %u on %s: %s", ds_algo_name(p->algo), source,
+                    g->name, e.msg);
+  out->source = source;
+  out->dist_type = g->weight_type == DS_WEIGHT_F32 ? DSP_DIST_F32
+                   : p->params.dist_width == DS_DIST_WIDE ? DSP_DIST_U64
+                                                          : DSP_DIST_U32;
+  out->algo = public_of(p->algo);
+  out->delta = p->delta;
+  out->buckets = p->buckets;
+  out->time_ms = r.time_ms;
+  out->rounds = r.rounds;
+  out->edges_relaxed = r.edges_relaxed;
+  out->reached_arcs = r.reached_arcs;
+  out->reached = r.reached;
+  return DSP_OK;
+}
+
+dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, uint32_t count,
+                    const dsp_sssp_options *opt, dsp_sssp_result *results, dsp_error *err) {
+  // 1. check arguments, resolve the options
+  dsp_clear(err);
+  dsp_status st = dsp_gpu_check(g, gpu, DSP_ENGINE_SSSP, "dsp_sssp", err);
+  if (st != DSP_OK) return st;
+  if (sources == NULL || results == NULL || count == 0)
+    return dsp_fail(err, DSP_ERR_ARG, "dsp_sssp: sources and results must not be NULL, count not 0");
+  dsp_sssp_options defaults;
+  if (opt == NULL) {
+    dsp_sssp_options_init(&defaults);
+    opt = &defaults;
+  }
+  plan p;
+  if ((st = resolve(&g->g, gpu, opt, &p, err)) != DSP_OK) return st;
+  // 2. Dijkstra's distances for validation, one array for every source
+  void *ref = NULL;
+  if (opt->validate && (ref = malloc((g->g.n ? g->g.n : 1) * ds_dist_size(&g->g, p.params.dist_width))) == NULL)
+    return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for the validation's distances");
+  // 3. the searches, one after another, the GPU context held throughout
+  dsp_gpu *held = ds_algo_is_gpu(p.algo) ? gpu : NULL;
+  if ((st = dsp_gpu_begin(held, err)) == DSP_OK) {
+    uint32_t i = 0;
+    while (i < count && (st = run_one(&g->g, held, &p, sources[i], ref, &results[i], err)) == DSP_OK) i++;
+    dsp_gpu_end(held);
+    if (st != DSP_OK) dsp_sssp_result_free(results + i, 1); /* the rest are untouched */
+  }
+  free(ref);
+  return st;
+}
+
+void dsp_sssp_result_free(dsp_sssp_result *results, uint32_t count) {
+  if (results == NULL) return;
+  for (uint32_t i = 0; i < count; i++) {
+    dsp_sssp_result *r = &results[i];
+    if (r->owned & OWN_DIST) {
+      free(r->dist);
+      r->dist = NULL;
+    }
+    if (r->owned & OWN_PRED) {
+      free(r->pred);
+      r->pred = NULL;
+    }
+    r->owned = 0;
+  }
+}
+
+double dsp_sssp_distance(const dsp_sssp_result *r, uint32_t v) {
+  if (r == NULL || r->dist == NULL) return NAN;
+  switch (r->dist_type) {
+  case DSP_DIST_U32: {
+    const uint32_t d = ((const uint32_t *)r->dist)[v];
+    return d == DSP_INF_U32 ? INFINITY : (double)d;
+  }
+  case DSP_DIST_U64: {
+    const uint64_t d = ((const uint64_t *)r->dist)[v];
+    return d == DSP_INF_U64 ? INFINITY : (double)d;
+  }
+  case DSP_DIST_F32: return (double)((const float *)r->dist)[v];
+  }
+  return NAN;
+}

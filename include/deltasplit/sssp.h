@@ -1,0 +1,139 @@
+/* deltasplit: single-source shortest paths, on the GPU or the CPU.
+ *
+ * Every engine of the sssp program: delta-stepping whose buckets are kept by
+ * msplit's multisplit, Near-Far (Davidson et al., IPDPS 2014), bucketing by
+ * radix sort, frontier Bellman-Ford (GPU), a binary-heap Dijkstra (the
+ * oracle) and a parallel delta-stepping (CPU, OpenMP). Distances are exact
+ * for integer weights; no reachable vertex is reported unreachable.
+ *
+ * Example (one source; the arrays allocated by the library):
+ *   dsp_sssp_options opt;
+ *   dsp_sssp_options_init(&opt);
+ *   uint32_t source = 0;
+ *   dsp_sssp_result r = {0};
+ *   if (dsp_sssp(g, gpu, &source, 1, &opt, &r, &err) == DSP_OK)
+ *     printf("vertex 5 is at %g\n", dsp_sssp_distance(&r, 5));
+ *   dsp_sssp_result_free(&r, 1);
+ */
+#ifndef DELTASPLIT_SSSP_H
+#define DELTASPLIT_SSSP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deltasplit/gpu.h"
+#include "deltasplit/graph.h"
+#include "deltasplit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  DSP_SSSP_AUTO = 0,         /* multisplit with a GPU context, cpu-delta without */
+  DSP_SSSP_MULTISPLIT = 1,   /* GPU: delta-stepping, buckets kept by multisplit */
+  DSP_SSSP_NEAR_FAR = 2,     /* GPU: Near-Far */
+  DSP_SSSP_SORT = 3,         /* GPU: delta-stepping, buckets kept by radix sort */
+  DSP_SSSP_BELLMAN_FORD = 4, /* GPU: frontier Bellman-Ford */
+  DSP_SSSP_CPU_DELTA = 5,    /* CPU: parallel delta-stepping (OpenMP) */
+  DSP_SSSP_DIJKSTRA = 6      /* CPU: binary-heap Dijkstra, the oracle */
+} dsp_sssp_algo;
+
+/* The --algo names: "auto", "multisplit", "near-far", "sort", "bellman-ford",
+ * "cpu-delta", "dijkstra"; NULL for another value. */
+const char *dsp_sssp_algo_name(dsp_sssp_algo a);
+
+/* The width distances are stored in. */
+typedef enum {
+  DSP_WIDTH_AUTO = 0,    /* WIDE where a path of the graph could pass 2^32 - 3, else NATURAL
+                            (what sssp does) */
+  DSP_WIDTH_NATURAL = 1, /* the weight type: uint32_t or float */
+  DSP_WIDTH_WIDE = 2     /* uint64_t; integer weights only */
+} dsp_dist_width;
+
+/* The type of a result's distances, and the value of an unreached vertex. */
+typedef enum { DSP_DIST_U32 = 0, DSP_DIST_U64 = 1, DSP_DIST_F32 = 2 } dsp_dist_type;
+#define DSP_INF_U32 UINT32_MAX /* unreached, DSP_DIST_U32 */
+#define DSP_INF_U64 UINT64_MAX /* unreached, DSP_DIST_U64; DSP_DIST_F32: +INFINITY */
+#define DSP_NO_PRED UINT32_MAX /* predecessor of the source and of unreached vertices */
+#define DSP_MIN_BUCKETS 2u
+#define DSP_MAX_BUCKETS 256u
+
+typedef struct {
+  dsp_sssp_algo algo;        /* DSP_SSSP_AUTO */
+  double delta;              /* bucket width > 0; 0 (the default): each backend's rule from the
+                                graph, as sssp --delta auto (integer weights round it up) */
+  uint32_t buckets;          /* multisplit and sort, DSP_MIN_BUCKETS..DSP_MAX_BUCKETS; 0 (the
+                                default): from the largest weight over delta, as --buckets auto */
+  int predecessors;          /* 1: fill pred with a shortest-path tree; 0 */
+  int validate;              /* 1: check every result with the independent validator and against
+                                Dijkstra (O(m + n log n) each); DSP_ERR_VALIDATION names the
+                                first wrong vertex; 0 */
+  int threads;               /* CPU threads; 0: OpenMP's default */
+  dsp_dist_width width;      /* DSP_WIDTH_AUTO */
+  int cpu_fallback;          /* a GPU algorithm without a GPU context runs as cpu-delta, as sssp
+                                does without a GPU (result.algo says so): 1; 0: DSP_ERR_DEVICE
+                                (DSP_ERR_NO_CUDA in a build without CUDA) */
+} dsp_sssp_options;
+
+void dsp_sssp_options_init(dsp_sssp_options *opt);
+
+/* One search's result. dist and pred are the caller's arrays (n values each)
+ * or, where NULL when the search starts, allocated by the library and freed by
+ * dsp_sssp_result_free; the counters are the search's alone. */
+typedef struct {
+  void *dist;               /* [in,out] n distances of dist_type (dsp_sssp_dist_bytes each) */
+  uint32_t *pred;           /* [in,out] n predecessors (with opt->predecessors; else untouched) */
+  uint32_t source;          /* [out] */
+  dsp_dist_type dist_type;  /* [out] */
+  dsp_sssp_algo algo;       /* [out] the algorithm that ran (cpu-delta where a GPU one fell back) */
+  double delta;             /* [out] the bucket width used (0: Dijkstra, Bellman-Ford) */
+  uint32_t buckets;         /* [out] the buckets used (multisplit, sort; else 0) */
+  double time_ms;           /* [out] the search alone (CUDA events on the GPU) */
+  uint64_t rounds;          /* [out] relaxation rounds (heap pops for Dijkstra) */
+  uint64_t edges_relaxed;   /* [out] arcs relaxed, counting repeats */
+  uint64_t reached_arcs;    /* [out] out-arcs of reached vertices (the TEPS numerator) */
+  uint32_t reached;         /* [out] vertices with a finite distance */
+  unsigned owned;           /* library use: which arrays dsp_sssp_result_free frees */
+} dsp_sssp_result;
+
+/* Bytes of one distance of g under opt (4 or 8), for caller-allocated dist
+ * arrays; 0 for a NULL argument or a wide width on float weights. */
+size_t dsp_sssp_dist_bytes(const dsp_graph *g, const dsp_sssp_options *opt);
+
+/* Shortest paths from each of count sources, into results[0..count-1].
+ * [in]  g        the graph.
+ * [in]  gpu      a context over g opened with DSP_ENGINE_SSSP, or NULL (CPU algorithms,
+ *                or cpu_fallback).
+ * [in]  sources  count 0-based vertex ids.
+ * [in]  opt      NULL: dsp_sssp_options_init's.
+ * [in,out] results  count results (dist and pred: the caller's arrays or NULL).
+ * Today the searches run one after another; a later batched engine will run
+ * them together where that is faster, behind this same call.
+ * Synchronous (gpu.h). Each result's arrays are complete when it returns DSP_OK;
+ * on failure, the results of the sources before the failing one are complete,
+ * the failing one's arrays that the library allocated are freed, and the
+ * results after it are untouched. A result starts zeroed (= {0}) with the
+ * caller's arrays, if any, in dist and pred.
+ * Errors: DSP_ERR_ARG (NULL g, sources or results, count 0, a source out of
+ * range, delta not positive and finite, buckets out of range, a wide width on
+ * float weights, gpu over another graph or without the SSSP engine, an unknown
+ * algorithm), DSP_ERR_DEVICE (a GPU algorithm without gpu and cpu_fallback 0; a
+ * CUDA failure; a GPU search that stalled), DSP_ERR_NO_CUDA, DSP_ERR_RANGE
+ * (a distance beyond its type, naming the vertex), DSP_ERR_VALIDATION,
+ * DSP_ERR_NOMEM. */
+dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, uint32_t count,
+                    const dsp_sssp_options *opt, dsp_sssp_result *results, dsp_error *err);
+
+/* Frees the arrays the library allocated in results[0..count-1] and sets them
+ * to NULL; the caller's arrays are left alone. */
+void dsp_sssp_result_free(dsp_sssp_result *results, uint32_t count);
+
+/* Distance of vertex v in r as a double (+INFINITY where unreached); exact for
+ * integers below 2^53. */
+double dsp_sssp_distance(const dsp_sssp_result *r, uint32_t v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DELTASPLIT_SSSP_H */

@@ -1,0 +1,272 @@
+/* The GPU engines through the deltasplit C API against the same engines
+ * called directly (ds_gpu_sssp, ds_kcore_gpu_run, ds_tc_gpu_run) on the same
+ * graphs with the same parameters; the memory estimate against what an open
+ * takes; a caller's stream; two contexts searching at once; contexts used
+ * with the wrong graph or engine. Skipped (77) without a GPU.
+ *
+ * usage: test_api_gpu DATASETS_DIR */
+#include "ds_test.h"
+
+#include <pthread.h>
+
+#include <cuda_runtime_api.h>
+#include <deltasplit/deltasplit.h>
+
+#include "ds/device.h"
+#include "ds/graph.h"
+#include "gpu/gpu_sssp.h"
+#include "kcore.h"
+#include "sssp.h"
+#include "tc.h"
+
+#include "api_test_util.h"
+
+/* Every GPU algorithm from three sources: the API's result against
+ * ds_gpu_sssp's with the parameters sssp would give it. */
+static void sssp_against_engine(const dsp_graph *g, const ds_graph *ref, dsp_gpu *gpu) {
+  const dsp_sssp_algo algos[] = {DSP_SSSP_AUTO, DSP_SSSP_MULTISPLIT, DSP_SSSP_NEAR_FAR, DSP_SSSP_SORT,
+                                 DSP_SSSP_BELLMAN_FORD};
+  const ds_algo engine[] = {DS_ALGO_MULTISPLIT, DS_ALGO_MULTISPLIT, DS_ALGO_NEAR_FAR, DS_ALGO_SORT,
+                            DS_ALGO_BELLMAN_FORD};
+  const uint32_t sources[] = {0, ref->n / 2, ref->n - 1};
+  ds_gpu_ctx *ctx = NULL;
+  ds_error e;
+  REQUIRE(ds_gpu_open(0, ref, NULL, &ctx, &e) == DS_OK, "ds_gpu_open: %s", e.msg);
+  const ds_dist_width w = ds_sssp_dist_width(ref);
+  const size_t bytes = (size_t)ref->n * ds_dist_size(ref, w);
+  void *want = malloc(bytes);
+  uint32_t *pred = malloc((size_t)ref->n * sizeof *pred);
+  for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+    dsp_sssp_options opt;
+    dsp_sssp_options_init(&opt);
+    opt.algo = algos[a];
+    opt.validate = 1;
+    opt.predecessors = 1;
+    dsp_sssp_result r[3];
+    memset(r, 0, sizeof r);
+    dsp_error err;
+    if (!CHECK(dsp_sssp(g, gpu, sources, 3, &opt, r, &err) == DSP_OK, "%s: %s", dsp_sssp_algo_name(algos[a]),
+               err.msg))
+      continue;
+    ds_sssp_params p;
+    ds_sssp_params_default(&p);
+    double delta = 0.0;
+    const double run_delta = ds_delta_for_algos(ref, 0.0, &engine[a], 1, &delta);
+    p.delta = delta > 0.0 ? delta : run_delta;
+    p.buckets = ds_buckets_auto(ref, run_delta);
+    p.want_pred = 1;
+    p.dist_width = w;
+    for (int i = 0; i < 3; i++) {
+      ds_sssp_result er;
+      memset(&er, 0, sizeof er);
+      er.dist = want;
+      er.pred = pred;
+      if (!CHECK(ds_gpu_sssp(ctx, engine[a], sources[i], &p, &er, &e) == DS_OK, "ds_gpu_sssp: %s", e.msg)) continue;
+      CHECK(memcmp(want, r[i].dist, bytes) == 0, "%s from %u on %s: distances differ from ds_gpu_sssp's",
+            ds_algo_name(engine[a]), sources[i], ref->name);
+      CHECK(r[i].reached == er.reached && r[i].reached_arcs == er.reached_arcs && r[i].delta == delta,
+            "%s from %u: reached %u / %u, delta %g / %g", ds_algo_name(engine[a]), sources[i], r[i].reached,
+            er.reached, r[i].delta, delta);
+      CHECK(r[i].algo == (algos[a] == DSP_SSSP_AUTO ? DSP_SSSP_MULTISPLIT : algos[a]) && r[i].time_ms > 0.0,
+            "ran as %s in %g ms", dsp_sssp_algo_name(r[i].algo), r[i].time_ms);
+    }
+    dsp_sssp_result_free(r, 3);
+  }
+  free(want);
+  free(pred);
+  ds_gpu_close(ctx);
+}
+
+/* k-core and triangles on the GPU: the API's against the engines' on und. */
+static void whole_graph_against_engine(const dsp_graph *g, const ds_graph *und, dsp_gpu *gpu) {
+  ds_error e;
+  dsp_error err;
+  uint32_t *core = malloc((size_t)und->n * sizeof *core);
+  uint64_t *tri = malloc((size_t)und->n * sizeof *tri), total = 0;
+  ds_kcore_gpu *kc = NULL;
+  ds_tc_gpu *tc = NULL;
+  if (CHECK(ds_kcore_gpu_open(0, und, NULL, &kc, &e) == DS_OK && ds_kcore_gpu_run(kc, core, NULL, NULL, &e) == DS_OK,
+            "k-core engine: %s", e.msg)) {
+    dsp_kcore_options ko;
+    dsp_kcore_options_init(&ko);
+    ko.validate = 1;
+    dsp_kcore_result kr = {0};
+    if (CHECK(dsp_kcore(g, gpu, &ko, &kr, &err) == DSP_OK, "dsp_kcore: %s", err.msg))
+      CHECK(kr.backend == DSP_BACKEND_GPU && memcmp(kr.core, core, (size_t)und->n * sizeof *core) == 0,
+            "k-core of %s on %s: differs from ds_kcore_gpu_run's", und->name, dsp_backend_name(kr.backend));
+    dsp_kcore_result_free(&kr);
+  }
+  if (CHECK(ds_tc_gpu_open(0, und, NULL, &tc, &e) == DS_OK && ds_tc_gpu_run(tc, &total, tri, NULL, NULL, &e) == DS_OK,
+            "tc engine: %s", e.msg)) {
+    dsp_tc_options to;
+    dsp_tc_options_init(&to);
+    to.validate = 1;
+    to.per_vertex = 1;
+    dsp_tc_result tr = {0};
+    if (CHECK(dsp_tc(g, gpu, &to, &tr, &err) == DSP_OK, "dsp_tc: %s", err.msg))
+      CHECK(tr.backend == DSP_BACKEND_GPU && tr.triangles == total &&
+                memcmp(tr.per_vertex, tri, (size_t)und->n * sizeof *tri) == 0,
+            "triangles of %s: %llu, ds_tc_gpu_run's %llu", und->name, (unsigned long long)tr.triangles,
+            (unsigned long long)total);
+    dsp_tc_result_free(&tr);
+  }
+  ds_kcore_gpu_close(kc);
+  ds_tc_gpu_close(tc);
+  free(core);
+  free(tri);
+}
+
+/* What a context holds on the device after a run of each of its engines,
+ * against dsp_gpu_bytes. */
+static void memory_estimate(const dsp_graph *g) {
+  const unsigned masks[] = {DSP_ENGINE_SSSP, DSP_ENGINE_KCORE, DSP_ENGINE_TC, DSP_ENGINE_ALL};
+  for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+    dsp_gpu_options opt;
+    dsp_gpu_options_init(&opt);
+    opt.engines = masks[i];
+    uint64_t estimate = 0;
+    dsp_error err;
+    size_t before = 0, after = 0, total = 0;
+    dsp_gpu *gpu = NULL;
+    REQUIRE(dsp_gpu_bytes(g, &opt, &estimate, &err) == DSP_OK, "dsp_gpu_bytes: %s", err.msg);
+    REQUIRE(cudaMemGetInfo(&before, &total) == cudaSuccess, "cudaMemGetInfo");
+    REQUIRE(dsp_gpu_open(g, &opt, &gpu, &err) == DSP_OK, "dsp_gpu_open: %s", err.msg);
+    uint32_t s = 0;
+    dsp_sssp_result r = {0};
+    dsp_kcore_result kr = {0};
+    dsp_tc_result tr = {0};
+    CHECK(!(masks[i] & DSP_ENGINE_SSSP) || dsp_sssp(g, gpu, &s, 1, NULL, &r, &err) == DSP_OK, "sssp: %s", err.msg);
+    CHECK(!(masks[i] & DSP_ENGINE_KCORE) || dsp_kcore(g, gpu, NULL, &kr, &err) == DSP_OK, "k-core: %s", err.msg);
+    CHECK(!(masks[i] & DSP_ENGINE_TC) || dsp_tc(g, gpu, NULL, &tr, &err) == DSP_OK, "tc: %s", err.msg);
+    dsp_sssp_result_free(&r, 1);
+    dsp_kcore_result_free(&kr);
+    dsp_tc_result_free(&tr);
+    REQUIRE(cudaMemGetInfo(&after, &total) == cudaSuccess, "cudaMemGetInfo");
+    CHECK(before - after <= estimate, "engines %#x: the context holds %zu bytes, the estimate was %llu",
+          masks[i], before - after, (unsigned long long)estimate);
+    printf("engines %#x: estimate %.1f MiB, held %.1f MiB\n", masks[i], estimate / 1048576.0,
+           (before - after) / 1048576.0);
+    dsp_gpu_close(gpu);
+  }
+}
+
+/* A graph that does not fit: each engine refuses it before allocating, with the
+ * bytes, under a cap on the free memory the engines plan with (ds/device.h). */
+static void does_not_fit(const dsp_graph *g) {
+  const unsigned masks[] = {DSP_ENGINE_SSSP, DSP_ENGINE_KCORE, DSP_ENGINE_TC};
+  ds_device_set_mem_cap((uint64_t)1 << 20);
+  for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
+    dsp_gpu_options opt;
+    dsp_gpu_options_init(&opt);
+    opt.engines = masks[i];
+    dsp_gpu *gpu = NULL;
+    dsp_error err;
+    dsp_status st = dsp_gpu_open(g, &opt, &gpu, &err);
+    CHECK(st == DSP_ERR_DEVICE && gpu == NULL && strstr(err.msg, "does not fit") != NULL,
+          "engines %#x under a 1 MiB cap: %s (%s)", masks[i], dsp_status_name(st), err.msg);
+    dsp_gpu_close(gpu);
+  }
+  ds_device_set_mem_cap(0);
+}
+
+/* Contexts used with another graph, or for an engine they were not opened with. */
+static void misuse(const dsp_graph *g, const dsp_graph *other) {
+  dsp_gpu_options opt;
+  dsp_gpu_options_init(&opt);
+  opt.engines = DSP_ENGINE_SSSP;
+  dsp_gpu *gpu = NULL;
+  dsp_error err;
+  REQUIRE(dsp_gpu_open(g, &opt, &gpu, &err) == DSP_OK, "dsp_gpu_open: %s", err.msg);
+  uint32_t s = 0;
+  dsp_sssp_result r = {0};
+  dsp_kcore_result kr = {0};
+  CHECK(dsp_sssp(other, gpu, &s, 1, NULL, &r, &err) == DSP_ERR_ARG, "a context over another graph: %s", err.msg);
+  CHECK(dsp_kcore(g, gpu, NULL, &kr, &err) == DSP_ERR_ARG, "a context without k-core: %s", err.msg);
+  dsp_gpu_close(gpu);
+}
+
+/* Two contexts on one device, each searching in its own thread, on a caller's stream. */
+typedef struct {
+  const dsp_graph *g;
+  uint32_t source;
+  cudaStream_t stream;
+  dsp_status st;
+  dsp_error err;
+} worker;
+
+static void *search(void *arg) {
+  worker *w = (worker *)arg;
+  dsp_gpu_options opt;
+  dsp_gpu_options_init(&opt);
+  opt.engines = DSP_ENGINE_SSSP;
+  opt.stream = w->stream;
+  dsp_gpu *gpu = NULL;
+  dsp_sssp_options so;
+  dsp_sssp_options_init(&so);
+  so.validate = 1;
+  dsp_sssp_result r[2];
+  memset(r, 0, sizeof r);
+  const uint32_t sources[2] = {w->source, 0};
+  w->st = dsp_gpu_open(w->g, &opt, &gpu, &w->err);
+  if (w->st == DSP_OK) w->st = dsp_sssp(w->g, gpu, sources, 2, &so, r, &w->err);
+  dsp_sssp_result_free(r, 2);
+  dsp_gpu_close(gpu);
+  return NULL;
+}
+
+static void two_contexts(const dsp_graph *g, uint32_t n) {
+  pthread_t t[2];
+  worker w[2];
+  for (int i = 0; i < 2; i++) {
+    memset(&w[i], 0, sizeof w[i]);
+    w[i].g = g;
+    w[i].source = n / (i + 2);
+    REQUIRE(cudaStreamCreate(&w[i].stream) == cudaSuccess, "cudaStreamCreate");
+    REQUIRE(pthread_create(&t[i], NULL, search, &w[i]) == 0, "pthread_create");
+  }
+  for (int i = 0; i < 2; i++) {
+    pthread_join(t[i], NULL);
+    CHECK(w[i].st == DSP_OK, "context %d: %s", i, w[i].err.msg);
+    cudaStreamDestroy(w[i].stream);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s DATASETS_DIR\n", argv[0]);
+    return 2;
+  }
+  char reason[256];
+  if (dsp_gpu_count(reason, sizeof reason) == 0) return ds_test_skip("no GPU: %s", reason);
+  scratch_make(scratch, sizeof scratch, "api_gpu");
+  const char *names[] = {"rome99.gr", "NY.mtx.gz", "delaunay_n16.mtx.gz"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", argv[1], names[i]);
+    dsp_graph *g = NULL, *ug = NULL;
+    ds_graph ref, und;
+    memset(&ref, 0, sizeof ref);
+    memset(&und, 0, sizeof und);
+    dsp_gpu *gpu = NULL;
+    dsp_error err;
+    if (load_both(path, 0, &g, &ref) && load_both(path, 1, &ug, &und) &&
+        CHECK(dsp_gpu_open(g, NULL, &gpu, &err) == DSP_OK, "%s: dsp_gpu_open: %s", names[i], err.msg)) {
+      printf("%s: %u vertices, %llu arcs\n", names[i], ref.n, (unsigned long long)ref.m);
+      sssp_against_engine(g, &ref, gpu);
+      whole_graph_against_engine(g, &und, gpu);
+      if (i == 0) {
+        memory_estimate(g);
+        misuse(g, ug);
+        two_contexts(g, ref.n);
+        does_not_fit(g);
+      }
+    }
+    dsp_gpu_close(gpu);
+    dsp_graph_free(g);
+    dsp_graph_free(ug);
+    ds_graph_free(&ref);
+    ds_graph_free(&und);
+  }
+  scratch_remove(scratch);
+  return ds_test_finish("api_gpu");
+}
