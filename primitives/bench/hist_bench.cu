@@ -188,7 +188,7 @@ void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_lab
     double med, mn, mx;
     st.tm.run([&] {
       CHECK_CUDA(cudaMemsetAsync(h, 0, size_t(m) * 4));
-      MS((msplit::detail::histogram_run_plan<float, float>(p, d_s, n, m, op, h, false, nullptr, 0)));
+      MS((msplit::detail::histogram_run_plan<float, float>(p, d_s, n, m, op, h, false, nullptr, false, 0)));
     }, st.trials, med, mn, mx);
     st.add(result{std::string("force_") + f.name, "f32", dist, kind, n, m, med, mn, mx, 0,
                   st.copy_bw > 0 ? bytes / (med * 1e-3) / st.copy_bw : 0, 0, -1},

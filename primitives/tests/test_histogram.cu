@@ -468,7 +468,7 @@ void run_forced(bool quick, uint64_t &seed) {
           const size_t stage = msplit::detail::histogram_stage_bytes(op, f.max_stage);
           const msplit::detail::hist_plan p =
               msplit::detail::plan_for_mode(f.mode, m, f.max_slice ? f.max_slice : m, stage);
-          return msplit::detail::histogram_run_plan<float, float>(p, d_samples, n, m, op, d_hb + 4, false, nullptr, 0);
+          return msplit::detail::histogram_run_plan<float, float>(p, d_samples, n, m, op, d_hb + 4, false, nullptr, false, 0);
         };
         msplit_status st;
         if (kind == EVEN) {

@@ -51,7 +51,8 @@ struct hist_args {
   uint32_t stage_offset;    // where in shared memory: bytes, a multiple of 16
   void *hist;               // m counters of 4 or 8 bytes
   bool wide;                // 8-byte counters
-  error_record *record;     // the call's error record (HISTOGRAM_TEMP_BYTES)
+  error_record *record;     // the call's error record (HISTOGRAM_TEMP_BYTES); NULL: none (a forced
+                            // plan of a test or benchmark, without boundaries)
   bool levels_checked;      // the boundary check ran before: count nothing if it recorded an error
 };
 
@@ -77,7 +78,7 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   //    check this is the call's first kernel, and block 0 clears the error record.
   if (a.levels_checked) {
     if (error_raised(a.record)) return;
-  } else if (blockIdx.x == 0 && threadIdx.x == 0) {
+  } else if (a.record && blockIdx.x == 0 && threadIdx.x == 0) {
     a.record->code = MSPLIT_SUCCESS;
   }
   const unsigned tid = threadIdx.x, lane = lane_id(), warp = tid / WARP_SIZE;
