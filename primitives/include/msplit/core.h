@@ -5,7 +5,7 @@
  * storage (call once with d_temp == NULL to get *temp_bytes, then again with at least that much
  * to run), a stream (a cudaStream_t passed as void *, NULL for the default stream), and does not
  * synchronise unless its name ends in _sync. Zero items return MSPLIT_SUCCESS without a kernel
- * launch. Every function returns a status; msplit_last_error_message() gives the message of the
+ * launch (a memset clears the error record below). Every function returns a status; msplit_last_error_message() gives the message of the
  * calling thread's last failure. Nothing prints, exits or allocates device memory.
  *
  * Errors found on the device. A call returns before its kernels run, so what only the device can
@@ -13,8 +13,9 @@
  * offsets out of order, and a wait that passed its bound: see MSPLIT_ERROR_STALLED) goes to an
  * error record, msplit_error_record, at the start of the call's temporary storage. Every call
  * that takes temporary storage (multisplit, histogram, radix sort, segmented sort) clears the
- * record in its stream before its first kernel; the first error of the call is recorded there
- * and later ones are dropped; a kernel that finds an argument error writes nothing of the output.
+ * record in its stream before anything can be recorded (with the memset of its storage that it
+ * queues anyway, else in its first kernel, else with a memset of the record); the first error of
+ * the call is recorded there and later ones are dropped; a kernel that finds an argument error writes nothing of the output.
  * msplit_check_sync(d_temp, temp_bytes, stream) waits for the stream and returns the status of
  * the last call that used this storage, with its message. Without the check such an error goes
  * unnoticed (the output is then wrong), so call it where a wrong result would cost more than a
@@ -27,7 +28,8 @@
  * waiting at <site> after X s") and lets the other blocks go, so that the kernel ends and the
  * context stays usable.
  *
- * Example: examples/multisplit_c.c (msplit/multisplit.h) uses every function declared here.
+ * Example: examples/multisplit_c.c (msplit/multisplit.h) uses the functions declared here but
+ * the record's; examples/segmented_sort_c.c and histogram_c.c call msplit_check_sync.
  */
 #ifndef MSPLIT_CORE_H
 #define MSPLIT_CORE_H
