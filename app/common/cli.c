@@ -346,6 +346,11 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_DEVICE, &x, name, msg, msg_len);
       c->device = (int)x;
       c->device_given = 1;
+    } else if (strcmp(name, "--gpus") == 0) {
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_GPUS, &x, name, msg, msg_len);
+      c->gpus = (int)x;
+    } else if (strcmp(name, "--mpi") == 0) {
+      c->mpi = 1;
     } else if (strcmp(name, "--cache-dir") == 0) {
       rc = set_path(&c->cache_dir, v, name, msg, msg_len);
     } else if (strcmp(name, "--threads") == 0) {

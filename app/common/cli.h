@@ -54,6 +54,7 @@ const char *ds_cli_intersect_name(ds_intersect_mode m);
 #define DS_CLI_MAX_TRIALS 1000000u
 #define DS_CLI_MAX_THREADS 4096
 #define DS_CLI_MAX_DEVICE 1024
+#define DS_CLI_MAX_GPUS 64 /* --gpus: one process's threads, a GPU each (the largest machines have 16) */
 /* 2^53 - 1: the largest seed that a JSON report (and a configuration) holds
  * exactly, so that every recorded run can be repeated */
 #define DS_CLI_MAX_SEED 9007199254740991ull
@@ -100,6 +101,8 @@ typedef struct ds_cli {
   int predecessors;
   int device;
   int device_given;     /* --device or "device" was set: it must exist */
+  int gpus;             /* --gpus N: N ranks in this process, a GPU each; 0: one GPU, no ranks */
+  int mpi;              /* --mpi: this process is one rank of an mpirun job, a GPU a process */
   int quiet;
   int threads;          /* 0: OpenMP's default */
   int no_cache;

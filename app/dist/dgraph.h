@@ -71,6 +71,24 @@ ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetri
 
 void ds_dgraph_free(ds_dgraph *g);
 
+/* This rank's part of a graph that the process holds whole (a CSR loaded on
+ * the host, as a program that reads one file has it): no exchange, the
+ * partition of ds_partition_from_offsets on the CSR's degrees (the bounds a
+ * build from slices of the same arcs gives), and the rank's rows taken as
+ * they are, since a loaded CSR already follows the build's rules.
+ * [in] whole  a valid CSR (ds_csr_check); it must outlive the view.
+ * [out] g     the rank's rows: row_offsets copied and rebased to 0 (n_local + 1
+ *             values, the one array of size n_local it owns), col and weights
+ *             pointing into whole's arrays. Free with ds_dgraph_view_free,
+ *             never ds_dgraph_free; zeroed on failure.
+ * Local: no communicator, so each rank (thread or process) calls it alone.
+ * Errors: DS_ERR_ARG (rank out of 0..ranks-1, ranks out of
+ * 1..DS_COMM_MAX_RANKS), DS_ERR_NOMEM. */
+ds_status ds_dgraph_view(const ds_graph *whole, int rank, int ranks, ds_dgraph *g,
+                         ds_error *err);
+
+void ds_dgraph_view_free(ds_dgraph *g);
+
 /* Whether this rank owns v. */
 static inline int ds_dgraph_owns(const ds_dgraph *g, uint32_t v) {
   return v - g->first < g->n_local;

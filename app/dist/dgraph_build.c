@@ -273,3 +273,47 @@ void ds_dgraph_free(ds_dgraph *g) {
   free(g->weights);
   memset(g, 0, sizeof *g);
 }
+
+ds_status ds_dgraph_view(const ds_graph *whole, int rank, int ranks, ds_dgraph *g,
+                         ds_error *err) {
+  if (g != NULL) memset(g, 0, sizeof *g);
+  if (whole == NULL || g == NULL || (whole->n > 0 && whole->row_offsets == NULL))
+    return ds_error_set(err, DS_ERR_ARG, "ds_dgraph_view: whole and g must not be NULL");
+  if (ranks < 1 || ranks > DS_COMM_MAX_RANKS || rank < 0 || rank >= ranks)
+    return ds_error_set(err, DS_ERR_ARG, "ds_dgraph_view: rank %d of %d ranks (1..%d)", rank,
+                        ranks, DS_COMM_MAX_RANKS);
+  // 1. the partition, the one every rank computes from the same degrees
+  static const uint64_t no_arcs[1] = {0};
+  const uint64_t *off = whole->n > 0 ? whole->row_offsets : no_arcs;
+  ds_status st = ds_partition_from_offsets(ranks, whole->n, off, &g->part, err);
+  if (st != DS_OK) return st;
+  // 2. the rank's rows: offsets rebased, heads and weights shared with whole
+  g->rank = rank;
+  g->ranks = ranks;
+  g->n = whole->n;
+  g->m = whole->m;
+  g->first = g->part.bounds[rank];
+  g->n_local = g->part.bounds[rank + 1] - g->first;
+  const uint64_t base = off[g->first];
+  g->m_local = off[g->first + g->n_local] - base;
+  g->row_offsets = malloc(((size_t)g->n_local + 1) * sizeof *g->row_offsets);
+  if (g->row_offsets == NULL) {
+    st = ds_error_set(err, DS_ERR_NOMEM, "rank %d: out of memory for %u row offsets", rank,
+                      g->n_local + 1);
+    ds_dgraph_view_free(g);
+    return st;
+  }
+  for (uint32_t v = 0; v <= g->n_local; v++) g->row_offsets[v] = off[g->first + v] - base;
+  g->col = whole->col != NULL ? whole->col + base : NULL;
+  g->weight_type = whole->weight_type;
+  g->weights = whole->weights != NULL ? (char *)whole->weights + base * sizeof(uint32_t) : NULL;
+  g->symmetric = whole->symmetric;
+  return DS_OK;
+}
+
+void ds_dgraph_view_free(ds_dgraph *g) {
+  if (g == NULL) return;
+  ds_partition_free(&g->part);
+  free(g->row_offsets);
+  memset(g, 0, sizeof *g);
+}

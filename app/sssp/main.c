@@ -57,6 +57,12 @@ static void usage(FILE *f) {
 "                      per vertex\n"
 "  --threads T         CPU threads (default: OpenMP's)\n"
 "  --device ID         CUDA device (default 0)\n"
+"several GPUs (the distributed engine: multisplit and near-far only)\n"
+"  --gpus N            N ranks in this process, rank r on GPU r, through NCCL;\n"
+"                      the graph is loaded once and cut into the ranks' parts\n"
+"  --mpi               one rank a process under mpirun (mpirun -np N sssp\n"
+"                      --mpi ...), each on the GPU of its rank on its machine;\n"
+"                      rank 0 reports, every rank ends with the same code\n"
 "measure and check\n"
 "  --trials N          timed trials after one untimed warm-up (default %u);\n"
 "                      the median is reported, with min and max\n"
@@ -73,7 +79,9 @@ static void usage(FILE *f) {
           DS_DELTA_AUTO_MEDIAN_DEGREE, DS_DELTA_AUTO_HEAVY_TAIL, DS_DELTA_AUTO_CPU_SCALE,
           DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
           DS_CLI_DEFAULT_TRIALS);
-  ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device");
+  ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device;\n"
+                       "     with --gpus or --mpi also a rank's GPU or NCCL failing, and a\n"
+                       "     build without NCCL (or, for --mpi, without MPI)");
   fputs(
 "  6  a distance does not fit: a float sum reaches FLT_MAX, or a GPU algorithm\n"
 "     meets an integer distance beyond 2^32-3 (dijkstra and cpu-delta compute\n"
@@ -85,10 +93,11 @@ static void usage(FILE *f) {
 static const char *const SSSP_VALUE_OPTIONS[] = {
     "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
     "--json",  "--config", "--weights", "--weight-dist", "--seed", "--output", "--device",
-    "--cache-dir", "--threads", NULL};
+    "--cache-dir", "--threads", "--gpus", NULL};
 static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
                                                 "--quiet",    "--help",       "--version",
-                                                "--no-cache", "-h",           NULL};
+                                                "--no-cache", "-h",           "--mpi",
+                                                NULL};
 
 static const char *sssp_algo_name(int a) { return ds_algo_name((ds_algo)a); }
 

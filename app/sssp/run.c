@@ -24,6 +24,7 @@
 #include "lab.h"
 #include "sssp_report.h"
 #include "run.h"
+#include "run_dist.h"
 #include "run_memory.h"
 #include "run_sources.h"
 #include "sssp.h"
@@ -159,8 +160,8 @@ static void print_distance(FILE *f, const ds_graph *g, const void *dist, ds_dist
   else fprintf(f, "%u", ((const uint32_t *)dist)[v]);
 }
 
-/* --output: one line per vertex in the file's numbering. */
-static ds_exit_code write_output(const char *path, const ds_graph *g, const void *dist,
+/* --output: one line per vertex in the file's numbering (run.h). */
+ds_exit_code ds_run_write_output(const char *path, const ds_graph *g, const void *dist,
                                  ds_dist_width w, const uint32_t *pred) {
   ds_out_file out;
   ds_error err = {{0}};
@@ -205,6 +206,64 @@ static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result
   return 0;
 }
 
+void ds_run_report_params(const ds_cli *cli, const ds_graph *g, const char *path,
+                          const ds_algo *algos, int n_algos, int threads, ds_graph_report *r) {
+  r->n_sources = cli->sources;
+  uint32_t candidates = ds_run_source_candidates(g);
+  if (r->n_sources > 1 && r->n_sources > candidates) {
+    r->n_sources = candidates > 0 ? candidates : 1;
+    if (!cli->quiet)
+      fprintf(stderr, "sssp: note: %s has %u vertices with out-arcs: %u sources, not %u\n", path,
+              candidates, r->n_sources, cli->sources);
+  }
+  r->trials = cli->trials;
+  r->threads = threads;
+  double deltas[DS_ALGO_COUNT];
+  r->delta_auto = cli->delta_auto;
+  r->delta = ds_delta_for_algos(g, cli->delta_auto ? 0.0 : cli->delta, algos, n_algos, deltas);
+  r->n_algos = n_algos;
+  for (int i = 0; i < n_algos; i++) {
+    r->algos[i].algo = algos[i];
+    r->algos[i].delta = deltas[i];
+  }
+  r->buckets_auto = cli->buckets_auto;
+  r->buckets = cli->buckets_auto ? ds_buckets_auto(g, r->delta) : cli->buckets;
+}
+
+int ds_run_report_alloc(ds_graph_report *r) {
+  r->reference = -1;
+  for (int i = 0; i < r->n_algos; i++) {
+    ds_algo_stats *a = &r->algos[i];
+    a->times_ms = (double *)calloc((size_t)r->n_sources * r->trials, sizeof(double));
+    a->rounds = (uint64_t *)calloc(r->n_sources, sizeof(uint64_t));
+    a->edges_relaxed = (uint64_t *)calloc(r->n_sources, sizeof(uint64_t));
+    a->reached_arcs = (uint64_t *)calloc(r->n_sources, sizeof(uint64_t));
+    a->reached = (uint32_t *)calloc(r->n_sources, sizeof(uint32_t));
+    a->check = (ds_check *)calloc(r->n_sources, sizeof(ds_check));
+    if (!a->times_ms || !a->rounds || !a->edges_relaxed || !a->reached_arcs || !a->reached ||
+        !a->check)
+      return 0;
+    if (a->algo == DS_ALGO_NEAR_FAR) r->reference = i;
+  }
+  for (int i = 0; i < r->n_algos && r->reference < 0; i++)
+    if (r->algos[i].algo == DS_ALGO_DIJKSTRA) r->reference = i;
+  return 1;
+}
+
+void ds_run_report_free(ds_graph_report *r) {
+  for (int i = 0; i < DS_ALGO_COUNT; i++) {
+    ds_algo_stats *a = &r->algos[i];
+    free(a->times_ms);
+    free(a->rounds);
+    free(a->edges_relaxed);
+    free(a->reached_arcs);
+    free(a->reached);
+    free(a->check);
+  }
+  free(r->sources);
+  memset(r, 0, sizeof *r);
+}
+
 /* 2. One graph: load, run, validate, report. */
 static ds_exit_code run_graph(const run_plan *p, const char *path) {
   const ds_cli *cli = p->cli;
@@ -232,23 +291,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     rc = DS_EXIT_INPUT;
     goto cleanup;
   }
-  r.n_sources = cli->sources;
-  uint32_t candidates = ds_run_source_candidates(&g);
-  if (r.n_sources > 1 && r.n_sources > candidates) {
-    r.n_sources = candidates > 0 ? candidates : 1;
-    if (!cli->quiet)
-      fprintf(stderr, "sssp: note: %s has %u vertices with out-arcs: %u sources, not %u\n", path,
-              candidates, r.n_sources, cli->sources);
-  }
-  r.trials = cli->trials;
-  r.threads = p->threads;
-  double deltas[DS_ALGO_COUNT];
-  r.delta_auto = cli->delta_auto;
-  r.delta = ds_delta_for_algos(&g, cli->delta_auto ? 0.0 : cli->delta, p->algos, p->n_algos,
-                               deltas);
-  for (int i = 0; i < p->n_algos; i++) r.algos[i].delta = deltas[i];
-  r.buckets_auto = cli->buckets_auto;
-  r.buckets = cli->buckets_auto ? ds_buckets_auto(&g, r.delta) : cli->buckets;
+  ds_run_report_params(cli, &g, path, p->algos, p->n_algos, p->threads, &r);
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
   const ds_dist_width width = ds_sssp_dist_width(&g);
   if (width == DS_DIST_WIDE && !cli->quiet)
@@ -262,24 +305,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   if ((rc = ds_run_pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
 
   // 3c. memory for results and statistics
-  r.n_algos = p->n_algos;
-  r.reference = -1;
-  for (int i = 0; i < p->n_algos; i++) {
-    ds_algo_stats *a = &r.algos[i];
-    a->algo = p->algos[i];
-    a->times_ms = (double *)calloc((size_t)r.n_sources * r.trials, sizeof(double));
-    a->rounds = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
-    a->edges_relaxed = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
-    a->reached_arcs = (uint64_t *)calloc(r.n_sources, sizeof(uint64_t));
-    a->reached = (uint32_t *)calloc(r.n_sources, sizeof(uint32_t));
-    a->check = (ds_check *)calloc(r.n_sources, sizeof(ds_check));
-    if (!a->times_ms || !a->rounds || !a->edges_relaxed || !a->reached_arcs || !a->reached ||
-        !a->check)
-      goto nomem;
-    if (a->algo == DS_ALGO_NEAR_FAR) r.reference = i;
-  }
-  for (int i = 0; i < p->n_algos && r.reference < 0; i++)
-    if (r.algos[i].algo == DS_ALGO_DIJKSTRA) r.reference = i;
+  if (!ds_run_report_alloc(&r)) goto nomem;
   size_t n = g.n ? g.n : 1;
   const size_t dist_bytes = ds_dist_size(&g, width);
   dist = malloc(n * dist_bytes);
@@ -364,7 +390,7 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   // 3f. --output: the first algorithm's result (a single source, checked by
   // the CLI), unless a result was found wrong
   if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
-    ds_exit_code orc = write_output(cli->output_path, &g, keep_first ? kept_dist : dist, width,
+    ds_exit_code orc = ds_run_write_output(cli->output_path, &g, keep_first ? kept_dist : dist, width,
                                     keep_first ? kept_pred : pred);
     if (orc != DS_EXIT_OK) {
       rc = orc;
@@ -386,16 +412,7 @@ nomem:
   rc = DS_EXIT_INTERNAL;
 cleanup:
   if (ctx != NULL) ds_gpu_close(ctx);
-  for (int i = 0; i < DS_ALGO_COUNT; i++) {
-    ds_algo_stats *a = &r.algos[i];
-    free(a->times_ms);
-    free(a->rounds);
-    free(a->edges_relaxed);
-    free(a->reached_arcs);
-    free(a->reached);
-    free(a->check);
-  }
-  free(r.sources);
+  ds_run_report_free(&r);
   free(dist);
   free(pred);
   free(ref);
@@ -414,6 +431,8 @@ ds_exit_code ds_run(const ds_cli *cli) {
   run_plan p;
   memset(&p, 0, sizeof p);
   p.cli = cli;
+  // several GPUs: the distributed engine's own driver (run_dist.c)
+  if (cli->gpus > 0 || cli->mpi) return ds_run_dist(cli);
 
   // 1. threads and device
   if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;

@@ -1,0 +1,783 @@
+/* `sssp --gpus N` and `mpirun -np N sssp --mpi`: the searches of sssp on the
+ * distributed GPU engine (app/dist, docs/distributed.md), one rank a GPU.
+ *
+ * --gpus N: one process, a thread a rank, rank r on GPU r (ds_comm_nccl_run).
+ * --mpi: a process a rank under mpirun, each on the GPU of its rank on its
+ * machine (ds_comm_nccl_mpi_run); every process loads the graph, rank 0
+ * reports and writes the files, and every process ends with rank 0's code.
+ *
+ * Per graph: 1. load it on the host (through the binary cache), once a
+ * process; 2. the sources, delta and buckets by the single-GPU rules; 3. the
+ * ranks start, each cuts its part out of the loaded CSR by the partition
+ * (ds_dgraph_view: no rank holds more than its part on its GPU), and runs,
+ * per source and algorithm, one untimed warm-up and the timed trials;
+ * 4. --validate: every timed result by the distributed Graph500 validator
+ * and, where the graph is small enough for Dijkstra on the host, against its
+ * distances, gathered on rank 0; 5. rank 0 reports.
+ *
+ * The time of a trial is the slowest rank's rounds (local work, exchange,
+ * all-reduce), as the single-GPU engines time the search alone; the engine's
+ * setup on the GPU (allocations, the part's copy there, the result's copy
+ * back), which it does again for every search, is reported apart. Multisplit
+ * and near-far are the same engine with a window of `buckets` or 2 buckets.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "lab.h"
+#include "run.h"
+#include "run_dist.h"
+#include "run_sources.h"
+#include "sssp.h"
+#include "sssp_report.h"
+
+#include "dist/dgraph.h"
+#include "dist/dsssp.h"
+#include "dist/dsssp_engine.h" /* ds_dsssp_update: the bytes of an update sent */
+#include "ds/device.h"
+#ifdef DS_HAVE_NCCL
+#include "dist/comm_nccl.h"
+#include "dist/dsssp_gpu.h"
+#endif
+#ifdef DS_HAVE_MPI
+#include <mpi.h>
+#include "dist/comm_mpi.h"
+#endif
+
+#define POISON_BYTE 0xA5 /* fills result arrays before each run, as run.c */
+#define MS_PER_S 1e3
+#define MEGA 1e6
+#define MIB (1024.0 * 1024.0)
+/* Dijkstra on the host runs on rank 0 while the other ranks wait in their
+ * next collective, within the communicator's timeout (120 s): graphs up to
+ * this many arcs take seconds there. Larger ones are checked by the
+ * distributed validator alone. */
+#define ORACLE_MAX_ARCS (1ull << 26)
+/* Under mpirun each process loads the graph at its own pace (one may parse
+ * the text while another reads the cache) before the ranks agree that every
+ * load succeeded: a bound for the slowest load, not for a collective. */
+#define LOAD_AGREE_TIMEOUT_MS 1800000u
+
+/* What a rank reports of one (algorithm, source): its last timed trial. */
+enum { F_RELAX, F_EXCHANGE, F_REDUCE, F_SENT, F_RECEIVED, F_EDGES, F_REACHED, F_REACHED_ARCS,
+       F_COUNT };
+/* What a rank holds. */
+enum { H_DEVICE, H_FIRST, H_VERTICES, H_ARCS, H_COUNT };
+
+/* One graph's run, shared by the ranks of this process; rank 0 fills the
+ * report's parts. */
+typedef struct {
+  const ds_cli *cli;
+  const ds_graph *g;
+  ds_graph_report *r;
+  ds_dist_width width;
+  int ranks;
+  int oracle;          /* --validate compares with Dijkstra */
+  void *ref, *all;     /* rank 0: Dijkstra's distances, and the ranks' gathered */
+  void *kept_dist;     /* rank 0: the first algorithm's result, for --output */
+  uint32_t *kept_pred;
+  double *held;        /* R * H_COUNT: every rank's device and part */
+  double *split;       /* (algo, source, rank, field) */
+  double *setup_ms;    /* (algo, source): the slowest rank's engine setup, last trial */
+  int validation_failed;
+} dist_run;
+
+/* 1. What --gpus and --mpi take: GPU algorithms of the distributed engine, no
+ * --device. 0, or the usage error printed. */
+static ds_exit_code check_options(const ds_cli *cli, ds_algo *algos, int *n_algos) {
+  char what[32];
+  if (cli->mpi) snprintf(what, sizeof what, "--mpi");
+  else snprintf(what, sizeof what, "--gpus %d", cli->gpus);
+  if (cli->mpi && cli->gpus > 0) {
+    fprintf(stderr, "sssp: --gpus %d with --mpi: under mpirun the ranks are the processes, a GPU "
+                    "each (mpirun -np N sssp --mpi ...); --gpus runs N ranks in one process\n",
+            cli->gpus);
+    return DS_EXIT_USAGE;
+  }
+  if (cli->device_given) {
+    fprintf(stderr, "sssp: %s with --device: rank r runs on GPU r%s (choose the GPUs with "
+                    "CUDA_VISIBLE_DEVICES)\n", what, cli->mpi ? " of its machine" : "");
+    return DS_EXIT_USAGE;
+  }
+  *n_algos = 0;
+  if (cli->algo_all || cli->n_algos == 0) algos[(*n_algos)++] = DS_ALGO_MULTISPLIT;
+  if (cli->algo_all) algos[(*n_algos)++] = DS_ALGO_NEAR_FAR;
+  for (int i = 0; i < cli->n_algos; i++) {
+    const ds_algo a = (ds_algo)cli->algos[i];
+    if (!ds_algo_is_gpu(a)) {
+      fprintf(stderr, "sssp: %s runs the distributed GPU engine: %s is a CPU algorithm (with "
+                      "--gpus or --mpi: multisplit, near-far)\n", what, ds_algo_name(a));
+      return DS_EXIT_USAGE;
+    }
+    if (a != DS_ALGO_MULTISPLIT && a != DS_ALGO_NEAR_FAR) {
+      fprintf(stderr, "sssp: %s: %s does not run on several GPUs (multisplit and near-far do)\n",
+              what, ds_algo_name(a));
+      return DS_EXIT_USAGE;
+    }
+    int seen = 0;
+    for (int j = 0; j < *n_algos; j++) seen |= algos[j] == a;
+    if (!seen) algos[(*n_algos)++] = a;
+  }
+  return DS_EXIT_OK;
+}
+
+#ifndef DS_HAVE_NCCL
+
+ds_exit_code ds_run_dist(const ds_cli *cli) {
+  ds_algo algos[DS_ALGO_COUNT];
+  int n_algos = 0;
+  ds_exit_code rc = check_options(cli, algos, &n_algos);
+  if (rc != DS_EXIT_OK) return rc;
+  char what[32];
+  if (cli->mpi) snprintf(what, sizeof what, "--mpi");
+  else snprintf(what, sizeof what, "--gpus %d", cli->gpus);
+  fprintf(stderr, "sssp: %s: this sssp was built without NCCL (%s), which several GPUs need: "
+                  "build with CUDA where NCCL is found (docs/building.md)\n", what,
+#ifdef DS_HAVE_CUDA
+          "CUDA is on, NCCL was not found at configure time"
+#else
+          "a build without CUDA"
+#endif
+  );
+  return DS_EXIT_DEVICE;
+}
+
+#else /* DS_HAVE_NCCL */
+
+/* The exit code of a status of the ranks: the transport's failures and the
+ * GPU engine's memory are device errors here, not the file or host errors
+ * that ds_app_exit_of makes of them. */
+static ds_exit_code dist_exit_of(ds_status st) {
+  switch (st) {
+  case DS_OK: return DS_EXIT_OK;
+  case DS_ERR_ARG: return DS_EXIT_USAGE;
+  case DS_ERR_VALIDATION: return DS_EXIT_VALIDATION;
+  case DS_ERR_RANGE: return DS_EXIT_RANGE;
+  default: return DS_EXIT_DEVICE; /* IO (NCCL, MPI, a rank lost), UNSUPPORTED, NOMEM on a GPU */
+  }
+}
+
+
+/* Rank 0 receives every rank's n_local values of `size` bytes, in vertex
+ * order (the ranks own increasing ranges); out is rank 0's, g->n values. */
+static ds_status gather(ds_comm *host, const ds_dgraph *part, const void *local, size_t size,
+                        void *out, ds_error *err) {
+  const int ranks = ds_comm_size(host);
+  uint64_t *send = calloc((size_t)ranks, sizeof *send);
+  if (send == NULL) return ds_comm_agree(host, ds_error_set(err, DS_ERR_NOMEM, "out of memory"), err);
+  ds_status st = ds_comm_agree(host, DS_OK, err);
+  send[0] = (uint64_t)part->n_local * size;
+  void *recv = NULL;
+  size_t cap = 0;
+  if (st == DS_OK) st = ds_comm_exchange(host, local, send, &recv, &cap, NULL, err);
+  if (st == DS_OK && ds_comm_rank(host) == 0 && part->n > 0)
+    memcpy(out, recv, (size_t)part->n * size);
+  free(recv);
+  free(send);
+  return st;
+}
+
+/* The lab's test hook (DS_TEST_CORRUPT): the last reached vertex of this
+ * rank's but the source gets a larger distance, so that validation fails. */
+static void corrupt_for_test(const dist_run *d, const ds_dgraph *part, uint32_t source, void *dist) {
+  const ds_graph *g = d->g;
+  for (uint32_t i = part->n_local; i-- > 0;) {
+    /* ds_dist_is_finite reads dist[i] by g's type and the width: a local index serves */
+    if (part->first + i == source || !ds_dist_is_finite(g, dist, d->width, i)) continue;
+    if (g->weight_type == DS_WEIGHT_F32) ((float *)dist)[i] = 2.0f * ((float *)dist)[i] + 1.0f;
+    else if (d->width == DS_DIST_WIDE) ((uint64_t *)dist)[i]++;
+    else if (((uint32_t *)dist)[i] < DS_DIST_MAX_U32) ((uint32_t *)dist)[i]++;
+    else continue;
+    return;
+  }
+}
+
+/* Records a validation failure of (algorithm i, source s) on rank 0. */
+static void record_failure(dist_run *d, int me, int i, uint32_t s, uint32_t source, const char *msg) {
+  if (me == 0 || d->cli->mpi) d->validation_failed = 1; /* --gpus: the ranks share d */
+  if (me != 0) return;
+  ds_algo_stats *a = &d->r->algos[i];
+  if (a->check[s] != DS_CHECK_FAILED) {
+    fprintf(stderr, "sssp: validation failed: %s from source %u on %s: %s\n", ds_algo_name(a->algo),
+            source + (uint32_t)d->g->index_base, d->g->name, msg);
+    if (a->failure[0] == '\0') snprintf(a->failure, sizeof a->failure, "%s", msg);
+  }
+  a->check[s] = DS_CHECK_FAILED;
+}
+
+/* A check's outcome: a validation failure is recorded (the run goes on, and
+ * ends with exit code 3); another error ends the run with the check's message. */
+static ds_status settle(dist_run *d, int me, int i, uint32_t s, uint32_t source, ds_status st,
+                        const ds_error *verr, ds_error *err) {
+  if (st == DS_ERR_VALIDATION) record_failure(d, me, i, s, source, verr->msg);
+  else if (st != DS_OK && err != NULL) *err = *verr;
+  return st;
+}
+
+/* 4. One timed result: the Graph500 rules by the ranks, then Dijkstra's
+ * distances on rank 0. Returns DS_OK also where it failed validation
+ * (recorded); another status ends the run. */
+static ds_status check_result(dist_run *d, ds_comm *host, const ds_dgraph *part, int i, uint32_t s,
+                              uint32_t source, const void *dist, const uint32_t *pred,
+                              ds_error *err) {
+  const int me = ds_comm_rank(host);
+  ds_error verr = {{0}};
+  uint32_t bad = 0;
+  ds_status st = ds_dsssp_validate(host, part, source, dist, d->width, pred, &bad, &verr);
+  st = settle(d, me, i, s, source, st, &verr, err);
+  if (st == DS_OK && d->oracle) {
+    st = gather(host, part, dist, ds_dist_size(d->g, d->width), d->all, err);
+    if (st != DS_OK) return st;
+    ds_status local = DS_OK;
+    if (me == 0) local = ds_sssp_compare(d->g, d->ref, d->all, d->width, NULL, &verr);
+    st = settle(d, me, i, s, source, ds_comm_agree(host, local, &verr), &verr, err);
+  }
+  if (st == DS_ERR_VALIDATION) return DS_OK;
+  if (st == DS_OK && me == 0 && d->r->algos[i].check[s] == DS_CHECK_NOT_RUN)
+    d->r->algos[i].check[s] = DS_CHECK_PASSED;
+  return st;
+}
+
+/* This rank's statistics of its last trial into rank 0's tables. */
+static ds_status collect(dist_run *d, ds_comm *host, int i, uint32_t s, const ds_dsssp_result *res,
+                         double setup_ms, ds_error *err) {
+  const int me = ds_comm_rank(host), ranks = d->ranks;
+  double *v = calloc((size_t)ranks * F_COUNT, sizeof *v);
+  ds_status st = ds_comm_agree(host, v != NULL ? DS_OK : ds_error_set(err, DS_ERR_NOMEM, "out of memory"), err);
+  if (st != DS_OK) {
+    free(v);
+    return st;
+  }
+  double *mine = v + (size_t)me * F_COUNT;
+  mine[F_RELAX] = res->relax_ms;
+  mine[F_EXCHANGE] = res->exchange_ms;
+  mine[F_REDUCE] = res->reduce_ms;
+  mine[F_SENT] = (double)res->updates_sent;
+  mine[F_RECEIVED] = (double)res->updates_received;
+  mine[F_EDGES] = (double)res->edges_relaxed;
+  mine[F_REACHED] = (double)res->reached;
+  mine[F_REACHED_ARCS] = (double)res->reached_arcs;
+  /* a sum over ranks that each add their own slot: the values are exact */
+  st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_SUM, v, v, (size_t)ranks * F_COUNT, err);
+  if (st == DS_OK && me == 0) {
+    ds_graph_report *r = d->r;
+    ds_algo_stats *a = &r->algos[i];
+    memcpy(d->split + ((size_t)i * r->n_sources + s) * ranks * F_COUNT, v,
+           (size_t)ranks * F_COUNT * sizeof *v);
+    uint64_t edges = 0, reached = 0, arcs = 0;
+    for (int p = 0; p < ranks; p++) {
+      edges += (uint64_t)v[p * F_COUNT + F_EDGES];
+      reached += (uint64_t)v[p * F_COUNT + F_REACHED];
+      arcs += (uint64_t)v[p * F_COUNT + F_REACHED_ARCS];
+    }
+    a->rounds[s] = res->rounds;
+    a->edges_relaxed[s] = edges;
+    a->reached[s] = (uint32_t)reached;
+    a->reached_arcs[s] = arcs;
+    d->setup_ms[(size_t)i * r->n_sources + s] = setup_ms;
+  }
+  free(v);
+  return st;
+}
+
+/* 3. The work of one rank: its part, then every source and algorithm. */
+static ds_status rank_main(ds_comm *host, ds_comm *dev, void *arg, ds_error *err) {
+  dist_run *d = (dist_run *)arg;
+  const ds_cli *cli = d->cli;
+  ds_graph_report *r = d->r;
+  const int me = ds_comm_rank(host), ranks = ds_comm_size(host);
+  ds_dgraph part;
+  memset(&part, 0, sizeof part);
+  void *dist = NULL;
+  uint32_t *pred = NULL;
+  double *held = NULL;
+
+  // 3a. this rank's part, cut out of the loaded graph; its result arrays
+  ds_status local = ds_dgraph_view(d->g, me, ranks, &part, err);
+  const size_t dsize = ds_dist_size(d->g, d->width), n_local = part.n_local ? part.n_local : 1;
+  if (local == DS_OK) {
+    dist = malloc(n_local * dsize);
+    if (cli->predecessors) pred = malloc(n_local * sizeof *pred);
+    held = calloc((size_t)ranks * H_COUNT, sizeof *held);
+    if (dist == NULL || (cli->predecessors && pred == NULL) || held == NULL)
+      local = ds_error_set(err, DS_ERR_NOMEM, "rank %d: out of memory for the distances of %u "
+                           "vertices", me, part.n_local);
+  }
+  ds_status st = ds_comm_agree(host, local, err);
+  if (st != DS_OK) goto done;
+
+  // 3b. what every rank holds, for the report
+  held[me * H_COUNT + H_DEVICE] = ds_comm_nccl_device(dev);
+  held[me * H_COUNT + H_FIRST] = part.first;
+  held[me * H_COUNT + H_VERTICES] = part.n_local;
+  held[me * H_COUNT + H_ARCS] = (double)part.m_local;
+  st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_SUM, held, held, (size_t)ranks * H_COUNT, err);
+  if (st != DS_OK) goto done;
+  if (me == 0) memcpy(d->held, held, (size_t)ranks * H_COUNT * sizeof *held);
+
+  // 3c. per source: Dijkstra on rank 0 where it checks; per algorithm a
+  // warm-up (on the first source, as run.c) and the timed trials
+  ds_dsssp_params params;
+  ds_dsssp_params_default(&params);
+  params.want_pred = cli->predecessors;
+  params.dist_width = d->width;
+  for (uint32_t s = 0; s < r->n_sources; s++) {
+    const uint32_t src = r->sources[s];
+    if (d->oracle) {
+      local = DS_OK;
+      if (me == 0) {
+        ds_sssp_params sp;
+        ds_sssp_params_default(&sp);
+        sp.threads = cli->threads;
+        sp.dist_width = d->width;
+        ds_sssp_result rr;
+        memset(&rr, 0, sizeof rr);
+        rr.dist = d->ref;
+        local = ds_sssp_dijkstra(d->g, src, &sp, &rr, err);
+      }
+      if ((st = ds_comm_agree(host, local, err)) != DS_OK) goto done;
+    }
+    for (int i = 0; i < r->n_algos; i++) {
+      ds_algo_stats *a = &r->algos[i];
+      params.delta = a->delta;
+      params.buckets = a->algo == DS_ALGO_NEAR_FAR ? DS_SSSP_MIN_BUCKETS : r->buckets;
+      ds_dsssp_result res;
+      double setup_ms = 0.0;
+      for (uint32_t t = (s == 0 ? 0 : 1); t <= r->trials; t++) { /* t = 0: warm-up */
+        memset(dist, POISON_BYTE, n_local * dsize);
+        if (pred != NULL) memset(pred, POISON_BYTE, n_local * sizeof *pred);
+        memset(&res, 0, sizeof res);
+        res.dist = dist;
+        res.pred = pred;
+        if ((st = ds_dsssp_gpu(dev, &part, src, &params, &res, err)) != DS_OK) goto done;
+        // the slowest rank's search, and its setup
+        double mine[2] = {res.relax_ms + res.exchange_ms + res.reduce_ms, 0.0}, slow[2];
+        mine[1] = res.time_ms - mine[0];
+        if ((st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_MAX, mine, slow, 2, err)) != DS_OK)
+          goto done;
+        if (t == 0) continue;
+        if (me == 0) a->times_ms[(size_t)s * r->trials + (t - 1)] = slow[0];
+        setup_ms = slow[1];
+        if (ds_lab_corrupt()) corrupt_for_test(d, &part, src, dist);
+        if (cli->validate &&
+            (st = check_result(d, host, &part, i, s, src, dist, pred, err)) != DS_OK)
+          goto done;
+      }
+      if ((st = collect(d, host, i, s, &res, setup_ms, err)) != DS_OK) goto done;
+      // --output: the first algorithm's last result (a single source: the CLI checks)
+      if (i == 0 && cli->output_path != NULL) {
+        st = gather(host, &part, dist, dsize, d->kept_dist, err);
+        if (st == DS_OK && pred != NULL)
+          st = gather(host, &part, pred, sizeof *pred, d->kept_pred, err);
+        if (st != DS_OK) goto done;
+      }
+    }
+  }
+done:
+  free(held);
+  free(dist);
+  free(pred);
+  ds_dgraph_view_free(&part);
+  return st;
+}
+
+// ---- rank 0's report ----------------------------------------------------------
+
+static const char *launch_name(const ds_cli *cli) {
+  return cli->mpi ? "mpirun, a process a GPU" : "one process, a thread a GPU";
+}
+
+/* Graph500's count: the input's edges in the searched component. A symmetric
+ * CSR holds each undirected edge as two arcs, both out of reached vertices;
+ * the input's duplicates and self-loops, which the CSR drops, are not
+ * counted (Graph500's reference counts its edge list's). */
+static double graph500_edges(const ds_graph *g, uint64_t reached_arcs) {
+  return g->symmetric ? (double)reached_arcs / 2.0 : (double)reached_arcs;
+}
+
+static double per_s(double count, double ms) { return ms > 0.0 ? count / (ms / MS_PER_S) : 0.0; }
+
+static void print_ranks(const dist_run *d) {
+  const ds_graph_report *r = d->r;
+  printf("%d ranks (%s, NCCL):", d->ranks, launch_name(d->cli));
+  for (int p = 0; p < d->ranks; p++) {
+    const double *h = d->held + (size_t)p * H_COUNT;
+    printf("%s rank %d GPU %.0f %.0f vertices %.0f arcs", p ? ";" : "", p, h[H_DEVICE],
+           h[H_VERTICES], h[H_ARCS]);
+  }
+  printf("\n");
+  // the split of each search's last trial, rank by rank
+  printf("%-13s %10s %5s %10s %12s %13s %13s %10s %9s %11s\n", "algorithm", "source", "rank",
+         "relax ms", "exchange ms", "all-reduce ms", "updates sent", "MiB sent", "setup ms",
+         "G500 MTEPS");
+  for (uint32_t s = 0; s < r->n_sources; s++)
+    for (int i = 0; i < r->n_algos; i++) {
+      const ds_algo_stats *a = &r->algos[i];
+      const double *v = d->split + ((size_t)i * r->n_sources + s) * d->ranks * F_COUNT;
+      double med, lo, hi;
+      ds_stats_of(a->times_ms + (size_t)s * r->trials, r->trials, &med, &lo, &hi);
+      const double teps = per_s(graph500_edges(d->g, a->reached_arcs[s]), med) / MEGA;
+      for (int p = 0; p < d->ranks; p++) {
+        const double *x = v + (size_t)p * F_COUNT;
+        printf("%-13s %10u %5d %10.3f %12.3f %13.3f %13.0f %10.2f", ds_algo_name(a->algo),
+               r->sources[s] + (uint32_t)d->g->index_base, p, x[F_RELAX], x[F_EXCHANGE],
+               x[F_REDUCE], x[F_SENT], x[F_SENT] * sizeof(ds_dsssp_update) / MIB);
+        if (p == 0) printf(" %9.3f %11.1f\n", d->setup_ms[(size_t)i * r->n_sources + s], teps);
+        else printf(" %9s %11s\n", "", "");
+      }
+    }
+}
+
+/* The distributed run's parts of the JSON run that ds_report_json_graph made. */
+static int json_dist(cJSON *root, const dist_run *d) {
+  const ds_graph_report *r = d->r;
+  cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+  cJSON *run = cJSON_GetArrayItem(runs, cJSON_GetArraySize(runs) - 1);
+  if (run == NULL) return 0;
+  cJSON *jd = cJSON_AddObjectToObject(run, "distributed");
+  if (jd == NULL) return 0;
+  cJSON_AddNumberToObject(jd, "ranks", d->ranks);
+  cJSON_AddNumberToObject(jd, "gpus", d->ranks);
+  cJSON_AddStringToObject(jd, "launch", d->cli->mpi ? "mpi" : "threads");
+  cJSON_AddStringToObject(jd, "transport", "nccl");
+  cJSON_AddStringToObject(jd, "time", "the slowest rank's rounds (relax, exchange, all-reduce); "
+                                      "the engine's setup apart");
+  cJSON *jr = cJSON_AddArrayToObject(jd, "per_rank");
+  if (jr == NULL) return 0;
+  for (int p = 0; p < d->ranks; p++) {
+    const double *h = d->held + (size_t)p * H_COUNT;
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL) return 0;
+    cJSON_AddItemToArray(jr, o);
+    cJSON_AddNumberToObject(o, "rank", p);
+    cJSON_AddNumberToObject(o, "device", h[H_DEVICE]);
+    cJSON_AddNumberToObject(o, "first_vertex", h[H_FIRST] + d->g->index_base);
+    cJSON_AddNumberToObject(o, "vertices", h[H_VERTICES]);
+    cJSON_AddNumberToObject(o, "arcs", h[H_ARCS]);
+  }
+  // per algorithm and source: Graph500's TEPS, the setup, each rank's split
+  cJSON *ja = cJSON_GetObjectItemCaseSensitive(run, "algorithms");
+  for (int i = 0; i < r->n_algos; i++) {
+    const ds_algo_stats *a = &r->algos[i];
+    cJSON *jalg = cJSON_GetArrayItem(ja, i);
+    cJSON *per = cJSON_GetObjectItemCaseSensitive(jalg, "per_source");
+    if (jalg == NULL || per == NULL) return 0;
+    cJSON_AddStringToObject(jalg, "engine", "distributed");
+    for (uint32_t s = 0; s < r->n_sources; s++) {
+      cJSON *o = cJSON_GetArrayItem(per, (int)s);
+      if (o == NULL) return 0;
+      double med, lo, hi;
+      ds_stats_of(a->times_ms + (size_t)s * r->trials, r->trials, &med, &lo, &hi);
+      const double edges = graph500_edges(d->g, a->reached_arcs[s]);
+      cJSON_AddNumberToObject(o, "graph500_edges", edges);
+      cJSON_AddNumberToObject(o, "teps_graph500", per_s(edges, med));
+      cJSON_AddNumberToObject(o, "setup_ms", d->setup_ms[(size_t)i * r->n_sources + s]);
+      cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+      if (ranks == NULL) return 0;
+      const double *v = d->split + ((size_t)i * r->n_sources + s) * d->ranks * F_COUNT;
+      for (int p = 0; p < d->ranks; p++) {
+        const double *x = v + (size_t)p * F_COUNT;
+        cJSON *q = cJSON_CreateObject();
+        if (q == NULL) return 0;
+        cJSON_AddItemToArray(ranks, q);
+        cJSON_AddNumberToObject(q, "rank", p);
+        cJSON_AddNumberToObject(q, "relax_ms", x[F_RELAX]);
+        cJSON_AddNumberToObject(q, "exchange_ms", x[F_EXCHANGE]);
+        cJSON_AddNumberToObject(q, "allreduce_ms", x[F_REDUCE]);
+        cJSON_AddNumberToObject(q, "updates_sent", x[F_SENT]);
+        cJSON_AddNumberToObject(q, "updates_received", x[F_RECEIVED]);
+        cJSON_AddNumberToObject(q, "bytes_sent", x[F_SENT] * sizeof(ds_dsssp_update));
+        cJSON_AddNumberToObject(q, "edges_relaxed", x[F_EDGES]);
+        cJSON_AddNumberToObject(q, "reached", x[F_REACHED]);
+      }
+    }
+  }
+  return 1;
+}
+
+// ---- a graph, and the run -------------------------------------------------------
+
+typedef struct {
+  const ds_cli *cli;     /* quiet on the processes of ranks other than 0 */
+  ds_algo algos[DS_ALGO_COUNT];
+  int n_algos;
+  int ranks;
+  int root;
+  int threads;
+  cJSON *json;
+  ds_comm *load_comm;    /* --mpi: the processes' agreement on each load */
+} dist_plan;
+
+/* A message of the ranks without the second "rank F: " that an agreement
+ * puts before a message that names its rank already. */
+static const char *rank_message(const char *msg) {
+  int f = -1, len = 0;
+  if (sscanf(msg, "rank %d: %n", &f, &len) != 1 || len == 0) return msg;
+  char again[32];
+  snprintf(again, sizeof again, "rank %d: ", f);
+  return strncmp(msg + len, again, strlen(again)) == 0 ? msg + len : msg;
+}
+
+/* Under mpirun, every process's outcome of a step it took alone becomes the
+ * same on all (the least failing rank's exit code); --gpus: rc itself. */
+static ds_exit_code agree_exit(const dist_plan *p, ds_exit_code rc) {
+  if (p->load_comm == NULL) return rc;
+  ds_error err = {{0}};
+  uint64_t code = (uint64_t)rc;
+  if (rc != DS_EXIT_OK) snprintf(err.msg, sizeof err.msg, "failed with exit code %d", (int)rc);
+  ds_status st = ds_comm_agree_detail(p->load_comm, rc == DS_EXIT_OK ? DS_OK : DS_ERR_IO, &code, &err);
+  if (st == DS_OK) return DS_EXIT_OK;
+  if (rc == DS_EXIT_OK) { /* another rank's failure, printed there; say so once */
+    if (p->root) fprintf(stderr, "sssp: %s\n", err.msg);
+    return code >= DS_EXIT_USAGE && code <= DS_EXIT_RANGE ? (ds_exit_code)code : DS_EXIT_DEVICE;
+  }
+  return rc;
+}
+
+/* Rank 0's files and report of a graph's run. */
+static ds_exit_code report(const dist_plan *p, const dist_run *d, const char *path) {
+  const ds_cli *cli = p->cli;
+  const ds_exit_code rc = d->validation_failed ? DS_EXIT_VALIDATION : DS_EXIT_OK;
+  if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
+    ds_exit_code orc = ds_run_write_output(cli->output_path, d->g, d->kept_dist, d->width,
+                                           d->kept_pred);
+    if (orc != DS_EXIT_OK) return orc;
+  }
+  if (!cli->quiet) {
+    ds_report_graph_line(stdout, d->r);
+    ds_report_table(stdout, d->r);
+    print_ranks(d);
+    fflush(stdout);
+  }
+  if (p->json != NULL && (!ds_report_json_graph(p->json, d->r, cli) || !json_dist(p->json, d))) {
+    fprintf(stderr, "sssp: out of memory for the report of %s\n", path);
+    return DS_EXIT_INTERNAL;
+  }
+  return DS_EXIT_OK;
+}
+
+static ds_exit_code run_graph(const void *ctx, const char *path) {
+  const dist_plan *p = (const dist_plan *)ctx;
+  const ds_cli *cli = p->cli;
+  ds_exit_code rc = DS_EXIT_OK;
+  ds_graph g;
+  memset(&g, 0, sizeof g);
+  ds_graph_report r;
+  memset(&r, 0, sizeof r);
+  dist_run d;
+  memset(&d, 0, sizeof d);
+  int loaded = 0;
+
+  // 1. the graph, on the host of every process
+  rc = ds_app_load_graph(cli, path, cli->undirected, &g, &r.load_ms, &r.cache);
+  loaded = rc == DS_EXIT_OK;
+  if (rc == DS_EXIT_OK && g.n == 0) {
+    fprintf(stderr, "sssp: %s: the graph has no vertices\n", path);
+    rc = DS_EXIT_INPUT;
+  }
+  if ((rc = agree_exit(p, rc)) != DS_EXIT_OK) goto cleanup;
+  r.g = &g;
+  r.path = path;
+
+  // 2. sources, delta and buckets by the single-GPU rules
+  ds_run_report_params(cli, &g, path, p->algos, p->n_algos, p->threads, &r);
+  d.cli = cli;
+  d.g = &g;
+  d.r = &r;
+  d.width = ds_sssp_dist_width(&g);
+  d.ranks = p->ranks;
+  d.oracle = cli->validate && g.m <= ORACLE_MAX_ARCS;
+  if (cli->validate && !d.oracle && !cli->quiet)
+    fprintf(stderr, "sssp: note: %s: %llu arcs, beyond the %llu that Dijkstra on the host checks "
+                    "here: the results are checked by Graph500's rules alone\n", path,
+            (unsigned long long)g.m, ORACLE_MAX_ARCS);
+  const size_t n = g.n, dsize = ds_dist_size(&g, d.width);
+  r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
+  if (r.sources == NULL) goto nomem;
+  rc = ds_run_pick_sources(cli, &g, path, r.sources, r.n_sources);
+  if ((rc = agree_exit(p, rc)) != DS_EXIT_OK) goto cleanup;
+  if (!ds_run_report_alloc(&r)) goto nomem;
+  d.held = (double *)calloc((size_t)p->ranks * H_COUNT, sizeof(double));
+  d.split = (double *)calloc((size_t)p->n_algos * r.n_sources * p->ranks * F_COUNT, sizeof(double));
+  d.setup_ms = (double *)calloc((size_t)p->n_algos * r.n_sources, sizeof(double));
+  if (d.held == NULL || d.split == NULL || d.setup_ms == NULL) goto nomem;
+  if (p->root && d.oracle &&
+      ((d.ref = malloc(n * dsize)) == NULL || (d.all = malloc(n * dsize)) == NULL))
+    goto nomem;
+  if (p->root && cli->output_path != NULL &&
+      ((d.kept_dist = malloc(n * dsize)) == NULL ||
+       (cli->predecessors && (d.kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)))
+    goto nomem;
+  if ((rc = agree_exit(p, DS_EXIT_OK)) != DS_EXIT_OK) goto cleanup;
+
+  // 3. the ranks
+  ds_error err = {{0}};
+  ds_status st;
+  if (!cli->mpi) {
+    ds_status *rank_status = (ds_status *)calloc((size_t)p->ranks, sizeof *rank_status);
+    ds_error *rank_err = (ds_error *)calloc((size_t)p->ranks, sizeof *rank_err);
+    if (rank_status == NULL || rank_err == NULL) {
+      free(rank_status);
+      free(rank_err);
+      goto nomem;
+    }
+    st = ds_comm_nccl_run(p->ranks, NULL, NULL, rank_main, &d, rank_status, rank_err, &err);
+    // the ranks' agreed message as rank 0 has it, not under the launch's "rank 0: "
+    for (int q = 0; q < p->ranks && st != DS_OK; q++)
+      if (rank_status[q] != DS_OK && rank_err[q].msg[0] != '\0') {
+        err = rank_err[q];
+        break;
+      }
+    free(rank_status);
+    free(rank_err);
+  } else {
+#ifdef DS_HAVE_MPI
+    st = ds_comm_nccl_mpi_run(MPI_COMM_WORLD, NULL, NULL, rank_main, &d, &err);
+#else
+    st = ds_error_set(&err, DS_ERR_UNSUPPORTED, "built without MPI");
+#endif
+  }
+  if (st != DS_OK) {
+    if (p->root) fprintf(stderr, "sssp: %s: %s\n", path, rank_message(err.msg));
+    rc = dist_exit_of(st);
+    goto cleanup;
+  }
+  if (d.validation_failed) rc = DS_EXIT_VALIDATION;
+
+  // 5. rank 0: --output, the table, the JSON run; its outcome is every rank's
+  ds_exit_code root_rc = p->root ? report(p, &d, path) : DS_EXIT_OK;
+  root_rc = agree_exit(p, root_rc);
+  if (root_rc != DS_EXIT_OK) rc = root_rc;
+  goto cleanup;
+
+nomem:
+  fprintf(stderr, "sssp: out of memory for %s\n", path);
+  rc = agree_exit(p, DS_EXIT_INTERNAL);
+cleanup:
+  ds_run_report_free(&r);
+  free(d.held);
+  free(d.split);
+  free(d.setup_ms);
+  free(d.ref);
+  free(d.all);
+  free(d.kept_dist);
+  free(d.kept_pred);
+  if (loaded) ds_graph_free(&g);
+  return rc;
+}
+
+/* The GPUs of this machine for --gpus N: a usage error, as a --device that
+ * does not exist, where there are fewer. */
+static ds_exit_code check_gpus(const ds_cli *cli, ds_app_device_info *dev) {
+  ds_app_gpus(dev);
+  if (cli->gpus > dev->gpus) {
+    if (dev->gpus == 0) fprintf(stderr, "sssp: --gpus %d: no GPU (%s)\n", cli->gpus, dev->reason);
+    else fprintf(stderr, "sssp: --gpus %d: only %d GPU%s\n", cli->gpus, dev->gpus,
+                 dev->gpus == 1 ? "" : "s");
+    return DS_EXIT_USAGE;
+  }
+  return DS_EXIT_OK;
+}
+
+ds_exit_code ds_run_dist(const ds_cli *cli) {
+  dist_plan p;
+  memset(&p, 0, sizeof p);
+  ds_exit_code rc = check_options(cli, p.algos, &p.n_algos);
+  if (rc != DS_EXIT_OK) return rc;
+#ifndef DS_HAVE_MPI
+  if (cli->mpi) {
+    fprintf(stderr, "sssp: --mpi: this sssp was built without MPI (install libopenmpi-dev and "
+                    "reconfigure; docs/building.md); --gpus N runs the GPUs of one machine\n");
+    return DS_EXIT_DEVICE;
+  }
+#endif
+  if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
+#ifdef DS_HAVE_MPI
+  ds_cli quiet_cli = *cli; /* the report and notes are rank 0's */
+#endif
+  p.cli = cli;
+  p.root = 1;
+  ds_app_device_info dev;
+  memset(&dev, 0, sizeof dev);
+
+  // 1. the ranks: this process's threads, or the processes of mpirun
+  if (!cli->mpi) {
+    if ((rc = check_gpus(cli, &dev)) != DS_EXIT_OK) return rc;
+    p.ranks = cli->gpus;
+  } else {
+#ifdef DS_HAVE_MPI
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+      fprintf(stderr, "sssp: --mpi: MPI_Init failed\n");
+      return DS_EXIT_DEVICE;
+    }
+    int world = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &p.ranks);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    p.root = world == 0;
+    if (!p.root) {
+      quiet_cli.quiet = 1;
+      p.cli = &quiet_cli;
+    }
+    ds_comm_options opt;
+    ds_comm_options_default(&opt);
+    opt.timeout_ms = LOAD_AGREE_TIMEOUT_MS;
+    ds_error err = {{0}};
+    if (ds_comm_mpi_create(MPI_COMM_WORLD, &opt, &p.load_comm, &err) != DS_OK) {
+      fprintf(stderr, "sssp: --mpi: %s\n", err.msg);
+      MPI_Finalize();
+      return DS_EXIT_DEVICE;
+    }
+    // every process needs a GPU: one without is an error on every rank
+    ds_app_gpus(&dev);
+    ds_status local = dev.gpus > 0 ? DS_OK
+                                   : ds_error_set(&err, DS_ERR_DEVICE, "--mpi: no GPU (%s): every "
+                                                  "process needs one", dev.reason);
+    if (ds_comm_agree(p.load_comm, local, &err) != DS_OK) {
+      if (p.root) fprintf(stderr, "sssp: %s\n", err.msg);
+      rc = DS_EXIT_DEVICE;
+    }
+#endif
+  }
+
+  // 2. rank 0 describes its GPU and keeps the JSON report
+  if (rc == DS_EXIT_OK && p.root) {
+    ds_error err = {{0}};
+    if (ds_device_describe(0, dev.name, sizeof dev.name, &dev.memory, &err) != DS_OK) {
+      fprintf(stderr, "sssp: %s\n", err.msg);
+      rc = DS_EXIT_DEVICE;
+    }
+    if (rc == DS_EXIT_OK && !cli->quiet) printf("GPU 0: %s; %d ranks\n", dev.name, p.ranks);
+    if (rc == DS_EXIT_OK && cli->json_path != NULL &&
+        (p.json = ds_report_json_root(cli, dev.name, dev.memory, p.threads)) == NULL) {
+      fprintf(stderr, "sssp: out of memory\n");
+      rc = DS_EXIT_INTERNAL;
+    }
+  }
+  rc = agree_exit(&p, rc);
+
+  // 3. each graph in turn, then the JSON report (rank 0's)
+  if (rc == DS_EXIT_OK) rc = ds_app_each_graph(p.cli, run_graph, &p);
+  if (p.root) rc = ds_app_finish_json(cli, p.json, rc);
+  else cJSON_Delete(p.json);
+#ifdef DS_HAVE_MPI
+  if (cli->mpi) {
+    // one code on every rank: the largest, should a rank have failed alone at the end
+    int code = (int)rc;
+    if (p.load_comm != NULL) {
+      ds_error err = {{0}};
+      uint64_t c = (uint64_t)code;
+      (void)ds_comm_allreduce(p.load_comm, DS_COMM_U64, DS_COMM_MAX, &c, &c, 1, &err);
+      code = (int)c;
+    }
+    ds_comm_destroy(p.load_comm);
+    MPI_Finalize();
+    rc = (ds_exit_code)code;
+  }
+#endif
+  return rc;
+}
+
+#endif /* DS_HAVE_NCCL */
