@@ -117,7 +117,11 @@ static void whole_graph_against_engine(const dsp_graph *g, const ds_graph *und, 
 }
 
 /* What a context holds on the device after a run of each of its engines,
- * against dsp_gpu_bytes. */
+ * against dsp_gpu_bytes. The device gives memory in pages (2 MiB), so a
+ * context of many small allocations holds more than their sum: up to
+ * PAGE_SLACK. Run after every engine has run once in the process, so that the
+ * modules the kernels load lazily are not counted as the context's. */
+#define PAGE_SLACK ((size_t)32 << 20)
 static void memory_estimate(const dsp_graph *g) {
   const unsigned masks[] = {DSP_ENGINE_SSSP, DSP_ENGINE_KCORE, DSP_ENGINE_TC, DSP_ENGINE_ALL};
   for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++) {
@@ -142,8 +146,9 @@ static void memory_estimate(const dsp_graph *g) {
     dsp_kcore_result_free(&kr);
     dsp_tc_result_free(&tr);
     REQUIRE(cudaMemGetInfo(&after, &total) == cudaSuccess, "cudaMemGetInfo");
-    CHECK(before - after <= estimate, "engines %#x: the context holds %zu bytes, the estimate was %llu",
-          masks[i], before - after, (unsigned long long)estimate);
+    CHECK(before - after <= estimate + PAGE_SLACK,
+          "engines %#x: the context holds %zu bytes, the estimate was %llu", masks[i], before - after,
+          (unsigned long long)estimate);
     printf("engines %#x: estimate %.1f MiB, held %.1f MiB\n", masks[i], estimate / 1048576.0,
            (before - after) / 1048576.0);
     dsp_gpu_close(gpu);
@@ -254,8 +259,8 @@ int main(int argc, char **argv) {
       printf("%s: %u vertices, %llu arcs\n", names[i], ref.n, (unsigned long long)ref.m);
       sssp_against_engine(g, &ref, gpu);
       whole_graph_against_engine(g, &und, gpu);
+      if (i == 1) memory_estimate(g); /* a road network of 264,346 vertices */
       if (i == 0) {
-        memory_estimate(g);
         misuse(g, ug);
         two_contexts(g, ref.n);
         does_not_fit(g);
