@@ -282,8 +282,13 @@ void run_case(bin_kind kind, uint32_t m, size_t n, dist_kind dist, run_opts o, u
                                            ct, o.accumulate, nullptr)
                    : msplit_histogram_range(nullptr, &temp_bytes, d_samples, n, tag_of<T>(), m, d_levels, d_hist, ct,
                                             o.accumulate, nullptr);
-  if (st != MSPLIT_SUCCESS || temp_bytes > 16) {
+  if (st != MSPLIT_SUCCESS) {
     fail(std::string(label) + ": size query: " + msplit_last_error_message());
+    return;
+  }
+  if (temp_bytes != sizeof(msplit_error_record)) {  // the error record alone, as histogram.h says
+    fail(std::string(label) + ": size query: " + std::to_string(temp_bytes) + " bytes, not the record's " +
+         std::to_string(sizeof(msplit_error_record)));
     return;
   }
   void *d_temp = g_temp.get(temp_bytes);
