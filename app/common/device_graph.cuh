@@ -41,11 +41,4 @@ void ds_device_graph_close(ds_device_graph *d);
 /* The milliseconds between d->start and d->stop, once stop has happened. */
 ds_status ds_device_graph_elapsed(ds_device_graph *d, double *ms, ds_error *err);
 
-/* Stand-ins for the data pointers of a library size query (d_temp == NULL):
- * msplit checks them for NULL and for overlap before it answers, but reads
- * none. Distinct, 2^44 bytes apart, never dereferenced. */
-template <typename T> inline T *ds_size_query_ptr(int i) {
-  return reinterpret_cast<T *>((uintptr_t)(i + 1) << 44);
-}
-
 #endif /* DS_DEVICE_GRAPH_CUH */

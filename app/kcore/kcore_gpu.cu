@@ -102,9 +102,9 @@ static uint32_t split_buckets(uint32_t window) { return window + 2; }
 static size_t split_temp_bytes(uint32_t n, uint32_t window, ds_error *err, ds_status *st) {
   size_t bytes = 0;
   const window_bucket op{nullptr, nullptr, 0, window};
-  if (msplit::multisplit_keys((void *)nullptr, &bytes, ds_size_query_ptr<const uint32_t>(0),
-                              ds_size_query_ptr<uint32_t>(1), n, split_buckets(window), op,
-                              ds_size_query_ptr<size_t>(2)) != MSPLIT_SUCCESS)
+  if (msplit::multisplit_keys((void *)nullptr, &bytes, static_cast<const uint32_t *>(nullptr),
+                              static_cast<uint32_t *>(nullptr), n, split_buckets(window), op,
+                              static_cast<size_t *>(nullptr)) != MSPLIT_SUCCESS)
     *st = ds_error_set(err, DS_ERR_DEVICE, "ds_kcore_gpu: multisplit: %s",
                        msplit_last_error_message());
   return bytes;

@@ -178,21 +178,21 @@ msplit_status temp_needed(uint32_t n, uint64_t m, size_t *bytes) {
   size_t t = 0, most = 0;
   const row_class op{nullptr, 0};
   msplit_status st;
-  if ((st = msplit::radix_sort_pairs((void *)nullptr, &t, ds_size_query_ptr<const uint32_t>(0),
-                                     ds_size_query_ptr<uint32_t>(1),
-                                     ds_size_query_ptr<const uint32_t>(2),
-                                     ds_size_query_ptr<uint32_t>(3), n)) != MSPLIT_SUCCESS)
+  if ((st = msplit::radix_sort_pairs((void *)nullptr, &t, static_cast<const uint32_t *>(nullptr),
+                                     static_cast<uint32_t *>(nullptr),
+                                     static_cast<const uint32_t *>(nullptr),
+                                     static_cast<uint32_t *>(nullptr), n)) != MSPLIT_SUCCESS)
     return st;
   most = t > most ? t : most;
-  if ((st = msplit::segmented_sort_keys((void *)nullptr, &t, ds_size_query_ptr<const uint32_t>(0),
-                                        ds_size_query_ptr<uint32_t>(1), m / 2, n,
-                                        ds_size_query_ptr<const uint32_t>(2),
-                                        ds_size_query_ptr<const uint32_t>(3))) != MSPLIT_SUCCESS)
+  if ((st = msplit::segmented_sort_keys((void *)nullptr, &t, static_cast<const uint32_t *>(nullptr),
+                                        static_cast<uint32_t *>(nullptr), m / 2, n,
+                                        static_cast<const uint32_t *>(nullptr),
+                                        static_cast<const uint32_t *>(nullptr))) != MSPLIT_SUCCESS)
     return st;
   most = t > most ? t : most;
-  if ((st = msplit::multisplit_keys((void *)nullptr, &t, ds_size_query_ptr<const uint32_t>(0),
-                                    ds_size_query_ptr<uint32_t>(1), n, SPLIT_CLASSES, op,
-                                    ds_size_query_ptr<size_t>(2))) != MSPLIT_SUCCESS)
+  if ((st = msplit::multisplit_keys((void *)nullptr, &t, static_cast<const uint32_t *>(nullptr),
+                                    static_cast<uint32_t *>(nullptr), n, SPLIT_CLASSES, op,
+                                    static_cast<size_t *>(nullptr))) != MSPLIT_SUCCESS)
     return st;
   most = t > most ? t : most;
   const uint64_t scanned = (m > n ? m : n) + 1;

@@ -144,8 +144,9 @@ uint64_t layout(uint32_t n, uint64_t count, int symmetric, int weighted, size_t 
 /* Temporary storage of the sort, the scans and the histogram: the largest. */
 msplit_status temp_needed(uint32_t n, uint64_t total, size_t *bytes) {
   size_t t = 0, most = 0;
-  uint64_t *k0 = (uint64_t *)(1ull << 44), *k1 = (uint64_t *)(2ull << 44);
-  uint32_t *v0 = (uint32_t *)(3ull << 44), *v1 = (uint32_t *)(4ull << 44);
+  /* size queries: msplit answers them before it looks at any data pointer */
+  uint64_t *k0 = nullptr, *k1 = nullptr;
+  uint32_t *v0 = nullptr, *v1 = nullptr;
   msplit::double_buffer<uint64_t> keys(k0, k1);
   msplit::double_buffer<uint32_t> values(v0, v1);
   msplit_status st = msplit::radix_sort_pairs((void *)nullptr, &t, keys, values, total, 0, 64);
