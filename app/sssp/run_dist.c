@@ -475,7 +475,7 @@ static int json_dist(cJSON *root, const dist_run *d) {
       cJSON_AddNumberToObject(o, "graph500_edges", edges);
       cJSON_AddNumberToObject(o, "teps_graph500", per_s(edges, med));
       cJSON_AddNumberToObject(o, "setup_ms", d->setup_ms[(size_t)i * r->n_sources + s]);
-      cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+      cJSON *ranks = cJSON_AddArrayToObject(o, "per_rank");
       if (ranks == NULL) return 0;
       const double *v = d->split + ((size_t)i * r->n_sources + s) * d->ranks * F_COUNT;
       for (int p = 0; p < d->ranks; p++) {
