@@ -4,7 +4,7 @@
  * --gpus N: one process, a thread a rank, rank r on GPU r (ds_comm_nccl_run).
  * --mpi: a process a rank under mpirun, each on the GPU of its rank on its
  * machine (ds_comm_nccl_mpi_run); every process loads the graph, rank 0
- * reports and writes the files, and every process ends with rank 0's code.
+ * reports and writes the files, and every process ends with the same code.
  *
  * Per graph: 1. load it on the host (through the binary cache), once a
  * process; 2. the sources, delta and buckets by the single-GPU rules; 3. the
@@ -134,14 +134,10 @@ ds_exit_code ds_run_dist(const ds_cli *cli) {
   char what[32];
   if (cli->mpi) snprintf(what, sizeof what, "--mpi");
   else snprintf(what, sizeof what, "--gpus %d", cli->gpus);
-  fprintf(stderr, "sssp: %s: this sssp was built without NCCL (%s), which several GPUs need: "
-                  "build with CUDA where NCCL is found (docs/building.md)\n", what,
-#ifdef DS_HAVE_CUDA
-          "CUDA is on, NCCL was not found at configure time"
-#else
-          "a build without CUDA"
-#endif
-  );
+  /* (no word on why: CUDA off, or NCCL not found; the configure step said which) */
+  fprintf(stderr, "sssp: %s: this sssp was built without NCCL, which several GPUs need: build "
+                  "with CUDA where NCCL is found (NCCL_ROOT, the CUDA toolkit, or the "
+                  "nvidia-nccl Python package: docs/distributed.md)\n", what);
   return DS_EXIT_DEVICE;
 }
 
@@ -690,13 +686,14 @@ ds_exit_code ds_run_dist(const ds_cli *cli) {
 #ifndef DS_HAVE_MPI
   if (cli->mpi) {
     fprintf(stderr, "sssp: --mpi: this sssp was built without MPI (install libopenmpi-dev and "
-                    "reconfigure; docs/building.md); --gpus N runs the GPUs of one machine\n");
+                    "openmpi-bin, and configure again; docs/building.md); --gpus N runs the GPUs "
+                    "of one machine\n");
     return DS_EXIT_DEVICE;
   }
 #endif
   if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
 #ifdef DS_HAVE_MPI
-  ds_cli quiet_cli = *cli; /* the report and notes are rank 0's */
+  ds_cli mpi_cli = *cli; /* a process's own: quiet but on rank 0, and its load's GPU */
 #endif
   p.cli = cli;
   p.root = 1;
@@ -717,10 +714,8 @@ ds_exit_code ds_run_dist(const ds_cli *cli) {
     MPI_Comm_size(MPI_COMM_WORLD, &p.ranks);
     MPI_Comm_rank(MPI_COMM_WORLD, &world);
     p.root = world == 0;
-    if (!p.root) {
-      quiet_cli.quiet = 1;
-      p.cli = &quiet_cli;
-    }
+    mpi_cli.quiet = cli->quiet || !p.root; /* the report and notes are rank 0's */
+    p.cli = &mpi_cli;
     ds_comm_options opt;
     ds_comm_options_default(&opt);
     opt.timeout_ms = LOAD_AGREE_TIMEOUT_MS;
@@ -732,6 +727,9 @@ ds_exit_code ds_run_dist(const ds_cli *cli) {
     }
     // every process needs a GPU: one without is an error on every rank
     ds_app_gpus(&dev);
+    /* a text load builds its CSR on the program's GPU: the processes of a
+       machine spread those builds over its GPUs instead of all using GPU 0 */
+    if (dev.gpus > 0) mpi_cli.device = world % dev.gpus;
     ds_status local = dev.gpus > 0 ? DS_OK
                                    : ds_error_set(&err, DS_ERR_DEVICE, "--mpi: no GPU (%s): every "
                                                   "process needs one", dev.reason);
