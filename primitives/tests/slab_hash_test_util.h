@@ -18,35 +18,9 @@
 
 #include "msplit/slab_hash.cuh"
 #include "msplit/slab_hash.h"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace slab_test {
-
-inline int g_failures = 0;
-inline int g_checks = 0;
-
-#define EXPECT(cond, ...)                              \
-  do {                                                 \
-    ++g_checks;                                        \
-    if (!(cond)) {                                     \
-      ++g_failures;                                    \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                        \
-      std::printf("\n");                               \
-      return false;                                    \
-    }                                                  \
-  } while (0)
-
-// A call that must succeed (outside what is under test): a message and exit(1) otherwise.
-#define CHECK(call)                                                    \
-  do {                                                                 \
-    const msplit_status st_ = (call);                                  \
-    if (st_ != MSPLIT_SUCCESS) {                                       \
-      std::printf("%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
-                  msplit_last_error_message());                        \
-      std::exit(1);                                                    \
-    }                                                                  \
-  } while (0)
 
 constexpr unsigned char POISON = 0xAB;
 
@@ -121,16 +95,16 @@ struct table {
   msplit_slab_hash t{};
   table(uint32_t buckets, uint32_t capacity, bool has_values) {
     size_t bytes = 0;
-    CHECK(msplit_slab_hash_storage_bytes(buckets, capacity, has_values, &bytes));
+    CHECK_MSPLIT(msplit_slab_hash_storage_bytes(buckets, capacity, has_values, &bytes));
     CHECK_CUDA(cudaMalloc(&storage, bytes));
-    CHECK(msplit_slab_hash_init_typed(&t, storage, bytes, buckets, capacity, api<K>::TYPE,
+    CHECK_MSPLIT(msplit_slab_hash_init_typed(&t, storage, bytes, buckets, capacity, api<K>::TYPE,
                                       has_values ? api<K>::TYPE : MSPLIT_TYPE_NONE, nullptr));
   }
   ~table() { cudaFree(storage); }
   table(const table &) = delete;
   msplit_slab_hash_stats stats() const {
     msplit_slab_hash_stats s{};
-    CHECK(msplit_slab_hash_stats_sync(&t, &s, nullptr));
+    CHECK_MSPLIT(msplit_slab_hash_stats_sync(&t, &s, nullptr));
     return s;
   }
 };
@@ -220,19 +194,19 @@ void run_batch(const table<K> &tb, const std::vector<op<K>> &ops, bool bulk,
   d_out.poison();
   const msplit_slab_hash *t = &tb.t;
   if (!bulk) {
-    CHECK(A::apply(t, d_codes.p, d_keys.p, d_values.p, n, d_out.p, d_res.p, nullptr));
+    CHECK_MSPLIT(A::apply(t, d_codes.p, d_keys.p, d_values.p, n, d_out.p, d_res.p, nullptr));
   } else {
     const msplit_hash_op c = msplit_hash_op(n ? codes[0] : 0);
     switch (c) {
       case MSPLIT_HASH_OP_FIND:
-        CHECK(A::find(t, d_keys.p, n, d_out.p, d_res.p, nullptr));
+        CHECK_MSPLIT(A::find(t, d_keys.p, n, d_out.p, d_res.p, nullptr));
         break;
       case MSPLIT_HASH_OP_ERASE:
       case MSPLIT_HASH_OP_ERASE_ALL:
-        CHECK(A::erase(t, d_keys.p, n, c == MSPLIT_HASH_OP_ERASE_ALL, d_res.p, nullptr));
+        CHECK_MSPLIT(A::erase(t, d_keys.p, n, c == MSPLIT_HASH_OP_ERASE_ALL, d_res.p, nullptr));
         break;
       case MSPLIT_HASH_OP_COUNT: {
-        CHECK(A::count(t, d_keys.p, n, d_counts.p, nullptr));
+        CHECK_MSPLIT(A::count(t, d_keys.p, n, d_counts.p, nullptr));
         const std::vector<uint32_t> counts = d_counts.get();
         out.assign(counts.begin(), counts.end());
         res.assign(n, 0);
@@ -240,7 +214,7 @@ void run_batch(const table<K> &tb, const std::vector<op<K>> &ops, bool bulk,
         return;
       }
       default:
-        CHECK(A::insert(t, d_keys.p, d_values.p, n, c, d_res.p, nullptr));
+        CHECK_MSPLIT(A::insert(t, d_keys.p, d_values.p, n, c, d_res.p, nullptr));
     }
   }
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -258,17 +232,17 @@ bool exact_batch(const char *what, const table<K> &tb, oracle<K> &o, const std::
   for (size_t i = 0; i < ops.size(); ++i) {
     K want_out = 0;
     const uint8_t want = o.apply(ops[i], want_out);
-    EXPECT(res[i] == want, "%s: op %zu (code %d key %llx): result %d, expected %d", what, i,
+    REQUIRE_OR(false, res[i] == want, "%s: op %zu (code %d key %llx): result %d, expected %d", what, i,
            ops[i].code, ull(ops[i].key), res[i], want);
     const uint8_t c = ops[i].code;
     // (the bulk erase gives no counts)
     const bool has_out = c == MSPLIT_HASH_OP_FIND || c == MSPLIT_HASH_OP_COUNT ||
                          (c == MSPLIT_HASH_OP_ERASE_ALL && !bulk);
     if (has_out)
-      EXPECT(out[i] == want_out, "%s: op %zu key %llx: out %llx, expected %llx", what, i,
+      REQUIRE_OR(false, out[i] == want_out, "%s: op %zu key %llx: out %llx, expected %llx", what, i,
              ull(ops[i].key), ull(out[i]), ull(want_out));
     if (!has_out && !bulk)
-      EXPECT(out[i] == K(0xABABABABABABABABull),
+      REQUIRE_OR(false, out[i] == K(0xABABABABABABABABull),
              "%s: op %zu: out written for an operation without one", what, i);
   }
   return true;
@@ -288,9 +262,9 @@ bool verify(const char *what, const msplit_slab_hash &t, const oracle<K> &o,
   d_vals.poison();
   d_res.poison();
   d_found.poison();
-  CHECK(A::count(&t, d_keys.p, n, d_counts.p, nullptr));
-  CHECK(A::find(&t, d_keys.p, n, d_vals.p, d_res.p, nullptr));
-  CHECK(A::contains(&t, d_keys.p, n, d_found.p, nullptr));
+  CHECK_MSPLIT(A::count(&t, d_keys.p, n, d_counts.p, nullptr));
+  CHECK_MSPLIT(A::find(&t, d_keys.p, n, d_vals.p, d_res.p, nullptr));
+  CHECK_MSPLIT(A::contains(&t, d_keys.p, n, d_found.p, nullptr));
   const std::vector<uint32_t> counts = d_counts.get();
   const std::vector<K> vals = d_vals.get();
   const std::vector<uint8_t> res = d_res.get(), found = d_found.get();
@@ -298,16 +272,16 @@ bool verify(const char *what, const msplit_slab_hash &t, const oracle<K> &o,
   for (size_t i = 0; i < n; ++i) {
     auto it = o.m.find(keys[i]);
     const size_t copies = it == o.m.end() ? 0 : it->second.size();
-    EXPECT(counts[i] == copies, "%s: count(%llx) = %u, expected %zu", what, ull(keys[i]),
+    REQUIRE_OR(false, counts[i] == copies, "%s: count(%llx) = %u, expected %zu", what, ull(keys[i]),
            counts[i], copies);
-    EXPECT(found[i] == (copies > 0), "%s: contains(%llx) = %d", what, ull(keys[i]), found[i]);
-    EXPECT(res[i] == (copies ? MSPLIT_HASH_DONE : MSPLIT_HASH_NOT_FOUND),
+    REQUIRE_OR(false, found[i] == (copies > 0), "%s: contains(%llx) = %d", what, ull(keys[i]), found[i]);
+    REQUIRE_OR(false, res[i] == (copies ? MSPLIT_HASH_DONE : MSPLIT_HASH_NOT_FOUND),
            "%s: find(%llx) result %d", what, ull(keys[i]), res[i]);
     if (copies) {
-      EXPECT(std::find(it->second.begin(), it->second.end(), vals[i]) != it->second.end(),
+      REQUIRE_OR(false, std::find(it->second.begin(), it->second.end(), vals[i]) != it->second.end(),
              "%s: find(%llx) = %llx, not a value of the key", what, ull(keys[i]), ull(vals[i]));
     } else {
-      EXPECT(vals[i] == ABSENT<K>, "%s: find(%llx) of an absent key = %llx", what, ull(keys[i]),
+      REQUIRE_OR(false, vals[i] == ABSENT<K>, "%s: find(%llx) of an absent key = %llx", what, ull(keys[i]),
              ull(vals[i]));
     }
     offsets[i + 1] = offsets[i] + uint32_t(copies);
@@ -316,7 +290,7 @@ bool verify(const char *what, const msplit_slab_hash &t, const oracle<K> &o,
   dbuf<uint32_t> d_off(offsets);
   dbuf<K> d_all(offsets[n]);
   d_all.poison();
-  CHECK(A::find_all(&t, d_keys.p, n, d_off.p, d_all.p, nullptr));
+  CHECK_MSPLIT(A::find_all(&t, d_keys.p, n, d_off.p, d_all.p, nullptr));
   const std::vector<K> all = d_all.get();
   for (size_t i = 0; i < n; ++i) {
     auto it = o.m.find(keys[i]);
@@ -324,14 +298,14 @@ bool verify(const char *what, const msplit_slab_hash &t, const oracle<K> &o,
     std::vector<K> got(all.begin() + offsets[i], all.begin() + offsets[i + 1]), want = it->second;
     std::sort(got.begin(), got.end());
     std::sort(want.begin(), want.end());
-    EXPECT(got == want, "%s: find_all(%llx) differs (%zu values)", what, ull(keys[i]),
+    REQUIRE_OR(false, got == want, "%s: find_all(%llx) differs (%zu values)", what, ull(keys[i]),
            want.size());
   }
   msplit_slab_hash_stats s{};
-  CHECK(msplit_slab_hash_stats_sync(&t, &s, nullptr));
-  EXPECT(s.size == o.size, "%s: size %llu, expected %zu", what, (unsigned long long)s.size, o.size);
+  CHECK_MSPLIT(msplit_slab_hash_stats_sync(&t, &s, nullptr));
+  REQUIRE_OR(false, s.size == o.size, "%s: size %llu, expected %zu", what, (unsigned long long)s.size, o.size);
   if (expected_pool >= 0)
-    EXPECT(s.pool_slabs_used == uint64_t(expected_pool), "%s: pool slabs %llu, expected %lld", what,
+    REQUIRE_OR(false, s.pool_slabs_used == uint64_t(expected_pool), "%s: pool slabs %llu, expected %lld", what,
            (unsigned long long)s.pool_slabs_used, expected_pool);
   return true;
 }

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "msplit/msplit.h"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
 
@@ -26,16 +26,16 @@ using call_fn = std::function<msplit_status(void *, size_t *)>;
 void check_clears(const char *what, const call_fn &call) {
   size_t bytes = 0;
   msplit_status st = call(nullptr, &bytes);
-  TEST_EXPECT(st == MSPLIT_SUCCESS && bytes >= sizeof(msplit_error_record), "%s: size query: %s, %zu bytes", what,
+  CHECK(st == MSPLIT_SUCCESS && bytes >= sizeof(msplit_error_record), "%s: size query: %s, %zu bytes", what,
          msplit_last_error_message(), bytes);
   if (st != MSPLIT_SUCCESS) return;
   void *temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, bytes));
   CHECK_CUDA(cudaMemset(temp, POISON, bytes));
   st = call(temp, &bytes);
-  TEST_EXPECT(st == MSPLIT_SUCCESS, "%s: %s", what, msplit_last_error_message());
+  CHECK(st == MSPLIT_SUCCESS, "%s: %s", what, msplit_last_error_message());
   st = msplit_check_sync(temp, bytes, nullptr);
-  TEST_EXPECT(st == MSPLIT_SUCCESS, "%s: the record was not cleared: %s: %s", what, msplit_status_string(st),
+  CHECK(st == MSPLIT_SUCCESS, "%s: the record was not cleared: %s: %s", what, msplit_status_string(st),
          msplit_last_error_message());
   CHECK_CUDA(cudaFree(temp));
 }
@@ -43,7 +43,7 @@ void check_clears(const char *what, const call_fn &call) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  gpu_test_start(argc, argv);
+  msplit_test_gpu_start(argc, argv);
   const size_t N = size_t(1) << 20;
   uint32_t *in, *out, *vin, *vout, *offsets, *halves;
   size_t *bucket_offsets;
@@ -110,8 +110,8 @@ int main(int argc, char **argv) {
     });
   }
   // the check's own errors
-  TEST_EXPECT(msplit_check_sync(nullptr, 256, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check of NULL storage");
-  TEST_EXPECT(msplit_check_sync(in, sizeof(msplit_error_record) - 1, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT,
+  CHECK(msplit_check_sync(nullptr, 256, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check of NULL storage");
+  CHECK(msplit_check_sync(in, sizeof(msplit_error_record) - 1, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT,
          "check of storage smaller than the record");
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
@@ -120,5 +120,5 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaFree(offsets));
   CHECK_CUDA(cudaFree(halves));
   CHECK_CUDA(cudaFree(bucket_offsets));
-  return test_finish("check_sync: every path clears the record");
+  return msplit_test_finish("check_sync (every path clears the record)");
 }

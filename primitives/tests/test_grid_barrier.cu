@@ -15,7 +15,7 @@
 
 #include "msplit/grid_barrier.cuh"
 #include "msplit/grid_multisplit.cuh"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
 
@@ -125,9 +125,9 @@ void check_exchange(const device_state &d, unsigned grid, uint32_t rounds, const
     for (uint32_t r = 0; r < rounds; ++r) want += value_of(r, (b + 1 + r) % grid);
     if (sums[b] != want || passed[b] != rounds) ++bad;
   }
-  TEST_EXPECT(bad == 0, "%s: %d of %u blocks read a stale value or missed a round (%u rounds)", what, bad, grid, rounds);
+  CHECK(bad == 0, "%s: %d of %u blocks read a stale value or missed a round (%u rounds)", what, bad, grid, rounds);
   const msplit_error_record r = read_record(d);
-  TEST_EXPECT(r.code == MSPLIT_SUCCESS, "%s: the record holds status %u", what, r.code);
+  CHECK(r.code == MSPLIT_SUCCESS, "%s: the record holds status %u", what, r.code);
 }
 
 void test_split(const device_state &d) {
@@ -150,8 +150,8 @@ void test_split(const device_state &d) {
   std::vector<uint32_t> out(n), want(in);
   CHECK_CUDA(cudaMemcpy(out.data(), d_out, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   std::stable_sort(want.begin(), want.end(), [](uint32_t a, uint32_t b) { return (a & 3) < (b & 3); });
-  TEST_EXPECT(out == want, "grid_multisplit_keys with grid_barrier as its Grid: the split differs from the oracle");
-  TEST_EXPECT(read_record(d).code == MSPLIT_SUCCESS, "grid_multisplit_keys with grid_barrier: an error was recorded");
+  CHECK(out == want, "grid_multisplit_keys with grid_barrier as its Grid: the split differs from the oracle");
+  CHECK(read_record(d).code == MSPLIT_SUCCESS, "grid_multisplit_keys with grid_barrier: an error was recorded");
   CHECK_CUDA(cudaFree(d_in));
   CHECK_CUDA(cudaFree(d_out));
   CHECK_CUDA(cudaFree(counts));
@@ -168,18 +168,18 @@ void test_forced_stall(const device_state &d) {
   std::vector<uint32_t> passed;
   const float ms = run_exchange(d, d.grid, 50, BOUND_NS, skip, SKIP_ROUND, sums, passed);
   const uint32_t most = *std::max_element(passed.begin(), passed.end());
-  TEST_EXPECT(most == SKIP_ROUND, "forced stall: a block passed %u rounds (the barrier of round %u never completes)", most,
+  CHECK(most == SKIP_ROUND, "forced stall: a block passed %u rounds (the barrier of round %u never completes)", most,
          SKIP_ROUND);
-  TEST_EXPECT(ms < 2000.f, "forced stall: the kernel took %.0f ms with a bound of 20 ms", ms);
+  CHECK(ms < 2000.f, "forced stall: the kernel took %.0f ms with a bound of 20 ms", ms);
   const msplit_error_record r = read_record(d);
-  TEST_EXPECT(r.code == MSPLIT_ERROR_STALLED && r.site == MSPLIT_SITE_GRID_BARRIER,
+  CHECK(r.code == MSPLIT_ERROR_STALLED && r.site == MSPLIT_SITE_GRID_BARRIER,
          "forced stall: the record holds status %u at site %u", r.code, r.site);
   const unsigned long long missing = r.detail[1] - r.detail[0];
-  TEST_EXPECT(missing >= 1 && missing <= d.grid, "forced stall: the record saw %llu of %llu arrivals",
+  CHECK(missing >= 1 && missing <= d.grid, "forced stall: the record saw %llu of %llu arrivals",
          (unsigned long long)r.detail[0], (unsigned long long)r.detail[1]);
-  TEST_EXPECT(r.detail[2] >= BOUND_NS, "forced stall: gave up after %llu ns, before the bound", (unsigned long long)r.detail[2]);
+  CHECK(r.detail[2] >= BOUND_NS, "forced stall: gave up after %llu ns, before the bound", (unsigned long long)r.detail[2]);
   const msplit_status st = msplit_error_record_status(&r);
-  TEST_EXPECT(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "gave up waiting at a grid barrier"),
+  CHECK(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "gave up waiting at a grid barrier"),
          "forced stall: msplit_error_record_status gave %s: %s", msplit_status_string(st), msplit_last_error_message());
   std::printf("forced stall: %.1f ms; %s\n", ms, msplit_last_error_message());
 }
@@ -187,7 +187,7 @@ void test_forced_stall(const device_state &d) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   const uint32_t rounds = quick ? 20 : 2000;
   device_state d;
   d.grid = resident_blocks((const void *)exchange_kernel);
@@ -208,5 +208,5 @@ int main(int argc, char **argv) {
   check_exchange(d, d.grid, rounds, "exchange after a stall");
   CHECK_CUDA(cudaFree(d.state));
   CHECK_CUDA(cudaFree(d.rec));
-  return test_finish("grid_barrier: all passed");
+  return msplit_test_finish("grid_barrier");
 }

@@ -24,21 +24,19 @@
 #include "msplit/histogram.cuh"
 #include "msplit/histogram.h"
 #include "msplit/histogram_tuning.h"
-#include "test_util.h"
+#include "msplit_test.h"
 #include "../bench/bench_util.h"
 
 namespace {
 
-int g_failures = 0;
 long g_runs = 0;
 
 enum dist_kind { UNIFORM, ALL_EQUAL, SORTED, REVERSE, FEW, ZIPF, NUM_DISTS };
 const char *dist_name[] = {"uniform", "all-equal", "sorted", "reverse", "few-distinct", "zipf"};
 enum bin_kind { EVEN, RANGE };
 
-void fail(const std::string &what) {
-  if (++g_failures <= 20) std::printf("FAIL: %s\n", what.c_str());
-}
+// A failure, described for the reader: the harness counts it and prints the first ones.
+void fail(const std::string &what) { FAIL("%s", what.c_str()); }
 
 // device buffers that only grow, reused across cases
 bench::dev_pool g_samples, g_hist, g_levels, g_temp;
@@ -214,7 +212,7 @@ bool check_hist(const std::string &label, const unsigned char *d_base, uint32_t 
       return false;
     }
   }
-  return true;
+  return msplit_test::pass();
 }
 
 // Fills counters 0..m+1 of the histogram buffer: guards and poison (or initial counts when
@@ -621,7 +619,7 @@ void run_errors(uint64_t &seed) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   uint64_t seed = 20261125;
   run_errors(seed);
   run_type<uint8_t>(quick, seed);
@@ -641,6 +639,5 @@ int main(int argc, char **argv) {
     run_case<uint8_t>(EVEN, 2, big, UNIFORM, run_opts{false, true, true, true}, ++seed);
     run_case<int16_t>(RANGE, 65536, big, SORTED, run_opts{true, false, false, false}, ++seed);
   }
-  std::printf("%ld runs, %d failures%s\n", g_runs, g_failures, quick ? " (quick)" : "");
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("histogram: %ld runs%s", g_runs, quick ? " (quick)" : "");
 }

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "msplit/detail/lookback.cuh"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
 
@@ -85,7 +85,7 @@ run_result run(uint32_t tiles, bool publish_first, unsigned long long bound_ns) 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   const uint32_t tiles = quick ? 16 : 100;
   // 1. every tile published: the sums, and an empty record
   {
@@ -93,33 +93,33 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (uint32_t t = 1; t < tiles; ++t)
       for (uint32_t b = 0; b < M; ++b) bad += r.before[t * M + b] != t;
-    TEST_EXPECT(bad == 0, "published: %d of %u sums wrong", bad, (tiles - 1) * M);
-    TEST_EXPECT(r.rec.code == MSPLIT_SUCCESS, "published: the record holds status %u", r.rec.code);
+    CHECK(bad == 0, "published: %d of %u sums wrong", bad, (tiles - 1) * M);
+    CHECK(r.rec.code == MSPLIT_SUCCESS, "published: the record holds status %u", r.rec.code);
   }
   // 2. tile 0 never published: one bound (20 ms) for all waiters, the record, every prefix out
   {
     constexpr unsigned long long BOUND_NS = 20ull * 1000 * 1000;
     const run_result r = run(tiles, false, BOUND_NS);
-    TEST_EXPECT(r.ms < 2000.f, "stall: %.0f ms with a bound of 20 ms", r.ms);
-    TEST_EXPECT(r.rec.code == MSPLIT_ERROR_STALLED && r.rec.site == MSPLIT_SITE_LOOKBACK,
+    CHECK(r.ms < 2000.f, "stall: %.0f ms with a bound of 20 ms", r.ms);
+    CHECK(r.rec.code == MSPLIT_ERROR_STALLED && r.rec.site == MSPLIT_SITE_LOOKBACK,
            "stall: the record holds status %u at site %u", r.rec.code, r.rec.site);
-    TEST_EXPECT(r.rec.detail[1] < r.rec.detail[0] && r.rec.detail[2] >= BOUND_NS,
+    CHECK(r.rec.detail[1] < r.rec.detail[0] && r.rec.detail[2] >= BOUND_NS,
            "stall: tile %llu waited for tile %llu for %llu ns", (unsigned long long)r.rec.detail[0],
            (unsigned long long)r.rec.detail[1], (unsigned long long)r.rec.detail[2]);
     int unpublished = 0;
     for (uint32_t t = 1; t < tiles; ++t)
       for (uint32_t b = 0; b < M; ++b)
         unpublished += (r.status[t * M + b] & msplit::detail::LOOKBACK_FLAG_PREFIX) == 0;
-    TEST_EXPECT(unpublished == 0, "stall: %d tiles' prefixes were never published", unpublished);
+    CHECK(unpublished == 0, "stall: %d tiles' prefixes were never published", unpublished);
     const msplit_status st = msplit_error_record_status(&r.rec);
-    TEST_EXPECT(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "gave up waiting at the look-back"),
+    CHECK(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "gave up waiting at the look-back"),
            "stall: %s: %s", msplit_status_string(st), msplit_last_error_message());
     std::printf("look-back stall: %.1f ms; %s\n", r.ms, msplit_last_error_message());
   }
   // 3. the context is still usable
   {
     const run_result r = run(tiles, true, MSPLIT_STALL_NS);
-    TEST_EXPECT(r.rec.code == MSPLIT_SUCCESS && r.before[(tiles - 1) * M] == tiles - 1, "after the stall: a walk failed");
+    CHECK(r.rec.code == MSPLIT_SUCCESS && r.before[(tiles - 1) * M] == tiles - 1, "after the stall: a walk failed");
   }
-  return test_finish("look-back stall: all passed");
+  return msplit_test_finish("look-back stall");
 }

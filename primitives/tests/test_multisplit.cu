@@ -21,12 +21,11 @@
 
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
-#include "test_util.h"
+#include "msplit_test.h"
 #include "msplit/multisplit_tuning.h"
 
 namespace {
 
-int g_failures = 0;
 long g_runs = 0;
 
 enum dist_kind { UNIFORM, ONE_BUCKET, BINOMIAL, QUARTER_UNIFORM, SORTED, REVERSE_SORTED, NUM_DISTS };
@@ -274,9 +273,8 @@ size_t tile_of(size_t ks, size_t vs) {
   return size_t(msplit::tuning::BLOCK_THREADS) * items;
 }
 
-void fail(const test_case &c, const char *what) {
-  if (++g_failures <= 20) std::fprintf(stderr, "FAIL [%s]: %s\n", describe(c).c_str(), what);
-}
+// A failed case, described for the reader: the harness counts it and prints the first ones.
+void fail(const test_case &c, const char *what) { FAIL("[%s]: %s", describe(c).c_str(), what); }
 
 void run_case(const test_case &c, uint64_t seed) {
   ++g_runs;
@@ -377,6 +375,7 @@ void run_case(const test_case &c, uint64_t seed) {
     std::snprintf(msg, sizeof msg, "values differ first at output %zu (stability)", i);
     return fail(c, msg);
   }
+  msplit_test::pass();
 }
 
 // A custom functor through the template API, as SSSP uses it: bucket of a vertex from dist[v].
@@ -457,6 +456,8 @@ void test_errors() {
       std::snprintf(msg, sizeof msg, "%s: status %s, expected %s", what, msplit_status_string(got),
                     msplit_status_string(want));
       fail(c, msg);
+    } else {
+      msplit_test::pass();
     }
   };
   expect(msplit_multisplit(nullptr, &bytes, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE,
@@ -522,7 +523,7 @@ void test_errors() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
 
   // host-side check of the multiply-high division used by delta_bucket
   {
@@ -533,10 +534,7 @@ int main(int argc, char **argv) {
       const msplit::detail::fast_div_u32 fd(d);
       const uint32_t xs[] = {0u, 1u, d - 1, d, d + 1, 0xFFFFFFFFu, 0xFFFFFFFEu, uint32_t(r.next())};
       for (uint32_t x : xs)
-        if (fd.div(x) != x / d) {
-          std::fprintf(stderr, "FAIL: fast_div_u32(%u) of %u = %u\n", d, x, fd.div(x));
-          ++g_failures;
-        }
+        CHECK(fd.div(x) == x / d, "fast_div_u32(%u) of %u = %u", d, x, fd.div(x));
     }
   }
 
@@ -573,7 +571,7 @@ int main(int argc, char **argv) {
             run_case(c, seed++);
           }
         }
-  std::printf("small sizes: %ld runs, %d failures\n", g_runs, g_failures);
+  std::printf("small sizes: %ld runs, %ld failures\n", g_runs, msplit_test_failures());
 
   // 2. n = 10^6 + 7 (10^5 + 7 in quick mode): each m and variant, rotating distributions
   const size_t mid = quick ? 100007 : 1000007;
@@ -594,7 +592,7 @@ int main(int argc, char **argv) {
         test_case c{m, mid, dist_kind(d), kind, key_type, value_type, v};
         run_case(c, seed++);
       }
-  std::printf("after n = %zu: %ld runs, %d failures\n", mid, g_runs, g_failures);
+  std::printf("after n = %zu: %ld runs, %ld failures\n", mid, g_runs, msplit_test_failures());
 
   // 3. the template API with a functor that reads device memory (SSSP's use)
   for (msplit_variant v : variants) test_custom_functor(quick ? 5000 : 300000, 40, v);
@@ -616,7 +614,7 @@ int main(int argc, char **argv) {
             test_case c{m, n, UNIFORM, MSPLIT_BUCKET_DELTA, MSPLIT_TYPE_U32, value_type, v, sh[0], sh[1]};
             run_case(c, seed++);
           }
-    std::printf("misaligned arrays: %ld runs, %d failures\n", g_runs - before, g_failures);
+    std::printf("misaligned arrays: %ld runs, %ld failures\n", g_runs - before, msplit_test_failures());
   }
 
   // 5. n = 2^26 on the variants that matter at scale
@@ -640,6 +638,5 @@ int main(int argc, char **argv) {
       run_case(c, seed++);
     }
   }
-  std::printf("%s: %ld runs, %d failures\n", g_failures ? "FAILED" : "PASSED", g_runs, g_failures);
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("multisplit: %ld runs", g_runs);
 }

@@ -21,34 +21,14 @@
 
 #include "msplit/radix_sort.cuh"
 #include "msplit/radix_sort.h"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
 
-int g_failures = 0;
 int g_cases = 0;
-
-#define EXPECT(cond, ...)                        \
-  do {                                           \
-    if (!(cond)) {                               \
-      ++g_failures;                              \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                  \
-      std::printf("\n");                         \
-      return;                                    \
-    }                                            \
-  } while (0)
 
 constexpr unsigned char POISON = 0xAB;
 
-// A call that must succeed (outside the cases under test): a message and exit(1) otherwise.
-#define CHECK(cond)                                                                             \
-  do {                                                                                          \
-    if (!(cond)) {                                                                              \
-      std::printf("%s:%d: %s failed: %s\n", __FILE__, __LINE__, #cond, msplit_last_error_message()); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 enum dist { UNIFORM, EQUAL, SORTED, REVERSE, FEW, ZIPF, SPECIAL, NUM_DISTS };
 const char *dist_name[] = {"uniform", "equal", "sorted", "reverse", "few", "zipf", "special"};
@@ -258,36 +238,36 @@ void run_case(const sort_case &c, std::mt19937_64 &rng) {
     }
   };
   st = call(nullptr);
-  EXPECT(st == MSPLIT_SUCCESS, "%s: size query: %s", what, msplit_last_error_message());
+  REQUIRE(st == MSPLIT_SUCCESS, "%s: size query: %s", what, msplit_last_error_message());
   void *temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
   CHECK_CUDA(cudaMemset(temp, POISON, temp_bytes));  // the sort must not rely on zeroed storage
   st = call(temp);
   CHECK_CUDA(cudaDeviceSynchronize());
   CHECK_CUDA(cudaFree(temp));
-  EXPECT(st == MSPLIT_SUCCESS, "%s: %s", what, msplit_last_error_message());
+  REQUIRE(st == MSPLIT_SUCCESS, "%s: %s", what, msplit_last_error_message());
 
   const Key *kres = c.double_buffer ? kdb.current() : kout.p;
   const V *vres = c.double_buffer ? vdb.current() : vout.p;
-  if (c.double_buffer && PAIRS) EXPECT(kdb.selector == vdb.selector, "%s: selectors differ", what);
+  if (c.double_buffer && PAIRS) REQUIRE(kdb.selector == vdb.selector, "%s: selectors differ", what);
   const std::vector<Key> got = kin.get(kres);
   for (size_t i = 0; i < n; ++i)
-    EXPECT(to_bits(got[i]) == to_bits(keys[order[i]]), "%s: key %zu is %#llx, expected %#llx (input %zu)", what, i,
+    REQUIRE(to_bits(got[i]) == to_bits(keys[order[i]]), "%s: key %zu is %#llx, expected %#llx (input %zu)", what, i,
            (unsigned long long)to_bits(got[i]), (unsigned long long)to_bits(keys[order[i]]), order[i]);
   if (PAIRS) {
     const std::vector<V> gv = vin.get(vres);
     for (size_t i = 0; i < n; ++i)
-      EXPECT(gv[i] == values[order[i]], "%s: value %zu is %llu, expected %llu", what, i, (unsigned long long)gv[i],
+      REQUIRE(gv[i] == values[order[i]], "%s: value %zu is %llu, expected %llu", what, i, (unsigned long long)gv[i],
              (unsigned long long)values[order[i]]);
   }
   if (!c.double_buffer) {  // the plain form leaves its inputs alone
     const std::vector<Key> kback = kin.get(kin.p);
-    for (size_t i = 0; i < n; ++i) EXPECT(to_bits(kback[i]) == to_bits(keys[i]), "%s: input key %zu changed", what, i);
+    for (size_t i = 0; i < n; ++i) REQUIRE(to_bits(kback[i]) == to_bits(keys[i]), "%s: input key %zu changed", what, i);
   }
   if constexpr (std::is_floating_point_v<Key>) {
     if (begin_bit == 0 && end_bit == width)
       for (size_t i = 1; i < n; ++i)
-        EXPECT(c.descending ? !ieee_less(got[i - 1], got[i]) : !ieee_less(got[i], got[i - 1]),
+        REQUIRE(c.descending ? !ieee_less(got[i - 1], got[i]) : !ieee_less(got[i], got[i - 1]),
                "%s: keys %zu and %zu out of IEEE order (%g, %g)", what, i - 1, i, double(got[i - 1]), double(got[i]));
   }
 }
@@ -313,11 +293,11 @@ void run_all_types(int value_kind, const sort_case &c, std::mt19937_64 &rng) {
 void expect_error(const char *what, msplit_status st, msplit_status want, const char *name,
                   const dev_array<uint32_t> &watched) {
   ++g_cases;
-  EXPECT(st == want, "%s: status %d, expected %d (%s)", what, int(st), int(want), msplit_last_error_message());
-  EXPECT(std::strstr(msplit_last_error_message(), name), "%s: message \"%s\" does not name %s", what,
+  REQUIRE(st == want, "%s: status %d, expected %d (%s)", what, int(st), int(want), msplit_last_error_message());
+  REQUIRE(std::strstr(msplit_last_error_message(), name), "%s: message \"%s\" does not name %s", what,
          msplit_last_error_message(), name);
   const std::vector<uint32_t> h = watched.get(watched.p);
-  for (size_t i = 0; i < h.size(); ++i) EXPECT(h[i] == 0xABABABABu, "%s: output %zu written", what, i);
+  for (size_t i = 0; i < h.size(); ++i) REQUIRE(h[i] == 0xABABABABu, "%s: output %zu written", what, i);
 }
 
 void argument_errors() {
@@ -328,7 +308,7 @@ void argument_errors() {
   kout.poison();
   vout.poison();
   size_t bytes = 0;
-  CHECK(msplit::radix_sort_pairs(nullptr, &bytes, kin.p, kout.p, vin.p, vout.p, n) == MSPLIT_SUCCESS);
+  CHECK_MSPLIT(msplit::radix_sort_pairs(nullptr, &bytes, kin.p, kout.p, vin.p, vout.p, n));
   void *temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, bytes));
   using msplit::radix_sort_keys;
@@ -391,20 +371,20 @@ void c_api_cases(std::mt19937_64 &rng) {
   kin.put(keys);
   vin.put(values);
   size_t bytes = 0, bytes_c = 0;
-  CHECK(msplit::radix_sort_pairs_descending(nullptr, &bytes, kin.p, kref.p, vin.p, vref.p, n) == MSPLIT_SUCCESS);
-  CHECK(msplit_radix_sort(nullptr, &bytes_c, kin.p, kout.p, vin.p, vout.p, n, MSPLIT_TYPE_F32, MSPLIT_TYPE_F64, 1, 0,
-                          32, nullptr) == MSPLIT_SUCCESS);
+  CHECK_MSPLIT(msplit::radix_sort_pairs_descending(nullptr, &bytes, kin.p, kref.p, vin.p, vref.p, n));
+  CHECK_MSPLIT(msplit_radix_sort(nullptr, &bytes_c, kin.p, kout.p, vin.p, vout.p, n, MSPLIT_TYPE_F32, MSPLIT_TYPE_F64, 1, 0,
+                          32, nullptr));
   ++g_cases;
-  EXPECT(bytes == bytes_c, "C API temp_bytes %zu, templates %zu", bytes_c, bytes);
+  REQUIRE(bytes == bytes_c, "C API temp_bytes %zu, templates %zu", bytes_c, bytes);
   void *temp = nullptr;
   CHECK_CUDA(cudaMalloc(&temp, bytes));
-  CHECK(msplit::radix_sort_pairs_descending(temp, &bytes, kin.p, kref.p, vin.p, vref.p, n) == MSPLIT_SUCCESS);
-  CHECK(msplit_radix_sort(temp, &bytes, kin.p, kout.p, vin.p, vout.p, n, MSPLIT_TYPE_F32, MSPLIT_TYPE_F64, 1, 0, 32,
-                          nullptr) == MSPLIT_SUCCESS);
+  CHECK_MSPLIT(msplit::radix_sort_pairs_descending(temp, &bytes, kin.p, kref.p, vin.p, vref.p, n));
+  CHECK_MSPLIT(msplit_radix_sort(temp, &bytes, kin.p, kout.p, vin.p, vout.p, n, MSPLIT_TYPE_F32, MSPLIT_TYPE_F64, 1, 0, 32,
+                          nullptr));
   const std::vector<float> a = kout.get(kout.p), b = kref.get(kref.p);
   const std::vector<uint64_t> va = vout.get(vout.p), vb = vref.get(vref.p);
   CHECK_CUDA(cudaFree(temp));
-  EXPECT(std::memcmp(a.data(), b.data(), n * 4) == 0 && va == vb, "C API and templates sort differently");
+  REQUIRE(std::memcmp(a.data(), b.data(), n * 4) == 0 && va == vb, "C API and templates sort differently");
 }
 
 // More than one look-back portion (n above 2^30 - 1): u32 keys with their positions as values,
@@ -432,8 +412,8 @@ void big_case() {
   size_t free_bytes = 0, total = 0;
   CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
   size_t bytes = 0;
-  CHECK(msplit::radix_sort_pairs(nullptr, &bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
-                                 (const uint32_t *)nullptr, (uint32_t *)nullptr, n) == MSPLIT_SUCCESS);
+  CHECK_MSPLIT(msplit::radix_sort_pairs(nullptr, &bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+                                 (const uint32_t *)nullptr, (uint32_t *)nullptr, n));
   if (free_bytes < 16 * n + bytes + (size_t(1) << 30)) {
     std::printf("skipped the n = 2^31 + 4097 case: %zu bytes free\n", free_bytes);
     return;
@@ -462,15 +442,15 @@ void big_case() {
   cudaFree(vout);
   cudaFree(temp);
   cudaFree(bad);
-  EXPECT(st == MSPLIT_SUCCESS, "n = 2^31 + 4097: %s", msplit_last_error_message());
-  EXPECT(h_bad == 0, "n = 2^31 + 4097: %llu elements out of place", h_bad);
+  REQUIRE(st == MSPLIT_SUCCESS, "n = 2^31 + 4097: %s", msplit_last_error_message());
+  REQUIRE(h_bad == 0, "n = 2^31 + 4097: %llu elements out of place", h_bad);
   std::printf("n = 2^31 + 4097 u32 pairs, bits [0, 32) and [0, 6): sorted, stable\n");
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   std::mt19937_64 rng(20261125);
   using msplit::detail::radix_sort_tile_items;
   using msplit::detail::no_value;
@@ -546,6 +526,5 @@ int main(int argc, char **argv) {
     big_case();
   }
 
-  std::printf("%d cases, %d failures\n", g_cases, g_failures);
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("radix sort: %d cases", g_cases);
 }

@@ -3,16 +3,13 @@
 #include <cstdio>
 
 #include "msplit/multisplit.cuh"
+#include "msplit_test.h"
 
 namespace {
-int g_failures = 0;
-
+// One check, described for the reader.
 void expect(msplit_variant got, msplit_variant want, const char *what, unsigned m, size_t vb, size_t n) {
-  if (got != want) {
-    std::fprintf(stderr, "FAIL: %s: m = %u, value bytes = %zu, n = %zu: got %s, want %s\n", what, m, vb, n,
-                 msplit_variant_name(got), msplit_variant_name(want));
-    ++g_failures;
-  }
+  CHECK(got == want, "%s: m = %u, value bytes = %zu, n = %zu: got %s, want %s", what, m, vb, n,
+        msplit_variant_name(got), msplit_variant_name(want));
 }
 }  // namespace
 
@@ -38,6 +35,5 @@ int main() {
              m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_BLOCK, "block requested", m, vb, small);
     }
   }
-  std::printf("%s: %d failures\n", g_failures ? "FAILED" : "PASSED", g_failures);
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("multisplit AUTO table");
 }

@@ -23,23 +23,12 @@
 #include "msplit/msplit.h"
 #include "msplit/segmented_sort.h"
 #include "segsort_test_cases.h"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
 
-int g_failures = 0;
 long g_runs = 0;
 constexpr unsigned char POISON = 0xA5;
-
-#define EXPECT(cond, ...)                        \
-  do {                                           \
-    if (!(cond)) {                               \
-      ++g_failures;                              \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                  \
-      std::printf("\n");                         \
-    }                                            \
-  } while (0)
 
 // Device buffers of a run, each allocated with one spare element so that pointers can be unaligned.
 struct dev_buf {
@@ -119,15 +108,15 @@ void run_case(const test_case &c, uint64_t seed) {
   size_t temp_bytes = 0;
   msplit_status st = msplit_segmented_sort(nullptr, &temp_bytes, kin.p, kout.p, vi, vo, n, S, ob_d.p, oe_d.p,
                                            c.key_type, c.value_type, c.offset_type, c.descending, nullptr);
-  EXPECT(st == MSPLIT_SUCCESS, "%s: size query: %s", what.c_str(), msplit_last_error_message());
+  CHECK(st == MSPLIT_SUCCESS, "%s: size query: %s", what.c_str(), msplit_last_error_message());
   if (st != MSPLIT_SUCCESS) return;
   temp.alloc(temp_bytes, 0);
   CHECK_CUDA(cudaMemset(temp.base, POISON, temp_bytes));
   st = msplit_segmented_sort(temp.p, &temp_bytes, kin.p, kout.p, vi, vo, n, S, ob_d.p, oe_d.p, c.key_type,
                              c.value_type, c.offset_type, c.descending, nullptr);
-  EXPECT(st == MSPLIT_SUCCESS, "%s: %s", what.c_str(), msplit_last_error_message());
+  CHECK(st == MSPLIT_SUCCESS, "%s: %s", what.c_str(), msplit_last_error_message());
   st = msplit_check_sync(temp.p, temp_bytes, nullptr);
-  EXPECT(st == MSPLIT_SUCCESS, "%s: check: %s", what.c_str(), msplit_last_error_message());
+  CHECK(st == MSPLIT_SUCCESS, "%s: check: %s", what.c_str(), msplit_last_error_message());
   ++g_runs;
   // compare, with the spare element after each output still poisoned
   std::vector<unsigned char> got_k(n * kb + kb), got_v(n * vb + vb);
@@ -151,7 +140,7 @@ void run_case(const test_case &c, uint64_t seed) {
         std::memcpy(&wv, &want_v[first * vb], vb);
       }
     }
-    EXPECT(false, "%s: %zu wrong elements, first at %zu: key %llx value %llx, want %llx %llx", what.c_str(), bad, first,
+    FAIL("%s: %zu wrong elements, first at %zu: key %llx value %llx, want %llx %llx", what.c_str(), bad, first,
            (unsigned long long)gk, (unsigned long long)gv, (unsigned long long)wk, (unsigned long long)wv);
   }
 }
@@ -173,7 +162,7 @@ void run_argument_errors() {
   CHECK_CUDA(cudaMemset(vals, 0x22, n * 4));
   CHECK_CUDA(cudaMemcpy(off, offsets, sizeof offsets, cudaMemcpyHostToDevice));
   size_t bytes = 0;
-  EXPECT(msplit_segmented_sort(nullptr, &bytes, keys, out, vals, vout, n, S, off, off + 1, MSPLIT_TYPE_U32,
+  CHECK(msplit_segmented_sort(nullptr, &bytes, keys, out, vals, vout, n, S, off, off + 1, MSPLIT_TYPE_U32,
                                MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS,
          "size query: %s", msplit_last_error_message());
   CHECK_CUDA(cudaMalloc(&temp, bytes));
@@ -184,7 +173,7 @@ void run_argument_errors() {
     bool ok = std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == POISON; });
     CHECK_CUDA(cudaMemcpy(h.data(), vout, n * 4, cudaMemcpyDeviceToHost));
     ok = ok && std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == POISON; });
-    EXPECT(ok, "%s: an output was written", what);
+    CHECK(ok, "%s: an output was written", what);
   };
   struct arg_case {
     const char *what, *must_name;
@@ -236,8 +225,8 @@ void run_argument_errors() {
     size_t *tbp = c.bytes ? &tb : nullptr;
     const msplit_status st =
         msplit_segmented_sort(c.temp, tbp, c.kin, c.kout, c.vin, c.vout, n, S, c.b, c.e, c.kt, c.vt, c.ot, 0, nullptr);
-    EXPECT(st == c.want, "%s: status %s, want %s", c.what, msplit_status_string(st), msplit_status_string(c.want));
-    EXPECT(std::strstr(msplit_last_error_message(), c.must_name) != nullptr, "%s: message \"%s\" does not name %s",
+    CHECK(st == c.want, "%s: status %s, want %s", c.what, msplit_status_string(st), msplit_status_string(c.want));
+    CHECK(std::strstr(msplit_last_error_message(), c.must_name) != nullptr, "%s: message \"%s\" does not name %s",
            c.what, msplit_last_error_message(), c.must_name);
     untouched(c.what);
     ++g_runs;
@@ -273,21 +262,21 @@ void run_argument_errors() {
     size_t tb = bytes;
     msplit_status st = msplit_segmented_sort(temp, &tb, keys, out, vals, vout, n, S, db, de, MSPLIT_TYPE_U32,
                                              MSPLIT_TYPE_U32, c.ot, 0, nullptr);
-    EXPECT(st == MSPLIT_SUCCESS, "%s: queued with %s", c.what, msplit_status_string(st));
+    CHECK(st == MSPLIT_SUCCESS, "%s: queued with %s", c.what, msplit_status_string(st));
     st = msplit_check_sync(temp, bytes, nullptr);
-    EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT, "%s: check gave %s", c.what, msplit_status_string(st));
-    EXPECT(std::strstr(msplit_last_error_message(), c.must_name) != nullptr, "%s: message \"%s\" lacks \"%s\"", c.what,
+    CHECK(st == MSPLIT_ERROR_INVALID_ARGUMENT, "%s: check gave %s", c.what, msplit_status_string(st));
+    CHECK(std::strstr(msplit_last_error_message(), c.must_name) != nullptr, "%s: message \"%s\" lacks \"%s\"", c.what,
            msplit_last_error_message(), c.must_name);
     untouched(c.what);
     ++g_runs;
   }
   // and a good call on the same storage clears the record
   size_t tb = bytes;
-  EXPECT(msplit_segmented_sort(temp, &tb, keys, out, vals, vout, n, S, off, off + 1, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
+  CHECK(msplit_segmented_sort(temp, &tb, keys, out, vals, vout, n, S, off, off + 1, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
                                MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS &&
              msplit_check_sync(temp, bytes, nullptr) == MSPLIT_SUCCESS,
          "good offsets after bad ones: %s", msplit_last_error_message());
-  EXPECT(msplit_check_sync(nullptr, bytes, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check_sync(NULL)");
+  CHECK(msplit_check_sync(nullptr, bytes, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT, "check_sync(NULL)");
   {  // overlapping long segments: more long ones than n items can hold is refused, nothing written
     const size_t n2 = 10000;
     const uint32_t ob[] = {0, 2000, 5000}, oe[] = {5000, 7000, 10000};
@@ -300,17 +289,17 @@ void run_argument_errors() {
     CHECK_CUDA(cudaMemcpy(o2 + 3, oe, sizeof oe, cudaMemcpyHostToDevice));
     d2 = k2 + n2;
     size_t b2 = 0;
-    EXPECT(msplit_segmented_sort(nullptr, &b2, d2, k2, nullptr, nullptr, n2, 3, o2, o2 + 3, MSPLIT_TYPE_U32,
+    CHECK(msplit_segmented_sort(nullptr, &b2, d2, k2, nullptr, nullptr, n2, 3, o2, o2 + 3, MSPLIT_TYPE_U32,
                                  MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS, "overlap: size");
     CHECK_CUDA(cudaMalloc(&t2, b2));
-    EXPECT(msplit_segmented_sort(t2, &b2, d2, k2, nullptr, nullptr, n2, 3, o2, o2 + 3, MSPLIT_TYPE_U32,
+    CHECK(msplit_segmented_sort(t2, &b2, d2, k2, nullptr, nullptr, n2, 3, o2, o2 + 3, MSPLIT_TYPE_U32,
                                  MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32, 0, nullptr) == MSPLIT_SUCCESS, "overlap: queue");
-    EXPECT(msplit_check_sync(t2, b2, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT &&
+    CHECK(msplit_check_sync(t2, b2, nullptr) == MSPLIT_ERROR_INVALID_ARGUMENT &&
                std::strstr(msplit_last_error_message(), "segment 2 = [5000, 10000) overlaps") != nullptr,
            "overlapping long segments: \"%s\"", msplit_last_error_message());
     std::vector<unsigned char> h(n2 * 4);
     CHECK_CUDA(cudaMemcpy(h.data(), k2, n2 * 4, cudaMemcpyDeviceToHost));
-    EXPECT(std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == POISON; }), "overlap: output written");
+    CHECK(std::all_of(h.begin(), h.end(), [](unsigned char b) { return b == POISON; }), "overlap: output written");
     ++g_runs;
     cudaFree(t2);
     cudaFree(o2);
@@ -330,7 +319,7 @@ void run_argument_errors() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   const size_t big = quick ? size_t(1) << 14 : size_t(1) << 20;  // items of the distribution cases
   std::vector<test_case> cases;
   const msplit_type U32 = MSPLIT_TYPE_U32, I32 = MSPLIT_TYPE_I32, F32 = MSPLIT_TYPE_F32, U64 = MSPLIT_TYPE_U64,
@@ -384,6 +373,5 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   for (const test_case &c : cases) run_case(c, seed++);
   run_argument_errors();
-  std::printf("%s: %ld runs, %d failures%s\n", g_failures ? "FAIL" : "PASS", g_runs, g_failures, quick ? " (quick)" : "");
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("segmented sort: %ld runs%s", g_runs, quick ? " (quick)" : "");
 }

@@ -12,10 +12,9 @@
 #include <cstdio>
 
 #include "msplit/segmented_sort.h"
+#include "msplit_test.h"
 
 namespace {
-
-int failures = 0;
 
 size_t align256(size_t x) { return (x + 255) / 256 * 256; }
 
@@ -30,10 +29,7 @@ size_t msplit_bytes(size_t n, size_t segments, msplit_type key, msplit_type valu
   size_t bytes = 0;
   const msplit_status st = msplit_segmented_sort(nullptr, &bytes, nullptr, nullptr, nullptr, nullptr, n, segments,
                                                  nullptr, nullptr, key, value, MSPLIT_TYPE_U32, 0, nullptr);
-  if (st != MSPLIT_SUCCESS) {
-    std::printf("FAIL n=%zu segments=%zu: %s\n", n, segments, msplit_last_error_message());
-    ++failures;
-  }
+  CHECK(st == MSPLIT_SUCCESS, "n=%zu segments=%zu: %s", n, segments, msplit_last_error_message());
   return bytes;
 }
 
@@ -43,11 +39,8 @@ void check(size_t n, size_t segments, msplit_type key, size_t key_bytes, msplit_
   const size_t allowed = segments > 8 && segments <= 500 ? cub + 8 * segments + 176
                          : segments <= 8                  ? cub + sizeof(msplit_error_record)
                                                           : cub;
-  if (ours > allowed) {
-    std::printf("FAIL n=%zu segments=%zu key %zu B value %zu B: %zu bytes, CUB %zu, allowed %zu\n", n, segments,
-                key_bytes, value_bytes, ours, cub, allowed);
-    ++failures;
-  }
+  CHECK(ours <= allowed, "n=%zu segments=%zu key %zu B value %zu B: %zu bytes, CUB %zu, allowed %zu", n, segments,
+        key_bytes, value_bytes, ours, cub, allowed);
 }
 
 }  // namespace
@@ -55,11 +48,9 @@ void check(size_t n, size_t segments, msplit_type key, size_t key_bytes, msplit_
 int main() {
   // the model against CUB's measured sizes (H100, CUB 13.0, 2^26 u32 pairs)
   const size_t n26 = size_t(1) << 26;
-  if (cub_bytes(n26, n26 / 8, 4, 4) != 603980287u || cub_bytes(n26, n26 / 4096, 4, 4) != 537002495u ||
-      cub_bytes(n26, 1, 4, 4) != 536871167u) {
-    std::printf("FAIL: the model of CUB's storage does not give its measured sizes\n");
-    ++failures;
-  }
+  CHECK(cub_bytes(n26, n26 / 8, 4, 4) == 603980287u && cub_bytes(n26, n26 / 4096, 4, 4) == 537002495u &&
+            cub_bytes(n26, 1, 4, 4) == 536871167u,
+        "the model of CUB's storage does not give its measured sizes");
   const size_t sizes[] = {1000, 4096, 4097, 1000007, size_t(1) << 20, n26, (size_t(1) << 31) + 4097};
   const size_t lengths[] = {1, 2, 8, 32, 128, 512, 2048, 4096, 4097, 65536};
   const size_t counts[] = {1, 2, 8, 9, 16, 300, 500, 501, 1000};
@@ -76,6 +67,5 @@ int main() {
         for (size_t s : counts)
           if (s <= n) check(n, s, k.type, k.bytes, v.type, v.bytes), ++calls;
       }
-  std::printf("segmented sort storage against CUB's: %d calls, %d failures\n", calls, failures);
-  return failures ? 1 : 0;
+  return msplit_test_finish("segmented sort storage against CUB's: %d calls", calls);
 }

@@ -13,6 +13,7 @@
 #include "msplit/multisplit.cuh"
 #include "msplit/radix_sort.cuh"
 #include "msplit/segmented_sort.cuh"
+#include "msplit_test.h"
 
 namespace {
 
@@ -108,7 +109,7 @@ std::vector<query> queries() {
 int main() {
   int device_count = 0;
   const bool device = cudaGetDeviceCount(&device_count) == cudaSuccess && device_count > 0;
-  int failures = 0, left_out = 0;
+  int left_out = 0;
   for (const query &q : queries()) {
     if (q.needs_device && !device) {
       ++left_out;
@@ -116,14 +117,9 @@ int main() {
     }
     size_t bytes = 0;
     const msplit_status st = q.call(&bytes);
-    if (st != MSPLIT_SUCCESS || bytes == 0) {
-      std::printf("FAIL %s: %s, %zu bytes: %s\n", q.name, msplit_status_string(st), bytes,
-                  msplit_last_error_message());
-      ++failures;
-    }
+    CHECK(st == MSPLIT_SUCCESS && bytes > 0, "%s: %s, %zu bytes: %s", q.name, msplit_status_string(st), bytes,
+          msplit_last_error_message());
   }
   if (left_out) std::printf("%d queries that ask CUB left out: no CUDA device\n", left_out);
-  std::printf(failures ? "%d size queries failed\n" : "every size query answered with NULL data pointers\n",
-              failures);
-  return failures ? 1 : 0;
+  return msplit_test_finish("size queries with NULL data pointers");
 }

@@ -65,7 +65,7 @@ bool case_unique(bool has_values, size_t n, uint32_t buckets, uint32_t seed) {
     if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_ERASE, half, 0), true)) return false;
   }
   // flush: erased slots go, the chains shrink to what the live keys need
-  CHECK(msplit_slab_hash_flush(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_flush(&tb.t, nullptr));
   if (!verify(what, tb.t, o, everything, o.pool_slabs(bucket_counts(o, buckets)))) return false;
   // reuse: the freed slabs take the re-inserted half and the absent keys
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_INSERT, concat(half, absent), 20), true))
@@ -73,9 +73,9 @@ bool case_unique(bool has_values, size_t n, uint32_t buckets, uint32_t seed) {
   if (!verify(what, tb.t, o, everything, o.pool_slabs(bucket_counts(o, buckets)))) return false;
   // erase all, flush: the pool is empty again
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_ERASE, everything, 0), true)) return false;
-  CHECK(msplit_slab_hash_flush(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_flush(&tb.t, nullptr));
   if (!verify(what, tb.t, o, everything, 0)) return false;
-  CHECK(msplit_slab_hash_check_sync(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_check_sync(&tb.t, nullptr));
   return true;
 }
 
@@ -102,7 +102,7 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   std::unordered_map<K, int> done;
   for (size_t i = 0; i < n; ++i) {
     offered[ops[i].key].push_back(ops[i].value);
-    EXPECT(res[i] == MSPLIT_HASH_DONE || res[i] == MSPLIT_HASH_EXISTED, "%s: result %d", what,
+    REQUIRE_OR(false, res[i] == MSPLIT_HASH_DONE || res[i] == MSPLIT_HASH_EXISTED, "%s: result %d", what,
            res[i]);
     done[ops[i].key] += res[i] == MSPLIT_HASH_DONE;
   }
@@ -110,15 +110,15 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   const std::vector<K> everything = concat(pool_keys, absent);
   {
     dbuf<K> d_keys(pool_keys), d_vals(distinct);
-    CHECK(A::find(&tb.t, d_keys.p, distinct, d_vals.p, nullptr, nullptr));
+    CHECK_MSPLIT(A::find(&tb.t, d_keys.p, distinct, d_vals.p, nullptr, nullptr));
     const std::vector<K> vals = d_vals.get();
     for (size_t i = 0; i < distinct; ++i) {
       const K k = pool_keys[i];
       if (!offered.count(k)) continue;
-      EXPECT(done[k] == 1, "%s: key %llx inserted %d times", what, ull(k), done[k]);
+      REQUIRE_OR(false, done[k] == 1, "%s: key %llx inserted %d times", what, ull(k), done[k]);
       const auto &vs = offered[k];
       if (has_values)
-        EXPECT(std::find(vs.begin(), vs.end(), vals[i]) != vs.end(),
+        REQUIRE_OR(false, std::find(vs.begin(), vs.end(), vals[i]) != vs.end(),
                "%s: key %llx has a value never offered", what, ull(k));
       o.m[k].push_back(has_values ? vals[i] : k);
       ++o.size;
@@ -129,7 +129,7 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   for (auto &x : ops) x.code = MSPLIT_HASH_OP_INSERT_DUP;
   run_batch(tb, ops, true, res, out);
   for (size_t i = 0; i < n; ++i) {
-    EXPECT(res[i] == MSPLIT_HASH_DONE, "%s: duplicate insert result %d", what, res[i]);
+    REQUIRE_OR(false, res[i] == MSPLIT_HASH_DONE, "%s: duplicate insert result %d", what, res[i]);
     o.m[ops[i].key].push_back(has_values ? ops[i].value : ops[i].key);
     ++o.size;
   }
@@ -141,7 +141,7 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   run_batch(tb, ops_of(MSPLIT_HASH_OP_ERASE, third1, 0), true, res, out);
   for (size_t i = 0; i < third1.size(); ++i) {
     auto &vs = o.m[third1[i]];
-    EXPECT(res[i] == (vs.empty() ? MSPLIT_HASH_NOT_FOUND : MSPLIT_HASH_DONE), "%s: erase one copy",
+    REQUIRE_OR(false, res[i] == (vs.empty() ? MSPLIT_HASH_NOT_FOUND : MSPLIT_HASH_DONE), "%s: erase one copy",
            what);
     if (vs.empty()) {
       o.m.erase(third1[i]);
@@ -150,12 +150,12 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
     // the multiset loses one value: which one, find-all of the key tells
     dbuf<K> d_k(std::vector<K>{third1[i]}), d_all(vs.size());
     dbuf<uint32_t> d_off(std::vector<uint32_t>{0, uint32_t(vs.size() - 1)});
-    CHECK(A::find_all(&tb.t, d_k.p, 1, d_off.p, d_all.p, nullptr));
+    CHECK_MSPLIT(A::find_all(&tb.t, d_k.p, 1, d_off.p, d_all.p, nullptr));
     std::vector<K> left = d_all.get(), before = vs;
     left.resize(vs.size() - 1);
     std::sort(left.begin(), left.end());
     std::sort(before.begin(), before.end());
-    EXPECT(std::includes(before.begin(), before.end(), left.begin(), left.end()),
+    REQUIRE_OR(false, std::includes(before.begin(), before.end(), left.begin(), left.end()),
            "%s: erase lost a wrong value", what);
     vs = left;
     --o.size;
@@ -164,7 +164,7 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_ERASE_ALL, concat(third2, absent), 0), true))
     return false;
   if (!verify(what, tb.t, o, everything)) return false;
-  CHECK(msplit_slab_hash_flush(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_flush(&tb.t, nullptr));
   return verify(what, tb.t, o, everything, o.pool_slabs(bucket_counts(o, buckets)));
 }
 
@@ -188,7 +188,7 @@ bool case_capacity(bool has_values, size_t n, uint32_t seed) {
     if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_INSERT, keys, K(1)), true)) return false;
     if (!verify(what, tb.t, o, everything, need)) return false;
     const msplit_status st = msplit_slab_hash_check_sync(&tb.t, nullptr);
-    EXPECT(st == MSPLIT_SUCCESS, "%s: fill %.2f: check_sync %d", what, fill, int(st));
+    REQUIRE_OR(false, st == MSPLIT_SUCCESS, "%s: fill %.2f: check_sync %d", what, fill, int(st));
   }
   // exhaustion: half the slabs needed
   table<K> tb(buckets, uint32_t(need / 2), has_values);
@@ -199,7 +199,7 @@ bool case_capacity(bool has_values, size_t n, uint32_t seed) {
   oracle<K> o{has_values, {}, 0};
   std::vector<K> failed, inserted;
   for (size_t i = 0; i < n; ++i) {
-    EXPECT(res[i] == MSPLIT_HASH_DONE || res[i] == MSPLIT_HASH_OUT_OF_SLABS, "%s: result %d", what,
+    REQUIRE_OR(false, res[i] == MSPLIT_HASH_DONE || res[i] == MSPLIT_HASH_OUT_OF_SLABS, "%s: result %d", what,
            res[i]);
     if (res[i] == MSPLIT_HASH_DONE) {
       o.m[keys[i]].push_back(has_values ? ins[i].value : keys[i]);
@@ -209,20 +209,20 @@ bool case_capacity(bool has_values, size_t n, uint32_t seed) {
       failed.push_back(keys[i]);
     }
   }
-  EXPECT(!failed.empty(), "%s: half the pool took every key", what);
+  REQUIRE_OR(false, !failed.empty(), "%s: half the pool took every key", what);
   if (!verify(what, tb.t, o, everything)) return false;  // racing warps may hold back a slab
   msplit_slab_hash_stats s = tb.stats();
-  EXPECT(s.out_of_slabs == failed.size(), "%s: out_of_slabs %llu, %zu failed", what,
+  REQUIRE_OR(false, s.out_of_slabs == failed.size(), "%s: out_of_slabs %llu, %zu failed", what,
          (unsigned long long)s.out_of_slabs, failed.size());
   const msplit_status st = msplit_slab_hash_check_sync(&tb.t, nullptr);
-  EXPECT(st == MSPLIT_ERROR_OUT_OF_CAPACITY, "%s: check_sync gave %d", what, int(st));
-  EXPECT(std::strstr(msplit_last_error_message(), "no free slab") != nullptr, "%s: message '%s'",
+  REQUIRE_OR(false, st == MSPLIT_ERROR_OUT_OF_CAPACITY, "%s: check_sync gave %d", what, int(st));
+  REQUIRE_OR(false, std::strstr(msplit_last_error_message(), "no free slab") != nullptr, "%s: message '%s'",
          what, msplit_last_error_message());
-  EXPECT(msplit_slab_hash_check_sync(&tb.t, nullptr) == MSPLIT_SUCCESS,
+  REQUIRE_OR(false, msplit_slab_hash_check_sync(&tb.t, nullptr) == MSPLIT_SUCCESS,
          "%s: check_sync did not reset", what);
   // still usable: erase the inserted keys, flush, and the failed ones go in
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_ERASE, inserted, 0), true)) return false;
-  CHECK(msplit_slab_hash_flush(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_flush(&tb.t, nullptr));
   if (!verify(what, tb.t, o, everything, 0)) return false;
   failed.resize(failed.size() / 2);  // half of them fit for sure
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_INSERT, failed, 5), true)) return false;
@@ -270,7 +270,7 @@ bool case_mixed(bool has_values, size_t batch, int batches, const int mix[4], ui
     if (!exact_batch(what, tb, o, ops, false)) return false;
   }
   if (!verify(what, tb.t, o, concat(keys, spare))) return false;
-  CHECK(msplit_slab_hash_flush(&tb.t, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_flush(&tb.t, nullptr));
   return verify(what, tb.t, o, concat(keys, spare),
                 o.pool_slabs(bucket_counts(o, tb.t.num_buckets)));
 }
@@ -288,20 +288,20 @@ bool case_errors() {
   dbuf<K> d_keys(keys), d_vals(keys), d_out(4);
   dbuf<uint8_t> d_res(4);
   d_res.poison();
-  CHECK(A::insert(&tb.t, d_keys.p, d_vals.p, 4, MSPLIT_HASH_OP_INSERT, d_res.p, nullptr));
+  CHECK_MSPLIT(A::insert(&tb.t, d_keys.p, d_vals.p, 4, MSPLIT_HASH_OP_INSERT, d_res.p, nullptr));
   std::vector<uint8_t> res = d_res.get();
-  EXPECT(res[0] == MSPLIT_HASH_DONE && res[1] == MSPLIT_HASH_RESERVED_KEY &&
+  REQUIRE_OR(false, res[0] == MSPLIT_HASH_DONE && res[1] == MSPLIT_HASH_RESERVED_KEY &&
              res[2] == MSPLIT_HASH_DONE && res[3] == MSPLIT_HASH_RESERVED_KEY,
          "%s: reserved-key results %d %d %d %d", what, res[0], res[1], res[2], res[3]);
   d_out.poison();
-  CHECK(A::find(&tb.t, d_keys.p, 4, d_out.p, d_res.p, nullptr));
+  CHECK_MSPLIT(A::find(&tb.t, d_keys.p, 4, d_out.p, d_res.p, nullptr));
   res = d_res.get();
   const std::vector<K> out = d_out.get();
-  EXPECT(res[1] == MSPLIT_HASH_RESERVED_KEY && out[1] == ABSENT<K> && out[2] == six,
+  REQUIRE_OR(false, res[1] == MSPLIT_HASH_RESERVED_KEY && out[1] == ABSENT<K> && out[2] == six,
          "%s: find of reserved keys", what);
-  EXPECT(tb.stats().size == 2, "%s: size %llu", what, (unsigned long long)tb.stats().size);
+  REQUIRE_OR(false, tb.stats().size == 2, "%s: size %llu", what, (unsigned long long)tb.stats().size);
   msplit_status st = msplit_slab_hash_check_sync(&tb.t, nullptr);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT &&
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT &&
              std::strstr(msplit_last_error_message(), "4 operation(s)") &&
              std::strstr(msplit_last_error_message(),
                          sizeof(K) == 8 ? "0xfffffffffffffffe" : "0xfffffffe"),
@@ -310,40 +310,40 @@ bool case_errors() {
   using other = std::conditional_t<sizeof(K) == 8, uint32_t, uint64_t>;
   dbuf<other> d_other(4);
   st = api<other>::find(&tb.t, d_other.p, 4, d_other.p, nullptr, nullptr);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT &&
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT &&
              std::strstr(msplit_last_error_message(), sizeof(K) == 8 ? "uint64 keys" : "uint32 keys"),
          "%s: the other width: %d '%s'", what, int(st), msplit_last_error_message());
   // a bad tag in a mixed batch
   dbuf<uint8_t> d_ops(std::vector<uint8_t>{3, 9, 3, 7});
-  CHECK(A::apply(&tb.t, d_ops.p, d_keys.p, nullptr, 4, d_out.p, d_res.p, nullptr));
+  CHECK_MSPLIT(A::apply(&tb.t, d_ops.p, d_keys.p, nullptr, 4, d_out.p, d_res.p, nullptr));
   res = d_res.get();
-  EXPECT(res[1] == MSPLIT_HASH_BAD_OP && res[3] == MSPLIT_HASH_DONE && res[0] == MSPLIT_HASH_DONE,
+  REQUIRE_OR(false, res[1] == MSPLIT_HASH_BAD_OP && res[3] == MSPLIT_HASH_DONE && res[0] == MSPLIT_HASH_DONE,
          "%s: bad tag results %d %d %d", what, res[0], res[1], res[3]);
   // argument errors name the argument and write nothing
   msplit_slab_hash none{};
   st = A::find(&none, d_keys.p, 4, d_out.p, nullptr, nullptr);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT &&
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT &&
              std::strstr(msplit_last_error_message(), "not initialised"),
          "%s: uninitialised table: %d '%s'", what, int(st), msplit_last_error_message());
   st = A::insert(&tb.t, nullptr, d_vals.p, 4, MSPLIT_HASH_OP_INSERT, nullptr, nullptr);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT && std::strstr(msplit_last_error_message(), "d_keys"),
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT && std::strstr(msplit_last_error_message(), "d_keys"),
          "%s: keys NULL", what);
   st = A::insert(&tb.t, d_keys.p, nullptr, 4, MSPLIT_HASH_OP_INSERT, nullptr, nullptr);
-  EXPECT(
+  REQUIRE_OR(false, 
       st == MSPLIT_ERROR_INVALID_ARGUMENT && std::strstr(msplit_last_error_message(), "d_values"),
       "%s: map values NULL", what);
   st = A::insert(&tb.t, d_keys.p, d_vals.p, 4, MSPLIT_HASH_OP_FIND, nullptr, nullptr);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT && std::strstr(msplit_last_error_message(), "mode"),
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT && std::strstr(msplit_last_error_message(), "mode"),
          "%s: mode", what);
   size_t bytes = 0;
   st = msplit_slab_hash_storage_bytes(0, 10, 1, &bytes);
-  EXPECT(st == MSPLIT_ERROR_INVALID_ARGUMENT &&
+  REQUIRE_OR(false, st == MSPLIT_ERROR_INVALID_ARGUMENT &&
              std::strstr(msplit_last_error_message(), "num_buckets"),
          "%s: zero buckets", what);
   msplit_slab_hash t2{};
   st = msplit_slab_hash_init(&t2, tb.storage, 64, 4, 16, 1, nullptr);
-  EXPECT(st == MSPLIT_ERROR_TEMP_STORAGE, "%s: small storage gave %d", what, int(st));
-  CHECK(A::insert(&tb.t, d_keys.p, d_vals.p, 0, MSPLIT_HASH_OP_INSERT, nullptr, nullptr));
+  REQUIRE_OR(false, st == MSPLIT_ERROR_TEMP_STORAGE, "%s: small storage gave %d", what, int(st));
+  CHECK_MSPLIT(A::insert(&tb.t, d_keys.p, d_vals.p, 0, MSPLIT_HASH_OP_INSERT, nullptr, nullptr));
   return true;
 }
 
@@ -374,10 +374,10 @@ bool case_device_ref(size_t n, uint32_t seed) {
   size_t bytes = 0;
   const uint32_t buckets = uint32_t(n / 40 + 1), capacity = uint32_t(n / 4 + 64);
   using map = msplit::slab_map<K, K>;
-  CHECK(map::storage_bytes(buckets, capacity, &bytes));
+  CHECK_MSPLIT(map::storage_bytes(buckets, capacity, &bytes));
   CHECK_CUDA(cudaMalloc(&storage, bytes));
   map table;
-  CHECK(table.init(storage, bytes, buckets, capacity));
+  CHECK_MSPLIT(table.init(storage, bytes, buckets, capacity));
   dbuf<K> d_keys(keys), d_found(n);
   dbuf<uint8_t> d_erased(n);
   d_found.poison();
@@ -390,8 +390,8 @@ bool case_device_ref(size_t n, uint32_t seed) {
   oracle<K> o{true, {}, 0};
   for (size_t i = 0; i < n; ++i) {
     if (i % 7 == 3) continue;
-    EXPECT(found[i] == keys[i] + 1, "device ref: find(%llx) = %llx", ull(keys[i]), ull(found[i]));
-    EXPECT(erased[i] == MSPLIT_HASH_DONE, "device ref: erase(%llx) result %d", ull(keys[i]),
+    REQUIRE_OR(false, found[i] == keys[i] + 1, "device ref: find(%llx) = %llx", ull(keys[i]), ull(found[i]));
+    REQUIRE_OR(false, erased[i] == MSPLIT_HASH_DONE, "device ref: erase(%llx) result %d", ull(keys[i]),
            erased[i]);
     if (!(keys[i] & 1)) o.m[keys[i]].push_back(keys[i] + 1), ++o.size;
   }
@@ -433,14 +433,13 @@ bool run_width(bool quick) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool quick = gpu_test_start(argc, argv);
+  const bool quick = msplit_test_gpu_start(argc, argv);
   int bits = 0;  // both widths
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--key-bits") == 0 && i + 1 < argc) bits = std::atoi(argv[++i]);
   bool ok = true;
   if (bits != 64) ok = run_width<uint32_t>(quick) && ok;
   if (bits != 32) ok = run_width<uint64_t>(quick) && ok;
-  std::printf("%s: %d checks, %d failures\n", ok && g_failures == 0 ? "PASS" : "FAIL", g_checks,
-              g_failures);
-  return ok && g_failures == 0 ? 0 : 1;
+  if (!ok && msplit_test_failures() == 0) FAIL("a case returned false without a failed check");
+  return msplit_test_finish("slab hash");
 }

@@ -14,18 +14,9 @@
 
 #include "msplit/detail/slab_hash/slab.cuh"
 #include "msplit/slab_hash.h"
-#include "test_util.h"
+#include "msplit_test.h"
 
 namespace {
-
-#define CHECK_MS(call)                                                                       \
-  do {                                                                                       \
-    const msplit_status st_ = (call);                                                        \
-    if (st_ != MSPLIT_SUCCESS) {                                                             \
-      std::printf("FAIL: %s: %s: %s\n", #call, msplit_status_string(st_), msplit_last_error_message()); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 namespace sl = msplit::detail::slab;
 
@@ -53,15 +44,15 @@ size_t make_cycle(const msplit_slab_hash &t) {
 // check_sync after an operation that gave up: MSPLIT_ERROR_STALLED naming bucket 0, then reset.
 void expect_gave_up(const msplit_slab_hash &t, const char *what) {
   const msplit_status st = msplit_slab_hash_check_sync(&t, nullptr);
-  TEST_EXPECT(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "bucket 0"),
+  CHECK(st == MSPLIT_ERROR_STALLED && std::strstr(msplit_last_error_message(), "bucket 0"),
          "%s: check_sync gave %s: %s", what, msplit_status_string(st), msplit_last_error_message());
-  TEST_EXPECT(msplit_slab_hash_check_sync(&t, nullptr) == MSPLIT_SUCCESS, "%s: the counters were not reset", what);
+  CHECK(msplit_slab_hash_check_sync(&t, nullptr) == MSPLIT_SUCCESS, "%s: the counters were not reset", what);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  gpu_test_start(argc, argv);
+  msplit_test_gpu_start(argc, argv);
   std::vector<uint32_t> keys(KEYS), values(KEYS);
   for (size_t i = 0; i < KEYS; ++i) keys[i] = uint32_t(i) * 7u, values[i] = uint32_t(i);
   uint32_t *d_keys, *d_values, *d_out, *d_offsets;
@@ -75,17 +66,17 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaMemcpy(d_values, values.data(), KEYS * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(d_offsets, 0, 2 * 4));
   size_t bytes = 0;
-  CHECK_MS(msplit_slab_hash_storage_bytes(1, CAPACITY, 1, &bytes));
+  CHECK_MSPLIT(msplit_slab_hash_storage_bytes(1, CAPACITY, 1, &bytes));
   void *d_storage;
   CHECK_CUDA(cudaMalloc(&d_storage, bytes));
   msplit_slab_hash t;
-  CHECK_MS(msplit_slab_hash_init(&t, d_storage, bytes, 1, CAPACITY, 1, nullptr));
-  CHECK_MS(msplit_slab_hash_insert(&t, d_keys, d_values, KEYS, MSPLIT_HASH_OP_INSERT, d_results, nullptr));
-  CHECK_MS(msplit_slab_hash_find(&t, d_keys, KEYS, d_out, d_results, nullptr));
-  TEST_EXPECT(msplit_slab_hash_check_sync(&t, nullptr) == MSPLIT_SUCCESS, "intact table: %s", msplit_last_error_message());
+  CHECK_MSPLIT(msplit_slab_hash_init(&t, d_storage, bytes, 1, CAPACITY, 1, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_insert(&t, d_keys, d_values, KEYS, MSPLIT_HASH_OP_INSERT, d_results, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_find(&t, d_keys, KEYS, d_out, d_results, nullptr));
+  CHECK(msplit_slab_hash_check_sync(&t, nullptr) == MSPLIT_SUCCESS, "intact table: %s", msplit_last_error_message());
 
   const size_t length = make_cycle(t);
-  TEST_EXPECT(length > 2, "the chain has only %zu slabs", length);
+  CHECK(length > 2, "the chain has only %zu slabs", length);
   const uint32_t absent = 1;  // not a multiple of 7: its walk meets no match, no empty slot
   CHECK_CUDA(cudaMemcpy(d_keys, &absent, 4, cudaMemcpyHostToDevice));
   uint8_t r = 0;
@@ -113,11 +104,11 @@ int main(int argc, char **argv) {
   };
   for (const op &o : ops) {
     CHECK_CUDA(cudaMemset(d_results, 0xEE, 1));
-    CHECK_MS(o.run(t, d_keys, d_values, d_out, d_offsets, d_results));
+    CHECK_MSPLIT(o.run(t, d_keys, d_values, d_out, d_offsets, d_results));
     CHECK_CUDA(cudaDeviceSynchronize());  // it ends: the test would time out otherwise
     if (o.reports) {
       CHECK_CUDA(cudaMemcpy(&r, d_results, 1, cudaMemcpyDeviceToHost));
-      TEST_EXPECT(r == MSPLIT_HASH_GAVE_UP, "%s on a cyclic chain: result %u", o.what, unsigned(r));
+      CHECK(r == MSPLIT_HASH_GAVE_UP, "%s on a cyclic chain: result %u", o.what, unsigned(r));
     }
     expect_gave_up(t, o.what);
   }
@@ -128,5 +119,5 @@ int main(int argc, char **argv) {
   cudaFree(d_out);
   cudaFree(d_offsets);
   cudaFree(d_results);
-  return test_finish("slab hash cycle: all passed");
+  return msplit_test_finish("slab hash cycle");
 }

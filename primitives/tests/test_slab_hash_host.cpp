@@ -7,20 +7,10 @@
 #include <cstring>
 
 #include "msplit/slab_hash.h"
+#include "msplit_test.h"
 
 namespace {
 
-int g_failures = 0;
-
-#define EXPECT(cond, ...)                              \
-  do {                                                 \
-    if (!(cond)) {                                     \
-      ++g_failures;                                    \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                        \
-      std::printf("\n");                               \
-    }                                                  \
-  } while (0)
 
 // The model: with `lambda` entries a bucket on average (Poisson) and E slots a slab, a bucket
 // takes 1 + sum_{k >= 1} P(X > kE) slabs; utilization is the entries' bytes over the slabs'.
@@ -40,8 +30,8 @@ double model_utilization(double lambda, int E, double entry_fraction, double *sl
 }
 
 void expect_error(msplit_status st, msplit_status want, const char *what, const char *word) {
-  EXPECT(st == want, "%s: status %d, expected %d", what, int(st), int(want));
-  EXPECT(std::strstr(msplit_last_error_message(), word) != nullptr, "%s: message '%s' lacks '%s'",
+  CHECK(st == want, "%s: status %d, expected %d", what, int(st), int(want));
+  CHECK(std::strstr(msplit_last_error_message(), word) != nullptr, "%s: message '%s' lacks '%s'",
          what, msplit_last_error_message(), word);
 }
 
@@ -54,17 +44,17 @@ void test_plan() {
   for (const auto &c : cases) {
     uint32_t buckets = 0, pool = 0;
     const msplit_status st = msplit_slab_hash_plan(n, c.target, c.has_values, &buckets, &pool);
-    EXPECT(st == MSPLIT_SUCCESS, "plan %d %.2f: %s", c.has_values, c.target,
+    CHECK(st == MSPLIT_SUCCESS, "plan %d %.2f: %s", c.has_values, c.target,
            msplit_last_error_message());
     if (st != MSPLIT_SUCCESS) continue;
     const int E = c.has_values ? 15 : 30;
     double slabs = 0;
     const double u =
         model_utilization(double(n) / buckets, E, c.has_values ? 1.0 / 16 : 1.0 / 32, &slabs);
-    EXPECT(u >= c.target - 0.002 && u < c.target + 0.03, "plan %d %.2f: model utilization %.4f",
+    CHECK(u >= c.target - 0.002 && u < c.target + 0.03, "plan %d %.2f: model utilization %.4f",
            c.has_values, c.target, u);
     const double want_pool = buckets * (slabs - 1);
-    EXPECT(std::fabs(pool - want_pool) <= 0.01 * want_pool + 2, "plan %d %.2f: pool %u, model %.0f",
+    CHECK(std::fabs(pool - want_pool) <= 0.01 * want_pool + 2, "plan %d %.2f: pool %u, model %.0f",
            c.has_values, c.target, pool, want_pool);
   }
   uint32_t b = 0, p = 0;
@@ -78,10 +68,10 @@ void test_plan() {
 
 void test_storage_and_init() {
   size_t bytes = 0;
-  EXPECT(msplit_slab_hash_storage_bytes(10, 2048 + 1, 1, &bytes) == MSPLIT_SUCCESS, "storage");
+  CHECK(msplit_slab_hash_storage_bytes(10, 2048 + 1, 1, &bytes) == MSPLIT_SUCCESS, "storage");
   // counters (128) + 3 bitmap blocks (128 each) + 10 heads and 2049 pool slabs (128 each)
-  EXPECT(bytes == 128 + 3 * 128 + (10 + 2049) * 128, "storage bytes %zu", bytes);
-  EXPECT(msplit_slab_hash_storage_bytes(1, 0, 0, &bytes) == MSPLIT_SUCCESS && bytes == 256,
+  CHECK(bytes == 128 + 3 * 128 + (10 + 2049) * 128, "storage bytes %zu", bytes);
+  CHECK(msplit_slab_hash_storage_bytes(1, 0, 0, &bytes) == MSPLIT_SUCCESS && bytes == 256,
          "storage without a pool: %zu", bytes);
   expect_error(msplit_slab_hash_storage_bytes(0, 10, 1, &bytes), MSPLIT_ERROR_INVALID_ARGUMENT,
                "zero buckets", "num_buckets");
@@ -101,7 +91,7 @@ void test_storage_and_init() {
                "init small", "bytes");
   expect_error(msplit_slab_hash_init(&t, misaligned, 1 << 20, 4, 4, 1, nullptr),
                MSPLIT_ERROR_INVALID_ARGUMENT, "init misaligned", "aligned");
-  EXPECT(t.d_storage == nullptr, "a failed init wrote the table");
+  CHECK(t.d_storage == nullptr, "a failed init wrote the table");
 }
 
 void test_bulk_arguments() {
@@ -131,10 +121,10 @@ void test_bulk_arguments() {
                MSPLIT_ERROR_INVALID_ARGUMENT, "found NULL", "d_found");
   // a set's insert needs no values; zero operations launch nothing
   const msplit_slab_hash set{fake, 4, 4, 0, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE};
-  EXPECT(msplit_slab_hash_insert(&set, keys, nullptr, 0, MSPLIT_HASH_OP_INSERT, nullptr, nullptr) ==
+  CHECK(msplit_slab_hash_insert(&set, keys, nullptr, 0, MSPLIT_HASH_OP_INSERT, nullptr, nullptr) ==
              MSPLIT_SUCCESS,
          "n = 0: %s", msplit_last_error_message());
-  EXPECT(std::strcmp(msplit_status_string(MSPLIT_ERROR_OUT_OF_CAPACITY), "out of capacity") == 0,
+  CHECK(std::strcmp(msplit_status_string(MSPLIT_ERROR_OUT_OF_CAPACITY), "out of capacity") == 0,
          "status string");
 }
 
@@ -154,11 +144,11 @@ void test_64_bit() {
     uint32_t buckets = 0, pool = 0;
     const double target = 0.6;
     const msplit_status st = msplit_slab_hash_plan_typed(n, target, f.key, f.value, &buckets, &pool);
-    EXPECT(st == MSPLIT_SUCCESS, "plan %d/%d: %s", f.key, f.value, msplit_last_error_message());
+    CHECK(st == MSPLIT_SUCCESS, "plan %d/%d: %s", f.key, f.value, msplit_last_error_message());
     if (st != MSPLIT_SUCCESS) continue;
     double slabs = 0;
     const double u = model_utilization(double(n) / buckets, f.E, f.entry_fraction, &slabs);
-    EXPECT(u >= target - 0.002 && u < target + 0.03, "plan %d/%d: model utilization %.4f", f.key,
+    CHECK(u >= target - 0.002 && u < target + 0.03, "plan %d/%d: model utilization %.4f", f.key,
            f.value, u);
   }
   uint32_t b = 0, p = 0;
@@ -177,7 +167,7 @@ void test_64_bit() {
   expect_error(msplit_slab_hash_init_typed(&t, nullptr, 1 << 20, 4, 4, MSPLIT_TYPE_U64,
                                            MSPLIT_TYPE_NONE, nullptr),
                MSPLIT_ERROR_INVALID_ARGUMENT, "init 64 storage NULL", "d_storage");
-  EXPECT(t.d_storage == nullptr, "a failed init wrote the table");
+  CHECK(t.d_storage == nullptr, "a failed init wrote the table");
 
   const uint64_t *keys = reinterpret_cast<const uint64_t *>(fake);
   uint64_t *out = reinterpret_cast<uint64_t *>(fake);
@@ -212,7 +202,7 @@ void test_64_bit() {
                MSPLIT_ERROR_INVALID_ARGUMENT, "32 on a 64-bit table", "uint64 keys");
   expect_error(msplit_slab_hash_find_u64(&narrow, keys, 4, out, nullptr, nullptr),
                MSPLIT_ERROR_INVALID_ARGUMENT, "u64 on 32-bit values", "uint32 values");
-  EXPECT(msplit_slab_hash_insert_u64(&set, keys, nullptr, 0, ins, nullptr, nullptr) ==
+  CHECK(msplit_slab_hash_insert_u64(&set, keys, nullptr, 0, ins, nullptr, nullptr) ==
              MSPLIT_SUCCESS,
          "u64 n = 0: %s", msplit_last_error_message());
 }
@@ -224,6 +214,5 @@ int main() {
   test_storage_and_init();
   test_bulk_arguments();
   test_64_bit();
-  std::printf("%s: %d failures\n", g_failures ? "FAIL" : "PASS", g_failures);
-  return g_failures ? 1 : 0;
+  return msplit_test_finish("slab hash host side");
 }
