@@ -191,6 +191,22 @@ static void corrupt_for_test(const dist_run *d, const ds_dgraph *part, uint32_t 
   }
 }
 
+/* The lab's test hook (DS_TEST_FAIL_RANK=F): rank F asks for a GPU that no
+ * machine has, so that a rank that fails its setup can be seen to stop every
+ * rank with its message and exit code 4. NULL (every rank its default GPU)
+ * in the shipped program, or without the variable. */
+#define FAIL_RANK_ENV "DS_TEST_FAIL_RANK"
+#define NO_SUCH_GPU 99
+static int *lab_devices(int ranks) {
+  const char *v = ds_lab_getenv(FAIL_RANK_ENV);
+  int *devices = v != NULL ? (int *)malloc((size_t)ranks * sizeof *devices) : NULL;
+  if (devices == NULL) return NULL;
+  for (int r = 0; r < ranks; r++) devices[r] = -1; /* the launch's default */
+  const int f = atoi(v);
+  if (f >= 0 && f < ranks) devices[f] = NO_SUCH_GPU;
+  return devices;
+}
+
 /* Records a validation failure of (algorithm i, source s) on rank 0. */
 static void record_failure(dist_run *d, int me, int i, uint32_t s, uint32_t source, const char *msg) {
   if (me == 0 || d->cli->mpi) d->validation_failed = 1; /* --gpus: the ranks share d */
@@ -612,15 +628,17 @@ static ds_exit_code run_graph(const void *ctx, const char *path) {
   // 3. the ranks
   ds_error err = {{0}};
   ds_status st;
+  int *devices = lab_devices(p->ranks);
   if (!cli->mpi) {
     ds_status *rank_status = (ds_status *)calloc((size_t)p->ranks, sizeof *rank_status);
     ds_error *rank_err = (ds_error *)calloc((size_t)p->ranks, sizeof *rank_err);
     if (rank_status == NULL || rank_err == NULL) {
       free(rank_status);
       free(rank_err);
+      free(devices);
       goto nomem;
     }
-    st = ds_comm_nccl_run(p->ranks, NULL, NULL, rank_main, &d, rank_status, rank_err, &err);
+    st = ds_comm_nccl_run(p->ranks, devices, NULL, rank_main, &d, rank_status, rank_err, &err);
     // the ranks' agreed message as rank 0 has it, not under the launch's "rank 0: "
     for (int q = 0; q < p->ranks && st != DS_OK; q++)
       if (rank_status[q] != DS_OK && rank_err[q].msg[0] != '\0') {
@@ -631,11 +649,12 @@ static ds_exit_code run_graph(const void *ctx, const char *path) {
     free(rank_err);
   } else {
 #ifdef DS_HAVE_MPI
-    st = ds_comm_nccl_mpi_run(MPI_COMM_WORLD, NULL, NULL, rank_main, &d, &err);
+    st = ds_comm_nccl_mpi_run(MPI_COMM_WORLD, devices, NULL, rank_main, &d, &err);
 #else
     st = ds_error_set(&err, DS_ERR_UNSUPPORTED, "built without MPI");
 #endif
   }
+  free(devices);
   if (st != DS_OK) {
     if (p->root) fprintf(stderr, "sssp: %s: %s\n", path, rank_message(err.msg));
     rc = dist_exit_of(st);

@@ -13,7 +13,7 @@ output=$(bash "$case_script" "$@" 2>&1)
 rc=$?
 echo "$output"
 [ "$rc" -eq 0 ] && exit 0
-why=$(echo "$output" | grep -Eo -- "--gpus [0-9]+: (no GPU|only [0-9]+ GPUs?)[^\"]*|--mpi: no GPU[^\"]*|GPU [0-9]+ does not exist: this process sees [0-9]+|built without (NCCL|MPI)" | head -1)
+why=$(echo "$output" | grep -Eo -- "--gpus [0-9]+: (no GPU|only [0-9]+ GPUs?)[^\"]*|--mpi: no GPU[^\"]*|GPU [0-9]+ does not exist: this process sees [01] GPU|built without (NCCL|MPI)" | head -1)
 if [ -n "$why" ]; then
   echo "SKIP: $why"
   exit 77
