@@ -111,8 +111,8 @@ ds_status group_by_owner(engine *e, uint64_t *counts, ds_error *err) {
   owner.d_splitters = e->d_bounds + 1;
   size_t need = 0;
   DS_MSPLIT_TRY(msplit_multisplit(nullptr, &need, e->d_heads, e->d_heads_out, e->t.list,
-                                  e->d_slots_out, n, (uint32_t)e->ranks, owner, MSPLIT_TYPE_U32,
-                                  MSPLIT_TYPE_U32, e->d_offsets, e->s, MSPLIT_VARIANT_AUTO));
+                                  e->d_slots_out, n, (uint32_t)e->ranks, owner, e->d_offsets,
+                                  MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, MSPLIT_VARIANT_AUTO, e->s));
   if (need > e->temp_bytes) {
     cudaFree(e->d_temp);
     e->temp_bytes = 0;
@@ -121,8 +121,8 @@ ds_status group_by_owner(engine *e, uint64_t *counts, ds_error *err) {
   }
   DS_MSPLIT_TRY(msplit_multisplit(e->d_temp, &e->temp_bytes, e->d_heads, e->d_heads_out,
                                   e->t.list, e->d_slots_out, n, (uint32_t)e->ranks, owner,
-                                  MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, e->d_offsets, e->s,
-                                  MSPLIT_VARIANT_AUTO));
+                                  e->d_offsets, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
+                                  MSPLIT_VARIANT_AUTO, e->s));
   gather_kernel<<<blocks_for(n), BLOCK, 0, e->s>>>(e->t, e->d_slots_out, n, e->want_pred,
                                                    e->d_send);
   DS_LAUNCH_CHECK("gather_kernel");
@@ -246,8 +246,8 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   memset(&owner, 0, sizeof owner);
   owner.kind = MSPLIT_BUCKET_SPLITTERS;
   DS_MSPLIT_TRY(msplit_multisplit(nullptr, &e->temp_bytes, nullptr, nullptr, nullptr, nullptr,
-                                  e->max_heads, (uint32_t)e->ranks, owner, MSPLIT_TYPE_U32,
-                                  MSPLIT_TYPE_U32, nullptr, e->s, MSPLIT_VARIANT_AUTO));
+                                  e->max_heads, (uint32_t)e->ranks, owner, nullptr,
+                                  MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, MSPLIT_VARIANT_AUTO, e->s));
   DS_TRY(check_room(e, g, cap, cur, err));
 
   // 1. the graph

@@ -35,15 +35,15 @@ struct shape {
 
 ds_status shape_for(uint64_t keys, shape *sh, ds_error *err) {
   uint32_t expected = 0;
-  if (msplit_slab_hash_plan(keys ? keys : 1, HASH_UTILIZATION, 0, &sh->buckets, &expected) !=
-      MSPLIT_SUCCESS)
+  if (msplit_slab_hash_plan(keys ? keys : 1, HASH_UTILIZATION, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE,
+                            &sh->buckets, &expected) != MSPLIT_SUCCESS)
     return ds_error_set(err, DS_ERR_DEVICE, "tc hash set: %s", msplit_last_error_message());
   const uint64_t capacity = (keys + KEYS_PER_SLAB - 1) / KEYS_PER_SLAB + POOL_MARGIN;
   if (capacity > UINT32_MAX)
     return ds_error_set(err, DS_ERR_UNSUPPORTED, "tc hash set: %llu keys are too many",
                         (unsigned long long)keys);
   sh->capacity = (uint32_t)capacity;
-  if (msplit_slab_hash_storage_bytes(sh->buckets, sh->capacity, 0, &sh->bytes) != MSPLIT_SUCCESS)
+  if (msplit_slab_hash_storage_bytes(sh->buckets, sh->capacity, &sh->bytes) != MSPLIT_SUCCESS)
     return ds_error_set(err, DS_ERR_DEVICE, "tc hash set: %s", msplit_last_error_message());
   return DS_OK;
 }
@@ -93,7 +93,8 @@ ds_status count_hash_class(hash_sets *h, const graph_args &g, class_rows r, uint
     DS_TRY(next_events(h, &ev, err));
     DS_CUDA_TRY(cudaEventRecord(ev[0], s));
     msplit_slab_hash table;
-    DS_MSPLIT_TRY(msplit_slab_hash_init(&table, h->storage, sh.bytes, sh.buckets, sh.capacity, 0, s));
+    DS_MSPLIT_TRY(msplit_slab_hash_init(&table, h->storage, sh.bytes, sh.buckets, sh.capacity,
+                                        MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, s));
     DS_TRY(build_class_set(g, r, table, h->failed, grid, s, err));
     DS_CUDA_TRY(cudaEventRecord(ev[1], s));
     DS_TRY(count_class(g, r, DS_TC_PROBE_HASH, &table, grid, s, err));

@@ -291,7 +291,7 @@ int main(int argc, char **argv) {
   {
     const uint32_t capacity = 1u << 21;
     size_t bytes = 0;
-    MS(msplit_slab_hash_storage_bytes(1, capacity, 1, &bytes));
+    MS(msplit_slab_hash_storage_bytes(1, capacity, &bytes));
     void *storage = nullptr;
     unsigned long long *failed = nullptr;
     CHECK_CUDA(cudaMalloc(&storage, bytes));
@@ -300,7 +300,8 @@ int main(int argc, char **argv) {
     msplit_slab_hash t{};
     const int per_warp = 32, warps = 1000000 / per_warp;
     const auto init = [&] {
-      MS(msplit_slab_hash_init(&t, storage, bytes, 1, capacity, 1, nullptr));
+      MS(msplit_slab_hash_init(&t, storage, bytes, 1, capacity, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
+                               nullptr));
     };
     const auto allocate = [&] {
       alloc_kernel<<<(warps * 32 + 255) / 256, 256>>>(msplit::detail::slab::make_view(t), per_warp,

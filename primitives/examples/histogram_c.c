@@ -31,10 +31,10 @@ int main(void) {
   /* 4 even bins of width 0.25 from 0: [0, 0.25) [0.25, 0.5) [0.5, 0.75) [0.75, 1) */
   size_t temp_bytes = 0;
   void *d_temp = NULL;
-  CHECK(msplit_histogram_even(NULL, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 4, 0.0, 0.25, d_hist,
+  CHECK(msplit_histogram_even(NULL, &temp_bytes, d_samples, d_hist, n, 4, 0.0, 0.25, MSPLIT_TYPE_F32,
                               MSPLIT_TYPE_U32, 0, NULL));
   CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
-  CHECK(msplit_histogram_even(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 4, 0.0, 0.25, d_hist,
+  CHECK(msplit_histogram_even(d_temp, &temp_bytes, d_samples, d_hist, n, 4, 0.0, 0.25, MSPLIT_TYPE_F32,
                               MSPLIT_TYPE_U32, 0, NULL));
   CHECK_CUDA(cudaMemcpy(counts, d_hist, sizeof counts, cudaMemcpyDeviceToHost));
   print_counts("even:   ", counts, 4, "");
@@ -42,7 +42,7 @@ int main(void) {
   /* range bins between sorted boundaries (device memory) */
   const float levels[] = {-1.0f, 0.0f, 0.5f, 2.0f}; // 3 bins: [-1, 0) [0, 0.5) [0.5, 2)
   CHECK_CUDA(cudaMemcpy(d_levels, levels, sizeof levels, cudaMemcpyHostToDevice));
-  CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 3, d_levels, d_hist,
+  CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, d_hist, n, 3, d_levels, MSPLIT_TYPE_F32,
                                MSPLIT_TYPE_U32, 0, NULL));
   CHECK_CUDA(cudaMemcpy(counts, d_hist, 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   print_counts("range:  ", counts, 3, "");
@@ -51,7 +51,7 @@ int main(void) {
    * but it leaves the histogram as it was; the synchronous check gives the status. */
   const float unsorted[] = {-1.0f, 0.5f, 0.0f, 2.0f};
   CHECK_CUDA(cudaMemcpy(d_levels, unsorted, sizeof unsorted, cudaMemcpyHostToDevice));
-  CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 3, d_levels, d_hist,
+  CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, d_hist, n, 3, d_levels, MSPLIT_TYPE_F32,
                                MSPLIT_TYPE_U32, 0, NULL));
   msplit_status st = msplit_check_sync(d_temp, temp_bytes, NULL);
   printf("unsorted: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
@@ -59,7 +59,7 @@ int main(void) {
   print_counts("range with them:", counts, 3, " (left as it was)");
 
   /* An argument error: nothing runs or is written; the message names the argument. */
-  st = msplit_histogram_even(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 0, 0.0, 0.25, d_hist,
+  st = msplit_histogram_even(d_temp, &temp_bytes, d_samples, d_hist, n, 0, 0.0, 0.25, MSPLIT_TYPE_F32,
                              MSPLIT_TYPE_U32, 0, NULL);
   printf("with 0 bins: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
 

@@ -24,11 +24,11 @@ int main(void) {
   bucket.delta.u = 10; // buckets [0, 10) [10, 20) [20, ...)
   size_t temp_bytes = 0;
   void *d_temp = NULL;
-  CHECK(msplit_multisplit(NULL, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, MSPLIT_TYPE_U32,
-                          MSPLIT_TYPE_NONE, d_offsets, NULL, MSPLIT_VARIANT_AUTO));
+  CHECK(msplit_multisplit(NULL, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, d_offsets,
+                          MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL));
   CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
-  CHECK(msplit_multisplit(d_temp, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, MSPLIT_TYPE_U32,
-                          MSPLIT_TYPE_NONE, d_offsets, NULL, MSPLIT_VARIANT_AUTO));
+  CHECK(msplit_multisplit(d_temp, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, d_offsets,
+                          MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL));
   CHECK(msplit_copy_offsets_sync(offsets, d_offsets, 3, NULL));
   CHECK_CUDA(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
   example_print_keys("in:", keys, n, NULL, 0);
@@ -38,7 +38,8 @@ int main(void) {
   /* An argument error: nothing runs or is written, the status says what kind of error and the
    * message which argument. */
   const msplit_status st = msplit_multisplit(d_temp, &temp_bytes, d_keys, d_out, NULL, NULL, n, 0, bucket,
-                                             MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, d_offsets, NULL, MSPLIT_VARIANT_AUTO);
+                                             d_offsets, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE,
+                                             MSPLIT_VARIANT_AUTO, NULL);
   printf("with 0 buckets: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
 
   printf("variant names:");

@@ -41,13 +41,14 @@ int main(void) {
 
   /* buckets for the expected keys at 65% memory utilization, and a pool with room to spare */
   uint32_t num_buckets = 0, slabs = 0;
-  CHECK(msplit_slab_hash_plan(n, 0.65, 1, &num_buckets, &slabs));
+  CHECK(msplit_slab_hash_plan(n, 0.65, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, &num_buckets, &slabs));
   const uint32_t capacity = 2 * slabs + 16;
   size_t bytes = 0;
-  CHECK(msplit_slab_hash_storage_bytes(num_buckets, capacity, 1, &bytes));
+  CHECK(msplit_slab_hash_storage_bytes(num_buckets, capacity, &bytes));
   CHECK_CUDA(cudaMalloc(&d_storage, bytes));
   msplit_slab_hash table;
-  CHECK(msplit_slab_hash_init(&table, d_storage, bytes, num_buckets, capacity, 1, NULL));
+  CHECK(msplit_slab_hash_init(&table, d_storage, bytes, num_buckets, capacity, MSPLIT_TYPE_U32,
+                              MSPLIT_TYPE_U32, NULL));
   const msplit_hash_op mode = MSPLIT_HASH_OP_INSERT; /* keep the value of a present key */
   CHECK(msplit_slab_hash_insert(&table, d_keys, d_values, n, mode, NULL, NULL));
   CHECK(msplit_slab_hash_find(&table, d_queries, q, d_found, d_results, NULL));

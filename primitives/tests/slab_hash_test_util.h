@@ -1,5 +1,5 @@
-// Helpers of the slab hash's GPU tests (test_slab_hash.cu): checks that count failures, device
-// buffers, a table in its own storage, the C API of each key width, the CPU oracle, batch runners
+// Helpers of the slab hash's GPU tests (test_slab_hash.cu): device buffers, a table in its own
+// storage, the C API for each key width, the CPU oracle, batch runners
 // and the whole-state check, all templated on the key type K (uint32_t or uint64_t; maps of K -> K
 // and sets of K), so that every case runs for both widths from one body.
 #pragma once
@@ -27,13 +27,12 @@ constexpr unsigned char POISON = 0xAB;
 // A key or value in a message.
 inline unsigned long long ull(uint64_t x) { return x; }
 
-// The C API of one key width K, for maps of K -> K and sets of K: the functions without a
-// suffix for 32-bit keys, the _u64 ones for 64-bit keys.
+// The C API's bulk operations, one form for both key widths (the table carries its types), and
+// the key type K as the msplit_type a table of K is initialised with.
 template <typename K>
-struct api;
-template <>
-struct api<uint32_t> {
-  static constexpr msplit_type TYPE = MSPLIT_TYPE_U32;
+struct api {
+  static_assert(sizeof(K) == 4 || sizeof(K) == 8, "32- or 64-bit keys");
+  static constexpr msplit_type TYPE = sizeof(K) == 8 ? MSPLIT_TYPE_U64 : MSPLIT_TYPE_U32;
   static constexpr auto insert = msplit_slab_hash_insert;
   static constexpr auto find = msplit_slab_hash_find;
   static constexpr auto contains = msplit_slab_hash_contains;
@@ -41,17 +40,6 @@ struct api<uint32_t> {
   static constexpr auto count = msplit_slab_hash_count;
   static constexpr auto find_all = msplit_slab_hash_find_all;
   static constexpr auto apply = msplit_slab_hash_apply;
-};
-template <>
-struct api<uint64_t> {
-  static constexpr msplit_type TYPE = MSPLIT_TYPE_U64;
-  static constexpr auto insert = msplit_slab_hash_insert_u64;
-  static constexpr auto find = msplit_slab_hash_find_u64;
-  static constexpr auto contains = msplit_slab_hash_contains_u64;
-  static constexpr auto erase = msplit_slab_hash_erase_u64;
-  static constexpr auto count = msplit_slab_hash_count_u64;
-  static constexpr auto find_all = msplit_slab_hash_find_all_u64;
-  static constexpr auto apply = msplit_slab_hash_apply_u64;
 };
 
 // Entries a slab holds: a map of K -> K, or a set of K.
@@ -95,10 +83,10 @@ struct table {
   msplit_slab_hash t{};
   table(uint32_t buckets, uint32_t capacity, bool has_values) {
     size_t bytes = 0;
-    CHECK_MSPLIT(msplit_slab_hash_storage_bytes(buckets, capacity, has_values, &bytes));
+    CHECK_MSPLIT(msplit_slab_hash_storage_bytes(buckets, capacity, &bytes));
     CHECK_CUDA(cudaMalloc(&storage, bytes));
-    CHECK_MSPLIT(msplit_slab_hash_init_typed(&t, storage, bytes, buckets, capacity, api<K>::TYPE,
-                                      has_values ? api<K>::TYPE : MSPLIT_TYPE_NONE, nullptr));
+    CHECK_MSPLIT(msplit_slab_hash_init(&t, storage, bytes, buckets, capacity, api<K>::TYPE,
+                                       has_values ? api<K>::TYPE : MSPLIT_TYPE_NONE, nullptr));
   }
   ~table() { cudaFree(storage); }
   table(const table &) = delete;

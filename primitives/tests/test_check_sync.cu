@@ -73,8 +73,8 @@ int main(int argc, char **argv) {
       const uint32_t m = v == MSPLIT_VARIANT_SORT ? 300 : 16;  // the sort path takes m > 256
       if (v == MSPLIT_VARIANT_SORT) bits.bits = 9;
       check_clears(msplit_variant_name(msplit_variant(v)), [&](void *t, size_t *b) {
-        return msplit_multisplit(t, b, in, out, vin, vout, n, m, bits, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
-                                 bucket_offsets, nullptr, msplit_variant(v));
+        return msplit_multisplit(t, b, in, out, vin, vout, n, m, bits, bucket_offsets, MSPLIT_TYPE_U32,
+                                 MSPLIT_TYPE_U32, msplit_variant(v), nullptr);
       });
       bits.bits = 4;
     }
@@ -94,11 +94,12 @@ int main(int argc, char **argv) {
   for (int acc = 0; acc < 2; ++acc)
     for (size_t n : {N, size_t(0)}) {
       check_clears("histogram even", [&](void *t, size_t *b) {
-        return msplit_histogram_even(t, b, in, n, MSPLIT_TYPE_U32, 1000, 0.0, 4294968.0, out, MSPLIT_TYPE_U32, acc,
-                                     nullptr);
+        return msplit_histogram_even(t, b, in, out, n, 1000, 0.0, 4294968.0, MSPLIT_TYPE_U32,
+                                     MSPLIT_TYPE_U32, acc, nullptr);
       });
       check_clears("histogram range", [&](void *t, size_t *b) {
-        return msplit_histogram_range(t, b, in, n, MSPLIT_TYPE_U32, 1024, offsets, out, MSPLIT_TYPE_U32, acc, nullptr);
+        return msplit_histogram_range(t, b, in, out, n, 1024, offsets, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32,
+                                      acc, nullptr);
       });
     }
   // segmented sort: short and long segments, none

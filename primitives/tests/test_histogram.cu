@@ -276,10 +276,10 @@ void run_case(bin_kind kind, uint32_t m, size_t n, dist_kind dist, run_opts o, u
   size_t temp_bytes = 0;
   const msplit_type ct = o.wide ? MSPLIT_TYPE_U64 : MSPLIT_TYPE_U32;
   msplit_status st =
-      kind == EVEN ? msplit_histogram_even(nullptr, &temp_bytes, d_samples, n, tag_of<T>(), m, b.lower, b.width, d_hist,
-                                           ct, o.accumulate, nullptr)
-                   : msplit_histogram_range(nullptr, &temp_bytes, d_samples, n, tag_of<T>(), m, d_levels, d_hist, ct,
-                                            o.accumulate, nullptr);
+      kind == EVEN ? msplit_histogram_even(nullptr, &temp_bytes, d_samples, d_hist, n, m, b.lower, b.width,
+                                           tag_of<T>(), ct, o.accumulate, nullptr)
+                   : msplit_histogram_range(nullptr, &temp_bytes, d_samples, d_hist, n, m, d_levels,
+                                            tag_of<T>(), ct, o.accumulate, nullptr);
   if (st != MSPLIT_SUCCESS) {
     fail(std::string(label) + ": size query: " + msplit_last_error_message());
     return;
@@ -290,10 +290,10 @@ void run_case(bin_kind kind, uint32_t m, size_t n, dist_kind dist, run_opts o, u
     return;
   }
   void *d_temp = g_temp.get(temp_bytes);
-  st = kind == EVEN ? msplit_histogram_even(d_temp, &temp_bytes, d_samples, n, tag_of<T>(), m, b.lower, b.width,
-                                            d_hist, ct, o.accumulate, nullptr)
-                    : msplit_histogram_range(d_temp, &temp_bytes, d_samples, n, tag_of<T>(), m, d_levels, d_hist, ct,
-                                             o.accumulate, nullptr);
+  st = kind == EVEN ? msplit_histogram_even(d_temp, &temp_bytes, d_samples, d_hist, n, m, b.lower, b.width,
+                                            tag_of<T>(), ct, o.accumulate, nullptr)
+                    : msplit_histogram_range(d_temp, &temp_bytes, d_samples, d_hist, n, m, d_levels,
+                                             tag_of<T>(), ct, o.accumulate, nullptr);
   if (st != MSPLIT_SUCCESS) {
     fail(std::string(label) + ": " + msplit_last_error_message());
     return;
@@ -535,59 +535,75 @@ void run_errors(uint64_t &seed) {
   // 1. the size query reads nothing else
   size_t q = 0;
   ++g_runs;
-  if (msplit_histogram_even(nullptr, &q, nullptr, n, U32, 0, 0, 0, nullptr, U32, 0, nullptr) != MSPLIT_SUCCESS ||
+  if (msplit_histogram_even(nullptr, &q, nullptr, nullptr, n, 0, 0, 0, U32, U32, 0, nullptr) != MSPLIT_SUCCESS ||
       q != msplit::HISTOGRAM_TEMP_BYTES)
     fail("size query with other arguments invalid");
   // 2. each bad argument
-  expect_error("temp_bytes NULL", msplit_histogram_even(d_temp, nullptr, d_samples, n, U32, m, 0, 10, d_hist, U32, 0, nullptr),
+  expect_error("temp_bytes NULL", msplit_histogram_even(d_temp, nullptr, d_samples, d_hist, n, m, 0, 10,
+                                                        U32, U32, 0, nullptr),
                INV, "temp_bytes", d_hb, m, init);
-  expect_error("0 bins", msplit_histogram_even(d_temp, &tb, d_samples, n, U32, 0, 0, 10, d_hist, U32, 0, nullptr), INV,
+  expect_error("0 bins", msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, 0, 0, 10, U32, U32, 0,
+                                               nullptr), INV,
                "num_bins", d_hb, m, init);
   expect_error("2^30 + 1 bins",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, (1u << 30) + 1, 0, 10, d_hist, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, (1u << 30) + 1, 0, 10, U32, U32, 0,
+                                     nullptr), INV,
                "num_bins", d_hb, m, init);
-  expect_error("samples NULL", msplit_histogram_even(d_temp, &tb, nullptr, n, U32, m, 0, 10, d_hist, U32, 0, nullptr), INV,
+  expect_error("samples NULL", msplit_histogram_even(d_temp, &tb, nullptr, d_hist, n, m, 0, 10, U32, U32, 0,
+                                                     nullptr), INV,
                "d_samples", d_hb, m, init);
-  expect_error("histogram NULL", msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, nullptr, U32, 0, nullptr),
+  expect_error("histogram NULL", msplit_histogram_even(d_temp, &tb, d_samples, nullptr, n, m, 0, 10, U32,
+                                                       U32, 0, nullptr),
                INV, "d_histogram", d_hb, m, init);
-  expect_error("levels NULL", msplit_histogram_range(d_temp, &tb, d_samples, n, U32, m, nullptr, d_hist, U32, 0, nullptr),
+  expect_error("levels NULL", msplit_histogram_range(d_temp, &tb, d_samples, d_hist, n, m, nullptr, U32,
+                                                     U32, 0, nullptr),
                INV, "d_levels", d_hb, m, init);
-  expect_error("width 0", msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 0, d_hist, U32, 0, nullptr), INV,
+  expect_error("width 0", msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, 0, U32, U32, 0,
+                                                nullptr), INV,
                "width", d_hb, m, init);
   expect_error("width -1 (f32)",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, MSPLIT_TYPE_F32, m, 0, -1, d_hist, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, -1, MSPLIT_TYPE_F32, U32, 0,
+                                     nullptr), INV,
                "width", d_hb, m, init);
   expect_error("lower NaN (f32)",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, MSPLIT_TYPE_F32, m, std::nan(""), 1, d_hist, U32, 0, nullptr),
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, std::nan(""), 1, MSPLIT_TYPE_F32,
+                                     U32, 0, nullptr),
                INV, "lower", d_hb, m, init);
   expect_error("lower 2.5 (i8)",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, MSPLIT_TYPE_I8, m, 2.5, 1, d_hist, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 2.5, 1, MSPLIT_TYPE_I8, U32, 0,
+                                     nullptr), INV,
                "lower", d_hb, m, init);
   expect_error("width 2^32 (u32)",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 4294967296.0, d_hist, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, 4294967296.0, U32, U32, 0,
+                                     nullptr), INV,
                "width", d_hb, m, init);
-  expect_error("temp too small", msplit_histogram_even(d_temp, &small, d_samples, n, U32, m, 0, 10, d_hist, U32, 0, nullptr),
+  expect_error("temp too small", msplit_histogram_even(d_temp, &small, d_samples, d_hist, n, m, 0, 10, U32,
+                                                       U32, 0, nullptr),
                MSPLIT_ERROR_TEMP_STORAGE, "temp_bytes", d_hb, m, init);
   expect_error("samples misaligned",
-               msplit_histogram_even(d_temp, &tb, d_s + 1, n - 1, U32, m, 0, 10, d_hist, U32, 0, nullptr), INV, "d_samples",
+               msplit_histogram_even(d_temp, &tb, d_s + 1, d_hist, n - 1, m, 0, 10, U32, U32, 0, nullptr), INV, "d_samples",
                d_hb, m, init);
   expect_error("histogram misaligned",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, d_hb + 2, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hb + 2, n, m, 0, 10, U32, U32, 0, nullptr), INV,
                "d_histogram", d_hb, m, init);
   expect_error("u64 counters misaligned",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, d_hist, MSPLIT_TYPE_U64, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, 10, U32, MSPLIT_TYPE_U64, 0,
+                                     nullptr), INV,
                "d_histogram", d_hb, m, init);
   expect_error("histogram overlaps samples",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, d_samples + 4, U32, 0, nullptr), INV,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_samples + 4, n, m, 0, 10, U32, U32, 0,
+                                     nullptr), INV,
                "overlaps", d_hb, m, init);
   expect_error("histogram overlaps levels",
-               msplit_histogram_range(d_temp, &tb, d_samples, n, U32, m, d_hist - 2, d_hist, U32, 0, nullptr), INV,
+               msplit_histogram_range(d_temp, &tb, d_samples, d_hist, n, m, d_hist - 2, U32, U32, 0, nullptr), INV,
                "overlaps", d_hb, m, init);
   expect_error("sample type u64",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, MSPLIT_TYPE_U64, m, 0, 10, d_hist, U32, 0, nullptr),
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, 10, MSPLIT_TYPE_U64, U32, 0,
+                                     nullptr),
                MSPLIT_ERROR_UNSUPPORTED, "sample type", d_hb, m, init);
   expect_error("counter type f32",
-               msplit_histogram_even(d_temp, &tb, d_samples, n, U32, m, 0, 10, d_hist, MSPLIT_TYPE_F32, 0, nullptr),
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, n, m, 0, 10, U32, MSPLIT_TYPE_F32, 0,
+                                     nullptr),
                MSPLIT_ERROR_UNSUPPORTED, "counter type", d_hb, m, init);
   // 3. unsorted boundaries (and a NaN one): the call returns, the histogram stays as it was,
   // overwriting or accumulating, and the check of the error record (msplit_check_sync) names them
@@ -595,23 +611,25 @@ void run_errors(uint64_t &seed) {
   CHECK_CUDA(cudaMemcpy(d_lv, unsorted, sizeof unsorted, cudaMemcpyHostToDevice));
   for (int acc = 0; acc < 2; ++acc)
     expect_error("unsorted levels",
-                 msplit_histogram_range(d_temp, &tb, d_samples, n, U32, m, d_lv, d_hist, U32, acc, nullptr), MSPLIT_SUCCESS,
+                 msplit_histogram_range(d_temp, &tb, d_samples, d_hist, n, m, d_lv, U32, U32, acc, nullptr), MSPLIT_SUCCESS,
                  nullptr, d_hb, m, init);
   expect_error("unsorted levels, checked", msplit_check_sync(d_temp, tb, nullptr), INV,
                "d_levels[3] = 30, d_levels[4] = 25", d_hb, m, init);
   // a later call on the same storage clears the record (even bins: the counting kernel does)
   expect_error("even bins after them",
-               msplit_histogram_even(d_temp, &tb, d_samples, 0, U32, m, 0, 10, d_hist, U32, 1, nullptr), MSPLIT_SUCCESS,
+               msplit_histogram_even(d_temp, &tb, d_samples, d_hist, 0, m, 0, 10, U32, U32, 1, nullptr), MSPLIT_SUCCESS,
                nullptr, d_hb, m, init);
   expect_error("even bins after them, checked", msplit_check_sync(d_temp, tb, nullptr), MSPLIT_SUCCESS, nullptr, d_hb,
                m, init);
   const float nan_levels[] = {0, 1, 2, std::nanf(""), 4, 5, 6, 7, 8};
   CHECK_CUDA(cudaMemcpy(d_lv, nan_levels, sizeof nan_levels, cudaMemcpyHostToDevice));
-  expect_error("NaN level", msplit_histogram_range(d_temp, &tb, d_samples, n, MSPLIT_TYPE_F32, m, d_lv, d_hist, U32, 0, nullptr),
+  expect_error("NaN level", msplit_histogram_range(d_temp, &tb, d_samples, d_hist, n, m, d_lv,
+                                                   MSPLIT_TYPE_F32, U32, 0, nullptr),
                MSPLIT_SUCCESS, nullptr, d_hb, m, init);
   expect_error("NaN level, checked", msplit_check_sync(d_temp, tb, nullptr), INV, "d_levels[3] = nan", d_hb, m, init);
   CHECK_CUDA(cudaMemcpy(d_lv, sorted, sizeof sorted, cudaMemcpyHostToDevice));
-  expect_error("sorted levels", msplit_histogram_range(d_temp, &tb, d_samples, 0, U32, m, d_lv, d_hist, U32, 1, nullptr),
+  expect_error("sorted levels", msplit_histogram_range(d_temp, &tb, d_samples, d_hist, 0, m, d_lv, U32, U32,
+                                                       1, nullptr),
                MSPLIT_SUCCESS, nullptr, d_hb, m, init);
   expect_error("sorted levels, checked", msplit_check_sync(d_temp, tb, nullptr), MSPLIT_SUCCESS, nullptr, d_hb, m, init);
 }

@@ -328,13 +328,13 @@ void run_case(const test_case &c, uint64_t seed) {
                           cudaMemcpyHostToDevice));
   }
   size_t bytes = 0;
-  msplit_status st = msplit_multisplit(nullptr, &bytes, kin, kout, vin, vout, n, c.m, desc, c.key_type,
-                                       c.value_type, doff, nullptr, c.variant);
+  msplit_status st = msplit_multisplit(nullptr, &bytes, kin, kout, vin, vout, n, c.m, desc, doff,
+                                       c.key_type, c.value_type, c.variant, nullptr);
   if (st != MSPLIT_SUCCESS) return fail(c, msplit_last_error_message());
   void *temp = d_temp.get(bytes);
   CHECK_CUDA(cudaMemset(temp, 0x5A, bytes));  // the library must not rely on zeroed temp
-  st = msplit_multisplit(temp, &bytes, kin, kout, vin, vout, n, c.m, desc, c.key_type, c.value_type, doff,
-                         nullptr, c.variant);
+  st = msplit_multisplit(temp, &bytes, kin, kout, vin, vout, n, c.m, desc, doff, c.key_type, c.value_type,
+                         c.variant, nullptr);
   if (st != MSPLIT_SUCCESS) return fail(c, msplit_last_error_message());
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
@@ -460,40 +460,40 @@ void test_errors() {
       msplit_test::pass();
     }
   };
-  expect(msplit_multisplit(nullptr, &bytes, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE,
-                           off, nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(nullptr, &bytes, a, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_SUCCESS, "size query");
   void *temp = d_temp.get(bytes);
-  expect(msplit_multisplit(temp, &bytes, nullptr, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32,
-                           MSPLIT_TYPE_NONE, off, nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, nullptr, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "NULL keys_in");
-  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 0, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, off,
-                           nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 0, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "m = 0");
-  expect(msplit_multisplit(temp, &bytes, a, a + 10, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32,
-                           MSPLIT_TYPE_NONE, off, nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, a + 10, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "overlapping in/out");
-  expect(msplit_multisplit(temp, &bytes, a, b, a + n, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, off,
-                           nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, b, a + n, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_U32, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "NULL values_out");
   size_t small = bytes - 1;
-  expect(msplit_multisplit(temp, &small, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, off,
-                           nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &small, a, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_TEMP_STORAGE, "temp too small");
-  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_NONE, MSPLIT_TYPE_NONE,
-                           off, nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_NONE,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_UNSUPPORTED, "key type none");
-  expect(msplit_multisplit(temp, &bytes, a, b, a + n, b, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_F32, off, nullptr,
-                           MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, b, a + n, b, n, 16, desc, off, MSPLIT_TYPE_U32, MSPLIT_TYPE_F32,
+                           MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_UNSUPPORTED, "value type f32");
   desc.kind = MSPLIT_BUCKET_DELTA;
   desc.delta.u = 0;
-  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, off,
-                           nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "delta = 0");
   desc.kind = MSPLIT_BUCKET_IDENTITY;
-  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, off,
-                           nullptr, msplit_variant(42)),
+  expect(msplit_multisplit(temp, &bytes, a, b, nullptr, nullptr, n, 16, desc, off, MSPLIT_TYPE_U32,
+                           MSPLIT_TYPE_NONE, msplit_variant(42), nullptr),
          MSPLIT_ERROR_INVALID_ARGUMENT, "unknown variant");
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<uint32_t> out(n);
@@ -505,8 +505,8 @@ void test_errors() {
     }
   // n == 0: success, offsets zeroed
   CHECK_CUDA(cudaMemset(off, 0xCD, 17 * 8));
-  expect(msplit_multisplit(temp, &bytes, nullptr, nullptr, nullptr, nullptr, 0, 16, desc, MSPLIT_TYPE_U32,
-                           MSPLIT_TYPE_NONE, off, nullptr, MSPLIT_VARIANT_AUTO),
+  expect(msplit_multisplit(temp, &bytes, nullptr, nullptr, nullptr, nullptr, 0, 16, desc, off,
+                           MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, nullptr),
          MSPLIT_SUCCESS, "n = 0");
   std::vector<size_t> h(17);
   expect(msplit_copy_offsets_sync(h.data(), off, 16, nullptr), MSPLIT_SUCCESS, "copy offsets");

@@ -41,7 +41,7 @@ std::vector<query> queries() {
                    msplit_bucket_desc d{};
                    d.kind = MSPLIT_BUCKET_SPLITTERS;
                    return msplit_multisplit(nullptr, b, nullptr, nullptr, nullptr, nullptr, N, BUCKETS, d,
-                                            MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, nullptr, nullptr, var);
+                                            nullptr, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, var, nullptr);
                  }, cub});
     q.push_back({"multisplit_keys", [var](size_t *b) {
                    return msplit::multisplit_keys<uint32_t>(nullptr, b, nullptr, nullptr, N, BUCKETS, low_bits{},
@@ -66,12 +66,12 @@ std::vector<query> queries() {
                }});
   // histogram: even, range (no levels yet), any functor
   q.push_back({"msplit_histogram_even", [](size_t *b) {
-                 return msplit_histogram_even(nullptr, b, nullptr, N, MSPLIT_TYPE_F32, BUCKETS, 0.0, 1.0, nullptr,
-                                              MSPLIT_TYPE_U32, 0, nullptr);
+                 return msplit_histogram_even(nullptr, b, nullptr, nullptr, N, BUCKETS, 0.0, 1.0,
+                                              MSPLIT_TYPE_F32, MSPLIT_TYPE_U32, 0, nullptr);
                }});
   q.push_back({"msplit_histogram_range", [](size_t *b) {
-                 return msplit_histogram_range(nullptr, b, nullptr, N, MSPLIT_TYPE_U16, BUCKETS, nullptr, nullptr,
-                                               MSPLIT_TYPE_U64, 0, nullptr);
+                 return msplit_histogram_range(nullptr, b, nullptr, nullptr, N, BUCKETS, nullptr,
+                                               MSPLIT_TYPE_U16, MSPLIT_TYPE_U64, 0, nullptr);
                }});
   q.push_back({"histogram_even", [](size_t *b) {
                  return msplit::histogram_even<uint32_t, uint32_t>(nullptr, b, nullptr, N, BUCKETS, 0u, 1u, nullptr);
@@ -100,7 +100,7 @@ std::vector<query> queries() {
                }});
   // slab hash: its storage query takes no pointer but the answer's
   q.push_back({"msplit_slab_hash_storage_bytes",
-               [](size_t *b) { return msplit_slab_hash_storage_bytes(BUCKETS, 64, 1, b); }});
+               [](size_t *b) { return msplit_slab_hash_storage_bytes(BUCKETS, 64, b); }});
   return q;
 }
 

@@ -66,11 +66,11 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaMemcpy(d_values, values.data(), KEYS * 4, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemset(d_offsets, 0, 2 * 4));
   size_t bytes = 0;
-  CHECK_MSPLIT(msplit_slab_hash_storage_bytes(1, CAPACITY, 1, &bytes));
+  CHECK_MSPLIT(msplit_slab_hash_storage_bytes(1, CAPACITY, &bytes));
   void *d_storage;
   CHECK_CUDA(cudaMalloc(&d_storage, bytes));
   msplit_slab_hash t;
-  CHECK_MSPLIT(msplit_slab_hash_init(&t, d_storage, bytes, 1, CAPACITY, 1, nullptr));
+  CHECK_MSPLIT(msplit_slab_hash_init(&t, d_storage, bytes, 1, CAPACITY, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, nullptr));
   CHECK_MSPLIT(msplit_slab_hash_insert(&t, d_keys, d_values, KEYS, MSPLIT_HASH_OP_INSERT, d_results, nullptr));
   CHECK_MSPLIT(msplit_slab_hash_find(&t, d_keys, KEYS, d_out, d_results, nullptr));
   CHECK(msplit_slab_hash_check_sync(&t, nullptr) == MSPLIT_SUCCESS, "intact table: %s", msplit_last_error_message());

@@ -5,8 +5,17 @@
  * storage (call once with d_temp == NULL to get *temp_bytes, then again with at least that much
  * to run), a stream (a cudaStream_t passed as void *, NULL for the default stream), and does not
  * synchronise unless its name ends in _sync. Zero items return MSPLIT_SUCCESS without a kernel
- * launch (a memset clears the error record below). Every function returns a status; msplit_last_error_message() gives the message of the
- * calling thread's last failure. Nothing prints, exits or allocates device memory.
+ * launch (a memset clears the error record below). Every function returns a status;
+ * msplit_last_error_message() gives the message of the calling thread's last failure. Nothing
+ * prints, exits or allocates device memory.
+ *
+ * One argument order for every call, so that a reader of one call can read the others: the
+ * temporary storage (d_temp, temp_bytes) or the table, the data (inputs, then outputs), the sizes
+ * (n, then the shape of the problem: buckets, segments, bins and the arrays that describe them),
+ * the element types as msplit_type (keys or samples, then values, then counters or offsets), the
+ * options (variant, descending, bits, accumulate), and the stream last. The slab hash's table
+ * carries its key and value types (msplit_slab_hash_init), so its bulk operations take untyped
+ * pointers and no types.
  *
  * Errors found on the device. A call returns before its kernels run, so what only the device can
  * see (an argument that lives in device memory, such as unsorted histogram levels or segment
@@ -38,7 +47,7 @@
 #include <stdint.h>
 
 #define MSPLIT_VERSION_MAJOR 0
-#define MSPLIT_VERSION_MINOR 1
+#define MSPLIT_VERSION_MINOR 2
 #define MSPLIT_VERSION_PATCH 0
 
 #ifdef __cplusplus

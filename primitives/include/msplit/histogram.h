@@ -27,13 +27,13 @@
  *
  *     size_t temp_bytes = 0;
  *     void *d_temp = NULL;
- *     CHECK(msplit_histogram_even(NULL, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 4, 0.0, 0.25, d_hist,
+ *     CHECK(msplit_histogram_even(NULL, &temp_bytes, d_samples, d_hist, n, 4, 0.0, 0.25, MSPLIT_TYPE_F32,
  *                                 MSPLIT_TYPE_U32, 0, NULL));
  *     CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
- *     CHECK(msplit_histogram_even(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 4, 0.0, 0.25, d_hist,
+ *     CHECK(msplit_histogram_even(d_temp, &temp_bytes, d_samples, d_hist, n, 4, 0.0, 0.25, MSPLIT_TYPE_F32,
  *                                 MSPLIT_TYPE_U32, 0, NULL));
  *     const float levels[] = {-1.0f, 0.0f, 0.5f, 2.0f}; // 3 bins: [-1, 0) [0, 0.5) [0.5, 2)
- *     CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, n, MSPLIT_TYPE_F32, 3, d_levels, d_hist,
+ *     CHECK(msplit_histogram_range(d_temp, &temp_bytes, d_samples, d_hist, n, 3, d_levels, MSPLIT_TYPE_F32,
  *                                  MSPLIT_TYPE_U32, 0, NULL));
  *
  * prints
@@ -56,23 +56,23 @@ extern "C" {
 
 /* Even bins: bin b holds lower + b * width <= x < lower + (b + 1) * width, b < num_bins,
  * computed as (x - lower) / width in the level type (integer division for integers, one IEEE
- * division for floats).
+ * division for floats). The arguments come in the order of every msplit call (msplit/core.h).
  * [in]  d_temp, temp_bytes  temporary storage (48 bytes; see above)
  * [in]  d_samples           n samples of sample_type (device)
+ * [out] d_histogram         num_bins counters of counter_type (device)
  * [in]  n                   number of samples; 0 is fine
- * [in]  sample_type         see above
  * [in]  num_bins            m, 1 to 2^30
  * [in]  lower, width        values of the level type (integers: whole numbers in its range);
  *                           width > 0. For F32 they are rounded to float.
- * [out] d_histogram         num_bins counters of counter_type (device)
+ * [in]  sample_type         see above
  * [in]  counter_type        U32 or U64
  * [in]  accumulate          0: overwrite the histogram; 1: add to it
  * [in]  stream              a cudaStream_t, or NULL
  * Errors: see above. */
-msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void *d_samples, size_t n,
-                                    msplit_type sample_type, uint32_t num_bins, double lower, double width,
-                                    void *d_histogram, msplit_type counter_type, int accumulate,
-                                    void *stream /* cudaStream_t */);
+msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void *d_samples,
+                                    void *d_histogram, size_t n, uint32_t num_bins, double lower,
+                                    double width, msplit_type sample_type, msplit_type counter_type,
+                                    int accumulate, void *stream /* cudaStream_t */);
 
 /* Range bins: bin b holds d_levels[b] <= x < d_levels[b + 1], b < num_bins.
  * [in]  d_levels            num_bins + 1 sorted boundaries of the level type (device); equal
@@ -82,9 +82,9 @@ msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void
  *                           already returned MSPLIT_SUCCESS; msplit_check_sync (msplit/core.h)
  *                           gives the status when the caller can wait.
  * The other parameters are msplit_histogram_even's. Errors: see above. */
-msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes, const void *d_samples, size_t n,
-                                     msplit_type sample_type, uint32_t num_bins, const void *d_levels,
-                                     void *d_histogram, msplit_type counter_type, int accumulate,
+msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes, const void *d_samples,
+                                     void *d_histogram, size_t n, uint32_t num_bins, const void *d_levels,
+                                     msplit_type sample_type, msplit_type counter_type, int accumulate,
                                      void *stream /* cudaStream_t */);
 
 #ifdef __cplusplus

@@ -14,11 +14,11 @@
  *     bucket.delta.u = 10; // buckets [0, 10) [10, 20) [20, ...)
  *     size_t temp_bytes = 0;
  *     void *d_temp = NULL;
- *     CHECK(msplit_multisplit(NULL, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, MSPLIT_TYPE_U32,
- *                             MSPLIT_TYPE_NONE, d_offsets, NULL, MSPLIT_VARIANT_AUTO));
+ *     CHECK(msplit_multisplit(NULL, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, d_offsets,
+ *                             MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL));
  *     CHECK_CUDA(cudaMalloc(&d_temp, temp_bytes));
- *     CHECK(msplit_multisplit(d_temp, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, MSPLIT_TYPE_U32,
- *                             MSPLIT_TYPE_NONE, d_offsets, NULL, MSPLIT_VARIANT_AUTO));
+ *     CHECK(msplit_multisplit(d_temp, &temp_bytes, d_keys, d_out, NULL, NULL, n, 3, bucket, d_offsets,
+ *                             MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL));
  *     CHECK(msplit_copy_offsets_sync(offsets, d_offsets, 3, NULL));
  *
  * prints
@@ -28,7 +28,7 @@
  *     offsets: 0 4 7 10
  *     with 0 buckets: invalid argument: multisplit: num_buckets is 0 (need at least 1)
  *     variant names: auto direct warp block onepass sort
- *     version: 0.1.0
+ *     version: 0.2.0
  */
 #ifndef MSPLIT_MULTISPLIT_H
 #define MSPLIT_MULTISPLIT_H
@@ -55,7 +55,8 @@ typedef enum {
   MSPLIT_VARIANT_SORT = 5     /* bucket labels + CUB radix sort on log2(m) bits */
 } msplit_variant;
 
-/* Stable multisplit of keys (value_type == MSPLIT_TYPE_NONE) or key-value pairs.
+/* Stable multisplit of keys (value_type == MSPLIT_TYPE_NONE) or key-value pairs. The arguments
+ * come in the order of every msplit call (msplit/core.h).
  *
  * [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
  *                           (nothing runs, the other pointers are not read); otherwise
@@ -71,12 +72,12 @@ typedef enum {
  * [in]  n                   number of elements; 0 is fine
  * [in]  num_buckets         m >= 1
  * [in]  bucket              the bucket function (msplit/bucket.h); results >= m go to m - 1
- * [in]  key_type            U32, I32, F32 or U64
- * [in]  value_type          NONE, U32 or U64
  * [out] d_bucket_offsets    NULL, or m + 1 size_t (device): the start of bucket b in the
  *                           output, and [m] = n
- * [in]  stream              a cudaStream_t, or NULL for the default stream
+ * [in]  key_type            U32, I32, F32 or U64
+ * [in]  value_type          NONE, U32 or U64
  * [in]  variant             MSPLIT_VARIANT_AUTO, or a variant to force (see msplit_variant)
+ * [in]  stream              a cudaStream_t, or NULL for the default stream
  *
  * Result: buckets are contiguous and in bucket order; within a bucket the input order is kept.
  * Synchronisation: none; the work is queued on `stream` (the host may return before it runs).
@@ -89,12 +90,11 @@ typedef enum {
  * with n >= 2^32), MSPLIT_ERROR_CUDA (a launch or CUDA call failed). Nothing is written on an
  * argument error. On the device: msplit_check_sync (msplit/core.h) reports MSPLIT_ERROR_STALLED
  * if the ONEPASS look-back waited past its bound (the output is then wrong). */
-msplit_status msplit_multisplit(void *d_temp, size_t *temp_bytes, const void *d_keys_in,
-                                void *d_keys_out, const void *d_values_in, void *d_values_out,
-                                size_t n, uint32_t num_buckets, msplit_bucket_desc bucket,
-                                msplit_type key_type, msplit_type value_type,
-                                size_t *d_bucket_offsets, void *stream /* cudaStream_t */,
-                                msplit_variant variant);
+msplit_status msplit_multisplit(void *d_temp, size_t *temp_bytes, const void *d_keys_in, void *d_keys_out,
+                                const void *d_values_in, void *d_values_out, size_t n, uint32_t num_buckets,
+                                msplit_bucket_desc bucket, size_t *d_bucket_offsets, msplit_type key_type,
+                                msplit_type value_type, msplit_variant variant,
+                                void *stream /* cudaStream_t */);
 
 /* Copies the m + 1 bucket offsets that msplit_multisplit wrote to the host, in one transfer
  * queued on `stream`, and waits for it (synchronises `stream`, so the multisplit before it on the

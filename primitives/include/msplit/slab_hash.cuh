@@ -136,17 +136,17 @@ class basic_slab_hash {
   static constexpr bool has_values = format::HAS_VALUES;
 
   static msplit_status storage_bytes(uint32_t num_buckets, uint32_t capacity_slabs, size_t *bytes) {
-    return msplit_slab_hash_storage_bytes(num_buckets, capacity_slabs, has_values, bytes);
+    return msplit_slab_hash_storage_bytes(num_buckets, capacity_slabs, bytes);
   }
   static msplit_status plan(size_t expected_keys, double utilization, uint32_t *num_buckets,
                             uint32_t *expected_pool_slabs) {
-    return msplit_slab_hash_plan_typed(expected_keys, utilization, format::KEY_TYPE,
-                                       format::VALUE_TYPE, num_buckets, expected_pool_slabs);
+    return msplit_slab_hash_plan(expected_keys, utilization, format::KEY_TYPE, format::VALUE_TYPE,
+                                 num_buckets, expected_pool_slabs);
   }
   msplit_status init(void *d_storage, size_t bytes, uint32_t num_buckets, uint32_t capacity_slabs,
                      cudaStream_t stream = 0) {
-    return msplit_slab_hash_init_typed(&t_, d_storage, bytes, num_buckets, capacity_slabs,
-                                       format::KEY_TYPE, format::VALUE_TYPE, stream);
+    return msplit_slab_hash_init(&t_, d_storage, bytes, num_buckets, capacity_slabs,
+                                 format::KEY_TYPE, format::VALUE_TYPE, stream);
   }
   msplit_status insert(const Key *d_keys, const value_type *d_values, size_t n,
                        msplit_hash_op mode = MSPLIT_HASH_OP_INSERT, uint8_t *d_results = nullptr,

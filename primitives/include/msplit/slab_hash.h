@@ -1,7 +1,9 @@
 /* msplit C API: the slab hash, a dynamic GPU hash table of 32-bit or 64-bit keys (a set) or of
- * keys with values (a map or multimap): 32-bit keys with 32-bit values (the functions without a
- * suffix), 64-bit keys with 64-bit values (the _u64 functions, which also serve sets of 64-bit
- * keys). The C++ API (msplit/slab_hash.cuh) offers every mix of 32- and 64-bit keys and values.
+ * keys with values (a map or multimap): 32-bit keys with 32-bit values and 64-bit keys with 64-bit
+ * values. The key and value types are given once, as msplit_type, to msplit_slab_hash_init, and
+ * the table carries them: the bulk operations take untyped device pointers to arrays of the
+ * table's types. The C++ API (msplit/slab_hash.cuh) offers every mix of 32- and 64-bit keys and
+ * values.
  *
  * Design (Ashkiani, Farach-Colton and Owens, "A Dynamic Hash Table for the GPU", IPDPS 2018): a
  * bucket is a linked list of 128-byte slabs (15 pairs or 30 keys of 32 bits, 7 pairs or 15 keys
@@ -30,9 +32,10 @@
  *
  * Example (examples/slab_hash_c.c, built and run by CTest, which checks what it prints):
  *
- *     CHECK(msplit_slab_hash_plan(n, 0.65, 1, &num_buckets, &slabs));
- *     CHECK(msplit_slab_hash_storage_bytes(num_buckets, capacity, 1, &bytes));
- *     CHECK(msplit_slab_hash_init(&table, d_storage, bytes, num_buckets, capacity, 1, NULL));
+ *     CHECK(msplit_slab_hash_plan(n, 0.65, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32, &num_buckets, &slabs));
+ *     CHECK(msplit_slab_hash_storage_bytes(num_buckets, capacity, &bytes));
+ *     CHECK(msplit_slab_hash_init(&table, d_storage, bytes, num_buckets, capacity, MSPLIT_TYPE_U32,
+ *                                 MSPLIT_TYPE_U32, NULL));
  *     CHECK(msplit_slab_hash_insert(&table, d_keys, d_values, n, mode, NULL, NULL));
  *     CHECK(msplit_slab_hash_find(&table, d_queries, q, d_found, d_results, NULL));
  *     CHECK(msplit_slab_hash_erase(&table, d_keys, 2, 0, NULL, NULL));
@@ -46,8 +49,8 @@
  *     a reserved key: invalid argument
  *     msplit_slab_hash: 1 operation(s) had a reserved key (0xffffffff or 0xfffffffe)
  *
- * A map of 64-bit keys and values: msplit_slab_hash_plan_typed and msplit_slab_hash_init_typed
- * with MSPLIT_TYPE_U64 keys and values, then the _u64 functions (the others refuse the table).
+ * A map of 64-bit keys and values: the same calls with MSPLIT_TYPE_U64 keys and values, and
+ * arrays of uint64_t.
  */
 #ifndef MSPLIT_SLAB_HASH_H
 #define MSPLIT_SLAB_HASH_H
@@ -100,7 +103,7 @@ typedef struct {
   void *d_storage;
   uint32_t num_buckets;    /* head slabs, one per bucket */
   uint32_t capacity_slabs; /* slabs of the pool that chains grow into */
-  int has_values;          /* 1: keys with values; 0: keys only (value_type MSPLIT_TYPE_NONE) */
+  int has_values;          /* value_type != MSPLIT_TYPE_NONE, kept for the device code */
   msplit_type key_type;    /* MSPLIT_TYPE_U32 or MSPLIT_TYPE_U64 */
   msplit_type value_type;  /* MSPLIT_TYPE_NONE, MSPLIT_TYPE_U32 or MSPLIT_TYPE_U64 */
 } msplit_slab_hash;
@@ -118,100 +121,78 @@ typedef struct {
 
 /* The bucket count for `expected_keys` entries at a memory utilization `utilization` in (0, 1)
  * (entry bytes over the bytes of the slabs in use) under a uniform hash, and the pool slabs those
- * keys are expected to take. Utilization above about 0.75 (pairs) makes chains long: a bucket's
- * keys are Poisson distributed, so high utilization needs several slabs per bucket. */
-msplit_status msplit_slab_hash_plan(size_t expected_keys, double utilization, int has_values,
-                                    uint32_t *num_buckets, uint32_t *expected_pool_slabs);
-/* The same for a table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type (MSPLIT_TYPE_NONE
- * for a set, _U32 or _U64): entries take 4, 8 or 16 bytes of a slab (slab.cuh has the layout),
- * so the reachable utilization differs (a 64-bit key with a 32-bit value pads to 16 bytes).
+ * keys are expected to take, for a table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type
+ * (MSPLIT_TYPE_NONE for a set, _U32 or _U64): entries take 4, 8 or 16 bytes of a slab (slab.cuh
+ * has the layout), so the reachable utilization differs (a 64-bit key with a 32-bit value pads to
+ * 16 bytes). Utilization above about 0.75 (pairs) makes chains long: a bucket's keys are Poisson
+ * distributed, so high utilization needs several slabs per bucket.
  * Errors: MSPLIT_ERROR_UNSUPPORTED for other types. */
-msplit_status msplit_slab_hash_plan_typed(size_t expected_keys, double utilization,
-                                          msplit_type key_type, msplit_type value_type,
-                                          uint32_t *num_buckets, uint32_t *expected_pool_slabs);
+msplit_status msplit_slab_hash_plan(size_t expected_keys, double utilization, msplit_type key_type,
+                                    msplit_type value_type, uint32_t *num_buckets,
+                                    uint32_t *expected_pool_slabs);
 
 /* Bytes of device storage for a table (128-byte slabs, the pool's bitmaps and counters; the same
  * for every key and value type). 
  * Errors: MSPLIT_ERROR_INVALID_ARGUMENT (bytes NULL, num_buckets 0, more than 2^31 slabs). */
 msplit_status msplit_slab_hash_storage_bytes(uint32_t num_buckets, uint32_t capacity_slabs,
-                                             int has_values, size_t *bytes);
+                                             size_t *bytes);
 
-/* Lays out an empty table in d_storage (at least msplit_slab_hash_storage_bytes, 128-byte aligned
- * as cudaMalloc gives) and fills `table`. Asynchronous on `stream`; it also clears a table. */
+/* Lays out an empty table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type
+ * (MSPLIT_TYPE_NONE, _U32 or _U64) in d_storage (at least msplit_slab_hash_storage_bytes,
+ * 128-byte aligned as cudaMalloc gives) and fills `table`. Asynchronous on `stream`; it also
+ * clears a table. Entries of 16 bytes (a 64-bit key or value with a value) are claimed by a
+ * 128-bit CAS and need a GPU of compute capability 9.0 or later. The C API's bulk operations
+ * serve maps of U32 to U32 and of U64 to U64, and sets of either; the C++ API serves the other
+ * mixes. Errors: MSPLIT_ERROR_INVALID_ARGUMENT (table or d_storage NULL, storage not aligned, a
+ * shape of more than 2^31 slabs), MSPLIT_ERROR_TEMP_STORAGE (bytes too small),
+ * MSPLIT_ERROR_UNSUPPORTED (other types, or 16-byte entries on an older GPU), MSPLIT_ERROR_CUDA. */
 msplit_status msplit_slab_hash_init(msplit_slab_hash *table, void *d_storage, size_t bytes,
-                                    uint32_t num_buckets, uint32_t capacity_slabs, int has_values,
+                                    uint32_t num_buckets, uint32_t capacity_slabs,
+                                    msplit_type key_type, msplit_type value_type,
                                     void *stream /* cudaStream_t */);
-/* The same for a table of key_type (MSPLIT_TYPE_U32 or _U64) and value_type (MSPLIT_TYPE_NONE,
- * _U32 or _U64). Entries of 16 bytes (a 64-bit key or value with a value) are claimed by a 128-bit
- * CAS and need a GPU of compute capability 9.0 or later. Errors: MSPLIT_ERROR_UNSUPPORTED (other
- * types, or 16-byte entries on an older GPU), and those of msplit_slab_hash_init. */
-msplit_status msplit_slab_hash_init_typed(msplit_slab_hash *table, void *d_storage, size_t bytes,
-                                          uint32_t num_buckets, uint32_t capacity_slabs,
-                                          msplit_type key_type, msplit_type value_type,
-                                          void *stream);
 
 /* Bulk operations. Each one is a kernel launch on `stream` (none for n == 0) and serves its n
  * operations concurrently: each is atomic, and the outcome is that of some serial order of them
  * (for distinct keys, any order gives the same). d_results (n bytes, msplit_hash_result) may be
- * NULL. Errors: MSPLIT_ERROR_INVALID_ARGUMENT (table NULL or not initialised, a table of other
- * key or value types than the function's, a NULL array with n > 0, values missing for a map's
- * insert, a mode that is not an insert), MSPLIT_ERROR_CUDA. These take 32-bit keys and values;
- * the _u64 forms after them take 64-bit ones. */
+ * NULL. Keys and values (d_keys, d_values, d_values_out) are arrays of the table's key_type and
+ * value_type: uint32_t or uint64_t; an absent key's value is MSPLIT_HASH_ABSENT_VALUE or
+ * MSPLIT_HASH_ABSENT_VALUE64. Errors: MSPLIT_ERROR_INVALID_ARGUMENT (table NULL or not
+ * initialised, a NULL array with n > 0, values missing for a map's insert, a mode that is not an
+ * insert), MSPLIT_ERROR_UNSUPPORTED (a table of 64-bit keys with 32-bit values, or of 32-bit keys
+ * with 64-bit values: the C++ API's), MSPLIT_ERROR_CUDA. */
 
 /* Inserts n keys (and values, for a map; ignored for a set) with mode MSPLIT_HASH_OP_INSERT,
  * MSPLIT_HASH_OP_INSERT_OR_ASSIGN or MSPLIT_HASH_OP_INSERT_DUP. */
-msplit_status msplit_slab_hash_insert(const msplit_slab_hash *table, const uint32_t *d_keys,
-                                      const uint32_t *d_values, size_t n, msplit_hash_op mode,
+msplit_status msplit_slab_hash_insert(const msplit_slab_hash *table, const void *d_keys,
+                                      const void *d_values, size_t n, msplit_hash_op mode,
                                       uint8_t *d_results, void *stream);
-/* d_values_out[i]: the value of one copy of d_keys[i], or MSPLIT_HASH_ABSENT_VALUE (may be NULL
- * for a set or when only d_results is wanted). */
-msplit_status msplit_slab_hash_find(const msplit_slab_hash *table, const uint32_t *d_keys, size_t n,
-                                    uint32_t *d_values_out, uint8_t *d_results, void *stream);
+/* d_values_out[i]: the value of one copy of d_keys[i], or the absent value (may be NULL for a set
+ * or when only d_results is wanted). */
+msplit_status msplit_slab_hash_find(const msplit_slab_hash *table, const void *d_keys, size_t n,
+                                    void *d_values_out, uint8_t *d_results, void *stream);
 /* d_found[i]: 1 if d_keys[i] is present, else 0. */
-msplit_status msplit_slab_hash_contains(const msplit_slab_hash *table, const uint32_t *d_keys,
+msplit_status msplit_slab_hash_contains(const msplit_slab_hash *table, const void *d_keys,
                                         size_t n, uint8_t *d_found, void *stream);
 /* Erases one copy of each key (all copies with all != 0). */
-msplit_status msplit_slab_hash_erase(const msplit_slab_hash *table, const uint32_t *d_keys,
-                                     size_t n, int all, uint8_t *d_results, void *stream);
+msplit_status msplit_slab_hash_erase(const msplit_slab_hash *table, const void *d_keys, size_t n,
+                                     int all, uint8_t *d_results, void *stream);
 /* d_counts[i]: the copies of d_keys[i]. */
-msplit_status msplit_slab_hash_count(const msplit_slab_hash *table, const uint32_t *d_keys,
-                                     size_t n, uint32_t *d_counts, void *stream);
+msplit_status msplit_slab_hash_count(const msplit_slab_hash *table, const void *d_keys, size_t n,
+                                     uint32_t *d_counts, void *stream);
 /* The values of every copy of d_keys[i] go to d_values_out[d_offsets[i] .. d_offsets[i + 1]),
  * in chain order; d_offsets (n + 1 entries) is the exclusive scan of msplit_slab_hash_count's
  * counts for the same keys, with no change to the table in between (a range that is too short
  * gets the first values that fit). */
-msplit_status msplit_slab_hash_find_all(const msplit_slab_hash *table, const uint32_t *d_keys,
-                                        size_t n, const uint32_t *d_offsets, uint32_t *d_values_out,
+msplit_status msplit_slab_hash_find_all(const msplit_slab_hash *table, const void *d_keys,
+                                        size_t n, const uint32_t *d_offsets, void *d_values_out,
                                         void *stream);
 /* A mixed batch: operation i is d_ops[i] (an msplit_hash_op) on d_keys[i], with d_values[i] for
  * inserts (d_values may be NULL if there are none, or for a set). d_values_out[i] (may be NULL)
- * gets the value of a find, the copies of a count or an erase-all, and is left as it is for the
- * other operations. */
+ * gets the value of a find, the copies of a count or an erase-all (as a value of the table's
+ * value type), and is left as it is for the other operations. */
 msplit_status msplit_slab_hash_apply(const msplit_slab_hash *table, const uint8_t *d_ops,
-                                     const uint32_t *d_keys, const uint32_t *d_values, size_t n,
-                                     uint32_t *d_values_out, uint8_t *d_results, void *stream);
-
-/* The bulk operations on a table of 64-bit keys, with 64-bit values (a map or multimap) or none
- * (a set): the same contracts as above, with MSPLIT_HASH_ABSENT_VALUE64 for the value of an absent
- * key. A table of 64-bit keys with 32-bit values is served by the C++ API only. */
-msplit_status msplit_slab_hash_insert_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                          const uint64_t *d_values, size_t n, msplit_hash_op mode,
-                                          uint8_t *d_results, void *stream);
-msplit_status msplit_slab_hash_find_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                        size_t n, uint64_t *d_values_out, uint8_t *d_results,
-                                        void *stream);
-msplit_status msplit_slab_hash_contains_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                            size_t n, uint8_t *d_found, void *stream);
-msplit_status msplit_slab_hash_erase_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                         size_t n, int all, uint8_t *d_results, void *stream);
-msplit_status msplit_slab_hash_count_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                         size_t n, uint32_t *d_counts, void *stream);
-msplit_status msplit_slab_hash_find_all_u64(const msplit_slab_hash *table, const uint64_t *d_keys,
-                                            size_t n, const uint32_t *d_offsets,
-                                            uint64_t *d_values_out, void *stream);
-msplit_status msplit_slab_hash_apply_u64(const msplit_slab_hash *table, const uint8_t *d_ops,
-                                         const uint64_t *d_keys, const uint64_t *d_values, size_t n,
-                                         uint64_t *d_values_out, uint8_t *d_results, void *stream);
+                                     const void *d_keys, const void *d_values, size_t n,
+                                     void *d_values_out, uint8_t *d_results, void *stream);
 
 /* Compaction: removes erased entries, packs each chain into as few slabs as it needs and returns
  * the others to the pool. Must not run concurrently with any other operation on the table (the

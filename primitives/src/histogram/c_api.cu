@@ -33,10 +33,10 @@ MSPLIT_DECLARE_C_HISTOGRAM(double)
 }  // namespace detail
 }  // namespace msplit
 
-extern "C" msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void *d_samples, size_t n,
-                                               msplit_type sample_type, uint32_t num_bins, double lower, double width,
-                                               void *d_histogram, msplit_type counter_type, int accumulate,
-                                               void *stream) {
+extern "C" msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes, const void *d_samples,
+                                               void *d_histogram, size_t n, uint32_t num_bins, double lower,
+                                               double width, msplit_type sample_type,
+                                               msplit_type counter_type, int accumulate, void *stream) {
   using namespace msplit::detail;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
 #define MSPLIT_EVEN(T) \
@@ -45,10 +45,10 @@ extern "C" msplit_status msplit_histogram_even(void *d_temp, size_t *temp_bytes,
 #undef MSPLIT_EVEN
 }
 
-extern "C" msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes, const void *d_samples, size_t n,
-                                                msplit_type sample_type, uint32_t num_bins, const void *d_levels,
-                                                void *d_histogram, msplit_type counter_type, int accumulate,
-                                                void *stream) {
+extern "C" msplit_status msplit_histogram_range(void *d_temp, size_t *temp_bytes, const void *d_samples,
+                                                void *d_histogram, size_t n, uint32_t num_bins,
+                                                const void *d_levels, msplit_type sample_type,
+                                                msplit_type counter_type, int accumulate, void *stream) {
   using namespace msplit::detail;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
 #define MSPLIT_RANGE(T) \

@@ -15,8 +15,8 @@ MSPLIT_DECLARE_C_MULTISPLIT(uint64_t)
 extern "C" msplit_status msplit_multisplit(void *d_temp, size_t *temp_bytes, const void *d_keys_in,
                                            void *d_keys_out, const void *d_values_in, void *d_values_out,
                                            size_t n, uint32_t num_buckets, msplit_bucket_desc bucket,
-                                           msplit_type key_type, msplit_type value_type,
-                                           size_t *d_bucket_offsets, void *stream, msplit_variant variant) {
+                                           size_t *d_bucket_offsets, msplit_type key_type,
+                                           msplit_type value_type, msplit_variant variant, void *stream) {
   using namespace msplit::detail;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   switch (key_type) {

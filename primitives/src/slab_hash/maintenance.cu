@@ -162,8 +162,6 @@ msplit_status with_format(const char *fn, msplit_type key, msplit_type value, Fn
                    int(key));
 }
 
-msplit_type value_type_of(int has_values) { return has_values ? MSPLIT_TYPE_U32 : MSPLIT_TYPE_NONE; }
-
 // Slabs of a table are indexed by 32 bits with all ones reserved (NULL_SLAB); 2^31 keeps every
 // index and the 64-bit word offsets well clear of it.
 constexpr uint64_t MAX_SLABS = 1ull << 31;
@@ -206,16 +204,9 @@ double expected_slabs(double lambda, int E) {
 }  // namespace
 
 extern "C" msplit_status msplit_slab_hash_plan(size_t expected_keys, double utilization,
-                                               int has_values, uint32_t *num_buckets,
+                                               msplit_type key_type, msplit_type value_type,
+                                               uint32_t *num_buckets,
                                                uint32_t *expected_pool_slabs) {
-  return msplit_slab_hash_plan_typed(expected_keys, utilization, MSPLIT_TYPE_U32,
-                                     value_type_of(has_values), num_buckets, expected_pool_slabs);
-}
-
-extern "C" msplit_status msplit_slab_hash_plan_typed(size_t expected_keys, double utilization,
-                                                     msplit_type key_type, msplit_type value_type,
-                                                     uint32_t *num_buckets,
-                                                     uint32_t *expected_pool_slabs) {
   constexpr const char *FN = "msplit_slab_hash_plan";
   int E = 0;
   double entry_fraction = 0;  // of a slab's bytes
@@ -252,8 +243,7 @@ extern "C" msplit_status msplit_slab_hash_plan_typed(size_t expected_keys, doubl
 }
 
 extern "C" msplit_status msplit_slab_hash_storage_bytes(uint32_t num_buckets,
-                                                        uint32_t capacity_slabs, int,
-                                                        size_t *bytes) {
+                                                        uint32_t capacity_slabs, size_t *bytes) {
   constexpr const char *FN = "msplit_slab_hash_storage_bytes";
   if (!bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: bytes is NULL", FN);
   MSPLIT_TRY(check_shape(FN, num_buckets, capacity_slabs));
@@ -263,16 +253,8 @@ extern "C" msplit_status msplit_slab_hash_storage_bytes(uint32_t num_buckets,
 
 extern "C" msplit_status msplit_slab_hash_init(msplit_slab_hash *table, void *d_storage,
                                                size_t bytes, uint32_t num_buckets,
-                                               uint32_t capacity_slabs, int has_values,
-                                               void *stream) {
-  return msplit_slab_hash_init_typed(table, d_storage, bytes, num_buckets, capacity_slabs,
-                                     MSPLIT_TYPE_U32, value_type_of(has_values), stream);
-}
-
-extern "C" msplit_status msplit_slab_hash_init_typed(msplit_slab_hash *table, void *d_storage,
-                                                     size_t bytes, uint32_t num_buckets,
-                                                     uint32_t capacity_slabs, msplit_type key_type,
-                                                     msplit_type value_type, void *stream) {
+                                               uint32_t capacity_slabs, msplit_type key_type,
+                                               msplit_type value_type, void *stream) {
   constexpr const char *FN = "msplit_slab_hash_init";
   int stride = 0;
   MSPLIT_TRY(with_format(FN, key_type, value_type, [&](auto f) {

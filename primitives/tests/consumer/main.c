@@ -24,11 +24,11 @@ int main(void) {
       cudaMalloc((void **)&d_off, sizeof off) != cudaSuccess)
     goto done;
   cudaMemcpy(d_in, keys, sizeof keys, cudaMemcpyHostToDevice);
-  if (msplit_multisplit(NULL, &bytes, d_in, d_out, NULL, NULL, 10, 3, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, d_off,
-                        NULL, MSPLIT_VARIANT_AUTO) != MSPLIT_SUCCESS ||
+  if (msplit_multisplit(NULL, &bytes, d_in, d_out, NULL, NULL, 10, 3, desc, d_off, MSPLIT_TYPE_U32,
+                        MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL) != MSPLIT_SUCCESS ||
       cudaMalloc(&d_temp, bytes) != cudaSuccess ||
-      msplit_multisplit(d_temp, &bytes, d_in, d_out, NULL, NULL, 10, 3, desc, MSPLIT_TYPE_U32, MSPLIT_TYPE_NONE, d_off,
-                        NULL, MSPLIT_VARIANT_AUTO) != MSPLIT_SUCCESS ||
+      msplit_multisplit(d_temp, &bytes, d_in, d_out, NULL, NULL, 10, 3, desc, d_off, MSPLIT_TYPE_U32,
+                        MSPLIT_TYPE_NONE, MSPLIT_VARIANT_AUTO, NULL) != MSPLIT_SUCCESS ||
       msplit_copy_offsets_sync(off, d_off, 3, NULL) != MSPLIT_SUCCESS) {
     printf("msplit error: %s\n", msplit_last_error_message());
     goto done;
