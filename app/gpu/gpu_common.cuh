@@ -15,7 +15,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include <msplit/multisplit_tuning.h>
+#include <msplit/multisplit.cuh> /* msplit::tuning::MAX_FAST_BUCKETS */
 
 #include "ds/cuda_try.h"
 #include "gpu_sssp.h"

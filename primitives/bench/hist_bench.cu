@@ -5,7 +5,7 @@
 // cub::DeviceHistogram::HistogramEven, and msplit::histogram_range against HistogramRange, on the
 // same bins (even bins of width span / m from 0; range boundaries at the same places), both
 // overwriting a 32-bit histogram; the two histograms are compared (a "match" column). Then the
-// ablations behind histogram_tuning.h: each way of counting forced (ballot votes vs shared
+// ablations behind detail/histogram/tuning.h: each way of counting forced (ballot votes vs shared
 // atomics at small m; sliced shared counters vs global atomics, and two slice sizes, at large m).
 // Samples: f32 uniform in [0, 1024) ("uniform") or all 512.5 ("equal"); u8/u16/u32 uniform over the
 // type (span 2^8, 2^16, 2^32). Protocol: one warm-up, then --trials timed runs (CUDA events),
@@ -163,7 +163,7 @@ void run_type(bench_state &st, const T *d_s, size_t n, const char *n_label, cons
   }
 }
 
-// The ablations of histogram_tuning.h on f32 samples: each way of counting forced, for even
+// The ablations of detail/histogram/tuning.h on f32 samples: each way of counting forced, for even
 // bins and for range bins (boundaries at the same places).
 void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_label, const std::string &dist) {
   using msplit::detail::hist_mode;

@@ -23,7 +23,7 @@
 
 #include "msplit/histogram.cuh"
 #include "msplit/histogram.h"
-#include "msplit/histogram_tuning.h"
+#include "msplit/detail/histogram/tuning.h"
 #include "msplit_test.h"
 #include "../bench/bench_util.h"
 

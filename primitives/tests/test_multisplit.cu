@@ -22,7 +22,7 @@
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
 #include "msplit_test.h"
-#include "msplit/multisplit_tuning.h"
+#include "msplit/detail/multisplit/tuning.h"
 
 namespace {
 

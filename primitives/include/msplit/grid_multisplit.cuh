@@ -69,7 +69,7 @@
 #include "msplit/detail/block_scan.cuh"
 #include "msplit/detail/warp.cuh"
 #include "msplit/detail/warp_rank.cuh"
-#include "msplit/multisplit_tuning.h"
+#include "msplit/detail/multisplit/tuning.h"
 
 namespace msplit {
 

@@ -17,7 +17,7 @@
 // for m <= 15, held in registers and compared with every sample. The samples are read with
 // 16-byte loads at any alignment. Warp votes (Ashkiani's thesis, section 3.7.3) are there for
 // small m but lose to shared atomics on Hopper. Tuning and the
-// measurements behind it: msplit/histogram_tuning.h.
+// measurements behind it: msplit/detail/histogram/tuning.h.
 //
 // Conventions of every call (CUB's):
 //   Temporary storage: with d_temp == NULL only *temp_bytes is written (nothing runs, no other

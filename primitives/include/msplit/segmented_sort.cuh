@@ -13,7 +13,7 @@
 // are sorted as 4,096-item chunks merged in passes over global memory, and the longest (more than
 // 2^17 items with 4-byte keys, 2^21 with 8-byte ones, up to 2^30) by an LSD radix sort of each half
 // of the segment, whose tables live in the other half's stretch of the output, then one merge.
-// The tuning constants are in msplit/segmented_sort_tuning.h.
+// The tuning constants are in msplit/detail/segmented_sort/tuning.h.
 //
 // Key order: unsigned and signed integers as numbers; floats by value with -0.0 equal to +0.0
 // (both keep their sign bit in the output), and NaNs after +inf (positive sign bit) or before

@@ -62,7 +62,7 @@
 #include "msplit/core.h"
 #include "msplit/detail/slab_hash/bulk.cuh"
 #include "msplit/slab_hash.h"
-#include "msplit/slab_hash_tuning.h"
+#include "msplit/detail/slab_hash/tuning.h"
 
 namespace msplit {
 

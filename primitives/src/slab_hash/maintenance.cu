@@ -9,7 +9,7 @@
 #include "msplit/detail/slab_hash/allocator.cuh"
 #include "msplit/detail/slab_hash/bulk.cuh"
 #include "msplit/slab_hash.h"
-#include "msplit/slab_hash_tuning.h"
+#include "msplit/detail/slab_hash/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -29,7 +29,7 @@
 #include "msplit/bucket.cuh"
 #include "msplit/detail/warp.cuh"
 #include "msplit/error_record.cuh"
-#include "msplit/histogram_tuning.h"
+#include "msplit/detail/histogram/tuning.h"
 
 namespace msplit {
 namespace detail {

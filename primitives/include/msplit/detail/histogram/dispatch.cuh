@@ -18,7 +18,7 @@
 #include "msplit/detail/histogram/count.cuh"
 #include "msplit/detail/histogram/few_bins.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/histogram_tuning.h"
+#include "msplit/detail/histogram/tuning.h"
 
 namespace msplit {
 namespace detail {
@@ -52,7 +52,7 @@ inline hist_plan plan_for_mode(hist_mode mode, uint32_t m, uint32_t max_slice_bi
   return p;
 }
 
-// The library's choice for m bins of sample_bytes samples (histogram_tuning.h says why).
+// The library's choice for m bins of sample_bytes samples (detail/histogram/tuning.h says why).
 // stage_bytes: what the functor stages; full_stage_bytes: what it would stage without a limit
 // (more means that part of every bin is computed from global memory).
 inline hist_plan make_hist_plan(uint32_t m, size_t sample_bytes, size_t stage_bytes, size_t full_stage_bytes) {

@@ -13,7 +13,7 @@
 #include "msplit/detail/multisplit/three_pass.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/multisplit.h"
-#include "msplit/multisplit_tuning.h"
+#include "msplit/detail/multisplit/tuning.h"
 
 namespace msplit {
 

@@ -19,7 +19,7 @@
 #include "msplit/detail/tile_io.cuh"
 #include "msplit/detail/warp_rank.cuh"
 #include "msplit/detail/warp_scan.cuh"
-#include "msplit/multisplit_tuning.h"
+#include "msplit/detail/multisplit/tuning.h"
 
 namespace msplit {
 namespace detail {

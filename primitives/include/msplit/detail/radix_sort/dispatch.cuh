@@ -21,7 +21,7 @@
 #include "msplit/detail/radix_sort/short_range.cuh"
 #include "msplit/detail/radix_sort/sweep.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/radix_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
 
 namespace msplit {
 

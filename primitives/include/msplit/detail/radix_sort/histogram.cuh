@@ -11,7 +11,7 @@
 
 #include "msplit/detail/block_scan.cuh"
 #include "msplit/detail/radix_sort/key_codec.cuh"
-#include "msplit/radix_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -5,7 +5,7 @@
 
 #include "msplit/detail/lookback.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/radix_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -18,8 +18,8 @@
 #include "msplit/detail/radix_sort/key_codec.cuh"
 #include "msplit/detail/radix_sort/plan.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/multisplit_tuning.h"
-#include "msplit/radix_sort_tuning.h"
+#include "msplit/detail/multisplit/tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -24,7 +24,7 @@
 #include "msplit/detail/tile_io.cuh"
 #include "msplit/detail/util.cuh"
 #include "msplit/detail/warp_rank.cuh"
-#include "msplit/radix_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -25,12 +25,12 @@
 #include "msplit/detail/segmented_sort/long_radix.cuh"
 #include "msplit/detail/segmented_sort/tile_kernel.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/segmented_sort_tuning.h"
+#include "msplit/detail/segmented_sort/tuning.h"
 
 namespace msplit {
 namespace detail {
 
-// Bin of a segment of `len` items (segmented_sort_tuning.h).
+// Bin of a segment of `len` items (detail/segmented_sort/tuning.h).
 __device__ __forceinline__ uint8_t segsort_bin_of_length(size_t len) {
   if (len == 0) return 0;
   if (len > segsort_tuning::MAX_TILE_LENGTH) return uint8_t(SEGSORT_LONG_BIN);

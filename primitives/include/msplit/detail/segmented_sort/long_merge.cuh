@@ -22,7 +22,7 @@
 
 #include "msplit/detail/block_scan.cuh"
 #include "msplit/detail/segmented_sort/tile_kernel.cuh"
-#include "msplit/segmented_sort_tuning.h"
+#include "msplit/detail/segmented_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -46,8 +46,8 @@
 #include "msplit/detail/radix_sort/sweep.cuh"
 #include "msplit/detail/segmented_sort/tile_kernel.cuh"
 #include "msplit/detail/warp_rank.cuh"
-#include "msplit/radix_sort_tuning.h"
-#include "msplit/segmented_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
+#include "msplit/detail/segmented_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

@@ -18,8 +18,8 @@
 #include "msplit/detail/segmented_sort/tile_sort.cuh"
 #include "msplit/error_record.cuh"
 #include "msplit/grid_barrier.cuh"
-#include "msplit/radix_sort_tuning.h"
-#include "msplit/segmented_sort_tuning.h"
+#include "msplit/detail/radix_sort/tuning.h"
+#include "msplit/detail/segmented_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

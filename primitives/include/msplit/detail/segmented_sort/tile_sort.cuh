@@ -17,7 +17,7 @@
 
 #include "msplit/detail/segmented_sort/sort_item.cuh"
 #include "msplit/detail/util.cuh"
-#include "msplit/segmented_sort_tuning.h"
+#include "msplit/detail/segmented_sort/tuning.h"
 
 namespace msplit {
 namespace detail {

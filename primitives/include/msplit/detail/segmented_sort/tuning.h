@@ -1,4 +1,7 @@
 // msplit segmented sort tuning constants (sm_90, the H100). Change here, nowhere else.
+// Internal to the library: the templates include this header, so it is installed, but it is not
+// part of the API, and a change here is not an API change. The values are sm_90's, measured on the
+// H100; on another GPU they are a starting point, not a tuning.
 //
 // Segments are binned by length (Hou, Liu, Wang and Feng, "Fast Segmented Sort on GPUs", ICS
 // 2017): bin b >= 1 holds the segments whose length lies in (L(b) / 2, L(b)], L(b) = 2^(b + 1),

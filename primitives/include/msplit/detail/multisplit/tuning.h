@@ -1,4 +1,7 @@
 // msplit multisplit tuning constants (measured on an H100, sm_90). Change here, nowhere else.
+// Internal to the library: the templates include this header, so it is installed, but it is not
+// part of the API, and a change here is not an API change. The values are sm_90's, measured on the
+// H100; on another GPU they are a starting point, not a tuning.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
