@@ -8,9 +8,9 @@
 set -u
 root=$1
 cd "$root" || exit 2
-program_headers='(run|run_memory|run_sources|sssp_report|gpu_options|app|cli|config|outputs|report|kernel|lab)\.h'
+program_headers='(run|run_[a-z_]+|sssp_report|gpu_options|app|cli|config|outputs|report|kernel|lab)\.h'
 # the programs' own files (and those headers themselves)
-program_files='^app/sssp/(main|run|run_memory|run_sources|sssp_report|gpu_options)\.[ch]$|^app/common/(app|cli|config|outputs|report|kernel|lab|lab_none|lab_env)\.[ch]$|^app/(kcore/kcore|tc/tc)_main\.c$'
+program_files='^app/sssp/(main|run|run_[a-z_]+|sssp_report|gpu_options)\.[ch]$|^app/common/(app|cli|config|outputs|report|kernel|lab|lab_none|lab_env)\.[ch]$|^app/(kcore/kcore|tc/tc)_main\.c$'
 failures=0
 while read -r f; do
   [[ $f =~ $program_files ]] && continue
