@@ -102,7 +102,10 @@ ds_status ds_comm_alltoall_u64(ds_comm *comm, const uint64_t *send, uint64_t *re
  * rank p's recv at recv_off[r], where rank p's recv_bytes[r] must equal
  * send_bytes[p] of rank r. send and recv are in the backend's memory
  * (ds_comm_memory_kind), the four arrays of R values in host memory; the
- * ranges of recv must not overlap. A rank's part to itself is copied too. */
+ * ranges of recv must not overlap. A rank's part to itself is copied too.
+ * Device buffers: the backend works on a stream of its own, so whatever the
+ * caller queued that writes send or recv (on any stream) must be complete
+ * before the call; on return the exchange is complete. */
 ds_status ds_comm_alltoallv(ds_comm *comm, const void *send, const uint64_t *send_bytes,
                             const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
                             const uint64_t *recv_off, ds_error *err);

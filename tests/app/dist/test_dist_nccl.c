@@ -80,6 +80,10 @@ static void check_alltoallv(ds_comm *dev, rank_checks *rc) {
     for (uint64_t i = 0; i < sb[p]; i++) hs[so[p] + i] = pattern(me, p, i);
   cudaMemcpy(ds, hs, out, cudaMemcpyHostToDevice);
   cudaMemset(dr, 0, in);
+  /* complete before the exchange (comm.h): the memset is asynchronous, and the backend's
+     stream does not wait for the default stream; without this the self-copy could land
+     before the memset (1 failure in the late-rank test on 4 loaded H200s) */
+  RCHECK(rc, cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
   if (!RCHECK(rc, ds_comm_alltoallv(dev, ds, sb, so, dr, rb, ro, &err) == DS_OK, "%s", err.msg))
     goto done;
   cudaMemcpy(hr, dr, in, cudaMemcpyDeviceToHost);
