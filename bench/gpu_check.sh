@@ -87,7 +87,9 @@ if [ $san = 1 ]; then
              "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick" \
              "hub: tests/app/gpu/gpu_sssp_test --quick" "dense: tests/app/gpu/gpu_sssp_test --quick" \
              "tests/app/graph_gpu/test_graph_codes_gpu --sanitize" \
-             "tests/app/graph_gpu/test_csr_gpu --sanitize"; do
+             "tests/app/graph_gpu/test_csr_gpu --sanitize" \
+             "primitives/tests/test_grid_barrier --quick" "primitives/tests/test_lookback_stall --quick" \
+             "primitives/tests/test_check_sync --quick" "primitives/tests/test_slab_hash_cycle --quick"; do
       idx=$((idx + 1))
       envs=""
       case "$t" in

@@ -3,32 +3,42 @@
 # beside the others on the same GPU), counting stalls. Usage, on a machine with a GPU and a build
 # tree made by `cmake --preset default`:
 #   bench/gpu_soak.sh [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME]
-#                     [--gpus G]
-# Runs `ctest -L gpu` (or -R REGEX) N times (default 20) with J suites at once (default 6), and
-# writes OUT/NAME (default MODEL-soak.txt, as gpu_check.sh names its summary): the GPU, commit,
-# and per suite its runs, passes, failures, stalls and its fastest, median and slowest time.
-# With --gpus G (default 1) the N runs are shared out over the machine's first G GPUs of the
-# same model, one stream of ctest runs per GPU (CUDA_VISIBLE_DEVICES), J suites at once on each:
-# a soak of 20 runs takes a quarter of the time on four GPUs. Tests that need more GPUs than
-# one skip there.
+#                     [--gpus G] [--minutes M]
+# Runs every suite of `ctest -L gpu` (or -R REGEX) N times (default 20), J runs at once (default 6)
+# on each GPU, and writes OUT/NAME (default MODEL-soak.txt, as gpu_check.sh names its summary):
+# the GPU, commit, and per suite its runs, passes, failures, stalls and its fastest, median and
+# slowest time. The runs are a pool, not rounds of ctest: a slot that frees takes the next run at
+# once, so a long suite never leaves the others waiting for it. Rep r's runs queue before rep
+# r + 1's, so the counts stay even when a run is stopped early.
+# With --gpus G (default 1) the reps are shared out over the machine's first G GPUs, one pool per
+# GPU (CUDA_VISIBLE_DEVICES): a soak of 20 reps takes half the time on two. Tests that need more
+# GPUs than one skip there. --minutes M starts no run after M minutes (what ran is summarised), so
+# that a soak fits a machine's time limit and goes on in a second call with the next reps
+# (--first R: start at rep R; the runs file OUT/soak-runs.txt is appended to, not replaced).
 # A stall is a run that reports "the GPU search stalled" (the kernels' bounded waits gave up:
-# app/gpu/barriers.cuh) or that CTest stopped at its timeout (a wait that nothing bounded).
+# app/gpu/barriers.cuh), "the GPU k-core stalled" or "gave up waiting" (msplit's waits), or that
+# CTest stopped at its timeout (a wait that nothing bounded).
 # Exit 0 when every run passed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build" out="${OUT:-/tmp/gpu-soak}" reps=20 jobs=6 select=(-L gpu) name="" gpus=1
+minutes=0 first=1
+usage="usage: $0 [--build DIR] [--out DIR] [--reps N] [--first R] [--jobs J] [--tests REGEX] [--summary NAME] [--gpus G] [--minutes M]"
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
   case "$1" in
-    --build) build=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --reps) reps=$2; shift 2 ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --tests) select=(-R "$2"); shift 2 ;;
-    --summary) name=$2; shift 2 ;;
-    --gpus) gpus=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME] [--gpus G]" >&2
-       exit 2 ;;
+    --build) build=$2 ;;
+    --out) out=$2 ;;
+    --reps) reps=$2 ;;
+    --first) first=$2 ;;
+    --jobs) jobs=$2 ;;
+    --tests) select=(-R "$2") ;;
+    --summary) name=$2 ;;
+    --gpus) gpus=$2 ;;
+    --minutes) minutes=$2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
+  shift 2
 done
 mkdir -p "$out"
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
@@ -37,26 +47,61 @@ if [ -z "$name" ]; then
   model=$(echo "${gpu%%,*}" | sed -e 's/^NVIDIA //' | awk '{print tolower($1)}')
   name="${model:-unknown-gpu}-soak.txt"
 fi
+# the suites, slowest first (by their CTest cost data, when an earlier run left it)
+suites=$(ctest --test-dir "$build" "${select[@]}" -N | sed -nE 's/^ *Test +#[0-9]+: +([^ ]+).*/\1/p')
+[ -n "$suites" ] || { echo "no test matches ${select[*]} in $build" >&2; exit 2; }
+costs="$build/Testing/Temporary/CTestCostData.txt"
+if [ -f "$costs" ]; then
+  suites=$(for s in $suites; do
+             echo "$(awk -v s="$s" '$1==s{print $3; f=1} END{if(!f) print 0}' "$costs") $s"
+           done | sort -gr | awk '{print $2}')
+fi
 runs="$out/soak-runs.txt" # one line per suite run: gpu:rep, name, status, seconds, stalled
-: > "$runs"
+[ "$first" -eq 1 ] && : > "$runs"
 logs=$(mktemp -d)
+export build logs out
+deadline=0
+[ "$minutes" -gt 0 ] && deadline=$(( $(date +%s) + 60 * minutes ))
+export deadline
 start=$(date +%s)
-# OUT/NAME from the runs so far (after every rep, so that a run stopped at a time limit keeps
-# what it did)
+# what a stalled run prints: a bounded wait that gave up (the SSSP and k-core kernels, msplit)
+export stall_re="the GPU search stalled|the GPU k-core stalled|gave up waiting"
+# One run of a suite on GPU g, its line appended to the pool's file.
+one_run() {
+  local g=$1 rep=$2 test=$3 log="$logs/log-$1-$2-$3.txt"
+  if [ "$deadline" -gt 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then return 0; fi
+  CUDA_VISIBLE_DEVICES=$g ctest --test-dir "$build" -R "^$test\$" --output-on-failure > "$log" 2>&1
+  # "1/1 Test  #7: gpu_sssp_dense ....   Passed   33.41 sec" (or ***Failed, ***Timeout)
+  local line status secs stalled=0
+  line=$(grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: " "$log" | head -1)
+  status=$(echo "$line" | grep -oE "Passed|\*\*\*Failed|\*\*\*Timeout|\*\*\*Skipped|Not Run|Exception" | head -1)
+  secs=$(echo "$line" | grep -oE "[0-9.]+ sec" | awk '{print $1}')
+  [ "$status" = "Not Run" ] && status=NotRun
+  [ "$status" = "***Timeout" ] && stalled=1
+  grep -qE "$stall_re" "$log" && [ "$status" != "Passed" ] && stalled=1
+  echo "$g:$rep $test ${status:-unknown} ${secs:-0} $stalled" >> "$logs/runs-$g"
+  if [ "$stalled" = 1 ]; then cp "$log" "$out/soak-stall-gpu$g-rep$rep-$test.log"
+  elif [ "$status" != "Passed" ] && [ "$status" != "***Skipped" ]; then cp "$log" "$out/soak-fail-gpu$g-rep$rep-$test.log"; fi
+  rm -f "$log"
+}
+export -f one_run
+# OUT/NAME from the runs so far (every half minute, so that a call stopped at its time limit
+# keeps what it did)
 write_summary() {
   elapsed=$(( $(date +%s) - start ))
-  summary="$out/$name"
-  cat "$logs"/runs-* > "$runs" 2>/dev/null
-  done_reps=$(awk '{print $1}' "$runs" | sort -u | wc -l)
+  local all summary="$out/$name"
+  all=$(mktemp)
+  cat "$runs" "$logs"/runs-* > "$all" 2>/dev/null
+  done_reps=$(awk '{split($1, a, ":"); print a[2]}' "$all" | sort -u | wc -l)
   {
-    echo "# GPU soak: bench/gpu_soak.sh --reps $reps (done: $done_reps) --gpus $gpus --jobs $jobs ${select[*]}"
-    echo "gpu: $gpu (x $gpus: $jobs suites at once on each)"
+    echo "# GPU soak: bench/gpu_soak.sh --reps $reps (reps begun: $done_reps) --gpus $gpus --jobs $jobs ${select[*]}"
+    echo "gpu: $gpu (x $gpus: $jobs runs at once on each)"
     echo "commit: $commit"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "wall: ${elapsed} s"
+    echo "wall: ${elapsed} s (this call)"
     printf "%-32s %5s %5s %5s %6s %8s %8s %8s\n" suite runs pass fail stalls "min s" "median s" "max s"
     awk '{n[$2]++; if ($3=="Passed") p[$2]++; else if ($3!="***Skipped") f[$2]++; s[$2]+=$5; t[$2]=t[$2] " " $4}
-         END {for (k in n) print k, n[k], p[k]+0, f[k]+0, s[k]+0, t[k]}' "$runs" | sort |
+         END {for (k in n) print k, n[k], p[k]+0, f[k]+0, s[k]+0, t[k]}' "$all" | sort |
       while read -r suite n p f s times; do
         sorted=$(echo "$times" | tr ' ' '\n' | grep -v '^$' | sort -g)
         cnt=$(echo "$sorted" | wc -l)
@@ -64,45 +109,24 @@ write_summary() {
         med=$(echo "$sorted" | sed -n "$(( (cnt + 1) / 2 ))p")
         printf "%-32s %5d %5d %5d %6d %8s %8s %8s\n" "$suite" "$n" "$p" "$f" "$s" "$min" "$med" "$max"
       done
-    awk '{n++; if ($3!="Passed" && $3!="***Skipped") f++; s+=$5} END {printf "total: %d runs, %d failed, %d stalls\n", n, f, s}' "$runs"
-  } > "$summary"
+    awk '{n++; if ($3!="Passed" && $3!="***Skipped") f++; s+=$5} END {printf "total: %d runs, %d failed, %d stalls\n", n, f, s}' "$all"
+  } > "$summary.tmp" && mv "$summary.tmp" "$summary"
+  rm -f "$all"
 }
-# what a stalled run prints: a bounded wait that gave up (the SSSP and k-core kernels, msplit)
-stall_re="the GPU search stalled|the GPU k-core stalled|gave up waiting"
-# One rep of stream g (GPU g): ctest once, its runs appended to the stream's file.
-one_rep() {
-  local g=$1 rep=$2 id="$1:$2" log="$logs/log-$1-$2.txt" runs_g="$logs/runs-$1"
-  CUDA_VISIBLE_DEVICES=$g ctest --test-dir "$build" "${select[@]}" -j "$jobs" --output-on-failure > "$log" 2>&1
-  # "  12/40 Test  #7: gpu_sssp_dense ....   Passed   33.41 sec" (or ***Failed, ***Timeout)
-  grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: " "$log" | sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: //' |
-    while read -r test rest; do
-      status=$(echo "$rest" | grep -oE "Passed|\*\*\*Failed|\*\*\*Timeout|\*\*\*Skipped|Not Run|Exception" | head -1)
-      secs=$(echo "$rest" | grep -oE "[0-9.]+ sec" | awk '{print $1}')
-      [ "$status" = "Not Run" ] && status=NotRun
-      stalled=0
-      [ "$status" = "***Timeout" ] && stalled=1
-      # a watchdog's report is in the failure output that follows the suite's line
-      [ "$status" = "***Failed" ] &&
-        awk -v t="$test" '/Test +#[0-9]+: /{c=$0; sub(/.*Test +#[0-9]+: /,"",c); sub(/ .*/,"",c)}
-                          c==t && /'"$stall_re"'/{f=1} END{exit !f}' "$log" && stalled=1
-      echo "$id $test ${status:-unknown} ${secs:-0} $stalled"
-    done >> "$runs_g"
-  grep -qE "$stall_re|\*\*\*Timeout" "$log" && cp "$log" "$out/soak-stall-gpu$g-rep$rep.log"
-  echo "gpu $g rep $rep: $(grep -E 'tests passed|tests failed' "$log")"
-}
-# Stream g runs reps g, g + gpus, ... of the total
-stream() {
-  local g=$1
-  : > "$logs/runs-$g"
-  for rep in $(seq $((g + 1)) "$gpus" "$reps"); do
-    one_rep "$g" "$rep"
-    write_summary
-  done
-}
+# GPU g's pool: reps first+g, first+g+G, ... of the total, each rep's suites slowest first
+pools=()
 for g in $(seq 0 $((gpus - 1))); do
-  stream "$g" &
+  for rep in $(seq $((first + g)) "$gpus" "$reps"); do
+    for s in $suites; do echo "$g $rep $s"; done
+  done | xargs -P "$jobs" -L 1 bash -c 'one_run "$@"' _ &
+  pools+=($!)
 done
-wait
+(while sleep 30; do write_summary; done) &
+ticker=$!
+wait "${pools[@]}"
+kill "$ticker" 2>/dev/null
+cat "$logs"/runs-* >> "$runs" 2>/dev/null
+rm -f "$logs"/runs-*
 write_summary
 cat "$out/$name"
 rm -rf "$logs"
