@@ -10,11 +10,12 @@
 # slowest time. The runs are a pool, not rounds of ctest: a slot that frees takes the next run at
 # once, so a long suite never leaves the others waiting for it. Rep r's runs queue before rep
 # r + 1's, so the counts stay even when a run is stopped early.
-# With --gpus G (default 1) the reps are shared out over the machine's first G GPUs, one pool per
+# With --gpus G (default 1) the runs are shared out over the machine's first G GPUs, one pool per
 # GPU (CUDA_VISIBLE_DEVICES): a soak of 20 reps takes half the time on two. Tests that need more
-# GPUs than one skip there. --minutes M starts no run after M minutes (what ran is summarised), so
-# that a soak fits a machine's time limit and goes on in a second call with the next reps
-# (--first R: start at rep R; the runs file OUT/soak-runs.txt is appended to, not replaced).
+# GPUs than one skip there. --minutes M ends the soak after M minutes: a run starts only if its
+# suite's slowest time so far fits before the end. A soak resumes in OUT: the runs already in
+# OUT/soak-runs.txt count, and each suite runs until it has N (so that a soak longer than one
+# call of a lent machine goes on in the next; copy the file back into OUT first).
 # A stall is a run that reports "the GPU search stalled" (the kernels' bounded waits gave up:
 # app/gpu/barriers.cuh), "the GPU k-core stalled" or "gave up waiting" (msplit's waits), or that
 # CTest stopped at its timeout (a wait that nothing bounded).
@@ -22,15 +23,14 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build" out="${OUT:-/tmp/gpu-soak}" reps=20 jobs=6 select=(-L gpu) name="" gpus=1
-minutes=0 first=1
-usage="usage: $0 [--build DIR] [--out DIR] [--reps N] [--first R] [--jobs J] [--tests REGEX] [--summary NAME] [--gpus G] [--minutes M]"
+minutes=0
+usage="usage: $0 [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME] [--gpus G] [--minutes M]"
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
   case "$1" in
     --build) build=$2 ;;
     --out) out=$2 ;;
     --reps) reps=$2 ;;
-    --first) first=$2 ;;
     --jobs) jobs=$2 ;;
     --tests) select=(-R "$2") ;;
     --summary) name=$2 ;;
@@ -57,9 +57,9 @@ if [ -f "$costs" ]; then
            done | sort -gr | awk '{print $2}')
 fi
 runs="$out/soak-runs.txt" # one line per suite run: gpu:rep, name, status, seconds, stalled
-[ "$first" -eq 1 ] && : > "$runs"
+touch "$runs"
 logs=$(mktemp -d)
-export build logs out
+export build logs out runs
 deadline=0
 [ "$minutes" -gt 0 ] && deadline=$(( $(date +%s) + 60 * minutes ))
 export deadline
@@ -69,7 +69,11 @@ export stall_re="the GPU search stalled|the GPU k-core stalled|gave up waiting"
 # One run of a suite on GPU g, its line appended to the pool's file.
 one_run() {
   local g=$1 rep=$2 test=$3 log="$logs/log-$1-$2-$3.txt"
-  if [ "$deadline" -gt 0 ] && [ "$(date +%s)" -ge "$deadline" ]; then return 0; fi
+  if [ "$deadline" -gt 0 ]; then
+    local slowest
+    slowest=$(cat "$runs" "$logs"/runs-* 2>/dev/null | awk -v t="$test" '$2==t && $4>m{m=$4} END{printf "%d", m + 1}')
+    [ $(( $(date +%s) + slowest )) -le "$deadline" ] || return 0
+  fi
   CUDA_VISIBLE_DEVICES=$g ctest --test-dir "$build" -R "^$test\$" --output-on-failure > "$log" 2>&1
   # "1/1 Test  #7: gpu_sssp_dense ....   Passed   33.41 sec" (or ***Failed, ***Timeout)
   local line status secs stalled=0
@@ -113,12 +117,18 @@ write_summary() {
   } > "$summary.tmp" && mv "$summary.tmp" "$summary"
   rm -f "$all"
 }
-# GPU g's pool: reps first+g, first+g+G, ... of the total, each rep's suites slowest first
+# What each suite still needs (N less its runs in OUT), dealt out in turns: turn i holds every suite
+# that needs an i-th run, slowest first, on GPU (i - 1) mod G; each GPU's pool takes its turns in order.
+queue=$(for s in $suites; do
+          echo "$s $(awk -v t="$s" '$2==t{n++} END{print n+0}' "$runs")"
+        done | awk -v reps="$reps" -v gpus="$gpus" '
+          {name[NR] = $1; done_[NR] = $2; k = NR}
+          END {for (i = 1; i <= reps; i++)
+                 for (j = 1; j <= k; j++)
+                   if (done_[j] + i <= reps) print (i - 1) % gpus, done_[j] + i, name[j]}')
 pools=()
 for g in $(seq 0 $((gpus - 1))); do
-  for rep in $(seq $((first + g)) "$gpus" "$reps"); do
-    for s in $suites; do echo "$g $rep $s"; done
-  done | xargs -P "$jobs" -L 1 bash -c 'one_run "$@"' _ &
+  echo "$queue" | awk -v g="$g" '$1==g' | xargs -P "$jobs" -L 1 bash -c 'one_run "$@"' _ &
   pools+=($!)
 done
 (while sleep 30; do write_summary; done) &
