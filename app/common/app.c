@@ -15,6 +15,7 @@
 #include "ds/device.h"
 #include "ds/out_file.h"
 #include "ds/threads.h"
+#include "host_mem.h"
 #ifdef DS_APP_GPU_CSR
 #include "ds/csr_gpu.h"
 #endif
@@ -22,8 +23,6 @@
 #include "report.h"
 
 #define MIB (1024.0 * 1024.0)
-#define MEMINFO_LINE 256
-#define KIB 1024ull
 
 #ifndef DS_VERSION
 #define DS_VERSION "unknown"
@@ -244,20 +243,4 @@ int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc) {
   fprintf(stderr, "%s: --output %s not written: validation failed\n", cli->prog->name,
           cli->output_path);
   return 0;
-}
-
-static uint64_t g_host_mem_cap; /* ds_host_mem_set_cap; 0: none */
-
-void ds_host_mem_set_cap(uint64_t bytes) { g_host_mem_cap = bytes; }
-
-uint64_t ds_host_mem_available(void) {
-  if (g_host_mem_cap != 0) return g_host_mem_cap;
-  FILE *f = fopen("/proc/meminfo", "r");
-  if (f == NULL) return 0;
-  char line[MEMINFO_LINE];
-  unsigned long long kib = 0;
-  while (fgets(line, sizeof line, f) != NULL)
-    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
-  fclose(f);
-  return (uint64_t)kib * KIB;
 }

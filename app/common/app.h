@@ -54,8 +54,8 @@ void ds_app_gpus(ds_app_device_info *d);
 ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d);
 
 /* Refuses (DS_EXIT_INTERNAL, a message naming path, the bytes needed and
- * available and `parts`, what the need is made of) a run that needs more host
- * memory than is available, beyond the graph's `graph` bytes already loaded. */
+ * available (host_mem.h) and `parts`, what the need is made of) a run that
+ * needs more host memory than is available, beyond the graph's `graph` bytes already loaded. */
 ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
                                       uint64_t need, const char *parts);
 
@@ -78,13 +78,5 @@ ds_exit_code ds_app_finish_json(const ds_cli *cli, cJSON *json, ds_exit_code rc)
  * a failed validation (DS_EXIT_VALIDATION), whose results the run has just
  * found wrong; the old file stays, and stderr says so. */
 int ds_app_output_wanted(const ds_cli *cli, ds_exit_code rc);
-
-/* Bytes of host memory available to a new allocation now (Linux's
- * MemAvailable), at most the cap of ds_host_mem_set_cap; 0 when unknown. */
-uint64_t ds_host_mem_available(void);
-
-/* Caps what ds_host_mem_available reports (0: no cap): the tests' way to see
- * a refusal without using the memory (lab.h). */
-void ds_host_mem_set_cap(uint64_t bytes);
 
 #endif /* DS_APP_H */

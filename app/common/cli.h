@@ -42,7 +42,7 @@ typedef enum {
 const char *ds_cli_intersect_name(ds_intersect_mode m);
 
 #define DS_CLI_MAX_GRAPHS 64
-/* --buckets' range: the SSSP library's (sssp.h: DS_SSSP_MIN_BUCKETS..MAX, checked
+/* --buckets' range: the SSSP library's (app/sssp/cpu/sssp.h: DS_SSSP_MIN_BUCKETS..MAX, checked
    where the two meet, in app/sssp/run.c) */
 #define DS_CLI_MIN_BUCKETS 2u
 #define DS_CLI_MAX_BUCKETS 256u

@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "app.h"
 #include "ds/device.h"
+#include "host_mem.h"
 
 /* A whole number of bytes from lab variable `name` into *bytes (0 when absent). */
 static ds_status lab_bytes(const char *name, uint64_t *bytes, ds_error *err) {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "sssp.h"
+#include "sssp.h" /* the SSSP engines' shared contract (app/sssp/cpu) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,12 +1,14 @@
 /* `sssp`: single-source shortest paths on a graph file, GPU and CPU
  * algorithms compared in one run. Options come from defaults, then --config,
- * then the command line (app/common: ds_app_main); run.c does the work. The
+ * then the command line (app/common: ds_app_main); run.c does the work, or
+ * run_dist.c with several GPUs (--gpus, --mpi). The
  * exit code says what went wrong (cli.h, --help).
  */
 #include <stdio.h>
 
 #include "app.h"
 #include "run.h"
+#include "run_dist.h"
 #include "sssp.h"
 
 static void usage(FILE *f) {
@@ -107,4 +109,9 @@ static const ds_program SSSP = {
     "no_cache, weights, weight_dist, seed, device, threads, json, output, cache_dir",
     DS_ALGO_COUNT, sssp_algo_name, usage};
 
-int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, ds_run); }
+/* One GPU or none: run.c; several: the distributed engine's own driver. */
+static ds_exit_code run(const ds_cli *cli) {
+  return cli->gpus > 0 || cli->mpi ? ds_run_dist(cli) : ds_run(cli);
+}
+
+int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, run); }

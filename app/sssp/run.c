@@ -21,10 +21,10 @@
 #include "ds/rng.h"
 #include "app.h"
 #include "gpu_options.h"
+#include "host_mem.h"
 #include "lab.h"
 #include "sssp_report.h"
 #include "run.h"
-#include "run_dist.h"
 #include "run_memory.h"
 #include "run_sources.h"
 #include "sssp.h"
@@ -431,8 +431,6 @@ ds_exit_code ds_run(const ds_cli *cli) {
   run_plan p;
   memset(&p, 0, sizeof p);
   p.cli = cli;
-  // several GPUs: the distributed engine's own driver (run_dist.c)
-  if (cli->gpus > 0 || cli->mpi) return ds_run_dist(cli);
 
   // 1. threads and device
   if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;

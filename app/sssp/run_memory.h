@@ -1,5 +1,5 @@
 /* Host memory of one graph's `sssp` run, estimated before the run allocates
- * it (run_memory.c); ds_host_mem_available (app.h) says what the machine has. */
+ * it (run_memory.c); ds_host_mem_available (host_mem.h) says what the machine has. */
 #ifndef DS_RUN_MEMORY_H
 #define DS_RUN_MEMORY_H
 

@@ -37,9 +37,6 @@
 
 #define CACHE_VERSION 4u /* 3: the weight distribution; 4: the input's change time */
 #define CACHE_SUFFIX ".dscache"
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-#define CHECKSUM_LANES 4
 #define FLAG_SYMMETRIC 1u
 #define FLAG_GENERATED 2u
 #define FLAG_UNDIRECTED_OPT 4u
@@ -68,26 +65,6 @@ typedef struct {
 _Static_assert(sizeof(cache_header) == 416, "cache header must have no padding");
 _Static_assert(sizeof(((ds_graph *)0)->name) == sizeof(((cache_header *)0)->name),
                "graph name and cache name must have the same size");
-
-/* FNV-1a over 64-bit words in four independent lanes (four times the speed
- * of one chain); a changed word always changes its lane, and the lanes are
- * folded and mixed at the end. */
-uint64_t ds_checksum64(const void *data, size_t len, uint64_t seed) {
-  const unsigned char *p = data;
-  uint64_t h[CHECKSUM_LANES];
-  for (int i = 0; i < CHECKSUM_LANES; i++) h[i] = (FNV_OFFSET ^ seed) + (uint64_t)i;
-  size_t blocks = len / (CHECKSUM_LANES * sizeof(uint64_t));
-  for (size_t b = 0; b < blocks; b++, p += CHECKSUM_LANES * sizeof(uint64_t)) {
-    uint64_t w[CHECKSUM_LANES];
-    memcpy(w, p, sizeof w);
-    for (int i = 0; i < CHECKSUM_LANES; i++) h[i] = (h[i] ^ w[i]) * FNV_PRIME;
-  }
-  for (size_t k = blocks * CHECKSUM_LANES * sizeof(uint64_t); k < len; k++, p++)
-    h[0] = (h[0] ^ *p) * FNV_PRIME;
-  uint64_t x = h[0];
-  for (int i = 1; i < CHECKSUM_LANES; i++) x = (x ^ ds_splitmix64(h[i])) * FNV_PRIME;
-  return ds_splitmix64(x ^ len);
-}
 
 static uint64_t payload_checksum(const ds_graph *g) {
   uint64_t c = ds_checksum64(g->row_offsets, ((size_t)g->n + 1) * sizeof(uint64_t), 0);

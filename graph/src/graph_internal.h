@@ -175,8 +175,8 @@ ds_status ds_cache_from_memory(const char *name, const void *bytes, size_t len, 
 /* Recomputes both checksums of a cache image in memory, for tests and fuzz
  * seeds that craft caches whose checksums must pass. */
 void ds_cache_seal(void *image, size_t len);
-/* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes (cache.c; the input stamp
- * hashes the input with it too). */
+/* 64-bit checksum: FNV-1a over 64-bit words in four interleaved lanes (checksum.c; the cache and
+ * the input stamp hash with it). */
 uint64_t ds_checksum64(const void *data, size_t len, uint64_t seed);
 
 /* ---- temporary siblings of files written whole (out_file.c) --------------- */

@@ -1,5 +1,6 @@
-/* deltasplit SSSP: algorithm names, default parameters, the automatic delta,
- * and the dispatch to the CPU algorithms (library ds_cpu).
+/* deltasplit SSSP: algorithm names, default parameters and the automatic
+ * delta (library ds_cpu), beneath every engine: the CPU algorithms and their
+ * dispatch (sssp_cpu.c) call in here, nothing here calls them.
  *
  * The automatic delta is a fixed multiple of the mean arc weight,
  *     delta = DS_DELTA_AUTO_SCALE * mean_weight,
@@ -167,15 +168,4 @@ double ds_delta_normalize(ds_weight_type wt, double delta) {
   if (wt != DS_WEIGHT_U32) return delta;
   if (!(delta > 1.0)) return 1.0; /* also NaN: callers check delta first, this keeps it defined */
   return delta >= (double)UINT32_MAX ? (double)UINT32_MAX : ceil(delta);
-}
-
-ds_status ds_sssp_cpu(const ds_graph *g, ds_algo algo, uint32_t source,
-                      const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
-  switch (algo) {
-  case DS_ALGO_DIJKSTRA: return ds_sssp_dijkstra(g, source, params, res, err);
-  case DS_ALGO_CPU_DELTA: return ds_sssp_cpu_delta(g, source, params, res, err);
-  default:
-    return ds_error_set(err, DS_ERR_ARG, "algorithm %s is not a CPU algorithm",
-                        ds_algo_name(algo));
-  }
 }

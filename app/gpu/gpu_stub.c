@@ -1,4 +1,4 @@
-/* The GPU SSSP interface (app/gpu/gpu_sssp.h) for builds without CUDA: no
+/* The GPU SSSP interface (gpu_sssp.h) for builds without CUDA: no
  * device is ever available, and every call that would need one returns
  * DS_ERR_DEVICE with the reason, so the `sssp` program falls back to the CPU
  * backend. Linked instead of library ds_gpu when that is not built.
