@@ -19,9 +19,9 @@
  *                          log and bimodal weights of pattern edges
  *   ds_pattern_weight      the seeded weight of a pattern edge (graph.h)
  *
- * Header only (static inline), valid C11 and C++; the hash functions and the
- * weight shaping are also device functions under CUDA (the GPU CSR build draws
- * pattern weights).
+ * Header only (static inline), valid C11 and C++; everything is also a
+ * device function under CUDA (the GPU CSR build draws pattern weights, a
+ * Kronecker kernel the streams of its edges: ds/kron_edge.h).
  */
 #ifndef DS_RNG_H
 #define DS_RNG_H
@@ -47,13 +47,13 @@ DS_RNG_HD static inline uint64_t ds_splitmix64(uint64_t x) {
   return ds_mix64(x + DS_SPLITMIX64_GAMMA);
 }
 
-static inline uint64_t ds_splitmix64_next(uint64_t *state) {
+DS_RNG_HD static inline uint64_t ds_splitmix64_next(uint64_t *state) {
   *state += DS_SPLITMIX64_GAMMA;
   return ds_mix64(*state);
 }
 
 /* Uniform double in [0, 1) from the top 53 bits of a 64-bit draw. */
-static inline double ds_unit_double(uint64_t r64) {
+DS_RNG_HD static inline double ds_unit_double(uint64_t r64) {
   return (double)(r64 >> 11) * (1.0 / 9007199254740992.0);
 }
 
@@ -63,24 +63,24 @@ typedef struct {
 
 /* The streams of one (seed, tag) pair: ds_rng_at(ds_rng_base(seed, tag), i)
  * equals ds_rng_stream(seed, tag, i); hoist the base out of hot loops. */
-static inline uint64_t ds_rng_base(uint64_t seed, uint64_t tag) {
+DS_RNG_HD static inline uint64_t ds_rng_base(uint64_t seed, uint64_t tag) {
   return ds_mix64(seed ^ ds_mix64(tag * DS_SPLITMIX64_GAMMA + UINT64_C(0x632BE59BD9B4E019)));
 }
 
-static inline ds_rng ds_rng_at(uint64_t base, uint64_t index) {
+DS_RNG_HD static inline ds_rng ds_rng_at(uint64_t base, uint64_t index) {
   ds_rng r;
   r.s = ds_mix64(base + index * DS_SPLITMIX64_GAMMA);
   return r;
 }
 
-static inline ds_rng ds_rng_stream(uint64_t seed, uint64_t tag, uint64_t index) {
+DS_RNG_HD static inline ds_rng ds_rng_stream(uint64_t seed, uint64_t tag, uint64_t index) {
   return ds_rng_at(ds_rng_base(seed, tag), index);
 }
 
-static inline uint64_t ds_rng_next(ds_rng *r) { return ds_splitmix64_next(&r->s); }
+DS_RNG_HD static inline uint64_t ds_rng_next(ds_rng *r) { return ds_splitmix64_next(&r->s); }
 
 /* Uniform double in [0, 1) with 53 random bits. */
-static inline double ds_rng_unit(ds_rng *r) { return ds_unit_double(ds_rng_next(r)); }
+DS_RNG_HD static inline double ds_rng_unit(ds_rng *r) { return ds_unit_double(ds_rng_next(r)); }
 
 /* Uniform integer in [0, range) for 1 <= range <= 2^32, by a multiply-shift
  * of 32 random bits (bias below range / 2^32). */
