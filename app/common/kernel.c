@@ -1,8 +1,8 @@
-/* The driver of the whole-graph programs (kcore, tc): for each graph, load it
- * (through the binary cache), symmetrise a directed one, check the host
- * memory, run every chosen algorithm (one untimed warm-up, then --trials
- * timed runs), validate against the oracle, write --output (not after a
- * failed validation) and report.
+/* The whole-graph programs (kcore, tc) on the programs' driver (driver.h):
+ * for each graph, load it (through the binary cache), symmetrise a directed
+ * one, check the host memory, measure every chosen algorithm (the driver's
+ * warm-up and --trials timed runs, validated against the oracle), write
+ * --output (not after a failed validation) and report.
  *
  * Algorithms: the list given, or gpu where a device is present, else cpu. gpu
  * is refused with the reason (no GPU build or device, or the graph does not
@@ -17,16 +17,11 @@
 #include <string.h>
 
 #include "app.h"
+#include "driver.h"
 #include "ds/out_file.h"
 #include "kernel.h"
-#include "lab.h"
 #include "report.h"
 
-#define POISON_BYTE 0xA5
-#define MIB (1024.0 * 1024.0)
-/* Test hook: when set, every timed result is spoiled (its total and its last
- * vertex's value raised) before validation, so the tests can see a validation
- * failure reach the exit code. */
 
 const char *const DS_KERNEL_VALUE_OPTIONS[] = {DS_KERNEL_VALUE_OPTION_NAMES, NULL};
 const char *const DS_KERNEL_FLAG_OPTIONS[] = {"--validate", "--quiet", "--help", "--version",
@@ -79,14 +74,11 @@ typedef struct {
   double details[DS_KERNEL_DETAILS]; /* of the last trial (GPU) */
 } algo_stats;
 
+/* The program and the algorithms of the whole run. */
 typedef struct {
-  const ds_cli *cli;
   const ds_kernel *k;
   int algos[DS_KERNEL_ALGOS];
   int n_algos;
-  int threads;
-  const char *gpu_name;
-  cJSON *json;
 } plan;
 
 static const char *check_name(ds_check c) {
@@ -98,9 +90,11 @@ static uint64_t value_at(const ds_kernel *k, const void *values, uint32_t v) {
                                             : ((const uint64_t *)values)[v];
 }
 
-/* The algorithm list; gpu refused without a device (dev). */
-static ds_exit_code plan_algorithms(plan *p, const ds_app_device_info *dev) {
-  const ds_cli *cli = p->cli;
+/* The algorithm list; gpu refused without a device. */
+static ds_exit_code plan_algorithms(void *prog, const ds_driver_run *run) {
+  plan *p = (plan *)prog;
+  const ds_cli *cli = run->cli;
+  const ds_app_device_info *dev = &run->dev;
   const char *name = cli->prog->name;
   const int gpu = dev->gpus > 0 && p->k->gpu_open != NULL;
   int wanted[DS_KERNEL_ALGOS + DS_CLI_MAX_ALGOS];
@@ -194,8 +188,8 @@ static ds_exit_code write_output(const ds_cli *cli, const ds_kernel *k, const ds
   return DS_EXIT_OK;
 }
 
-/* Compares a result with the oracle's; records the first failure. */
-static void check_result(const ds_kernel *k, const ds_graph *g, const ds_kernel_result *res,
+/* Compares a result with the oracle's; records the first failure. 0: it failed. */
+static int check_result(const ds_kernel *k, const ds_graph *g, const ds_kernel_result *res,
                          const ds_kernel_result *ref, algo_stats *a) {
   char why[DS_ERROR_MSG_LEN] = "";
   if (res->total != ref->total) {
@@ -212,16 +206,10 @@ static void check_result(const ds_kernel *k, const ds_graph *g, const ds_kernel_
       }
     }
   }
-  if (why[0] == '\0') {
-    if (a->check == DS_CHECK_NOT_RUN) a->check = DS_CHECK_PASSED;
-    return;
-  }
-  if (a->check != DS_CHECK_FAILED) {
+  if (ds_driver_check_note(&a->check, why[0] == '\0' ? NULL : why, a->failure, sizeof a->failure))
     fprintf(stderr, "%s: validation failed: %s on %s: %s\n", k->prog->name,
             ds_kernel_algo_name(a->algo), g->name, why);
-    if (a->failure[0] == '\0') snprintf(a->failure, sizeof a->failure, "%s", why);
-  }
-  a->check = DS_CHECK_FAILED;
+  return why[0] == '\0';
 }
 
 /* The test hook's corruption. */
@@ -232,17 +220,18 @@ static void corrupt_for_test(const ds_kernel *k, const ds_graph *g, ds_kernel_re
   else ((uint64_t *)r->per_vertex)[g->n - 1]++;
 }
 
-static void report_text(const plan *p, const ds_graph *g, double load_ms, const char *cache,
-                        const algo_stats *stats, const ds_kernel_result *first) {
+static void report_text(const plan *p, const ds_driver_run *run, const ds_graph *g, double load_ms,
+                        const char *cache, const algo_stats *stats,
+                        const ds_kernel_result *first) {
   const ds_kernel *k = p->k;
   ds_report_load_line(stdout, g, load_ms, cache);
-  printf("%u timed trials after 1 warm-up, %d threads\n", p->cli->trials, p->threads);
+  printf("%u timed trials after 1 warm-up, %d threads\n", run->cli->trials, run->threads);
   printf("%-10s %10s %21s %20s %7s\n", "algorithm", "ms(median)", "[min, max] ms", k->total_name,
          "check");
   for (int i = 0; i < p->n_algos; i++) {
     const algo_stats *a = &stats[i];
     double med, lo, hi;
-    ds_stats_of(a->times_ms, p->cli->trials, &med, &lo, &hi);
+    ds_stats_of(a->times_ms, run->cli->trials, &med, &lo, &hi);
     char range[48];
     snprintf(range, sizeof range, "[%.3f, %.3f]", lo, hi);
     printf("%-10s %10.3f %21s %20llu %7s\n", ds_kernel_algo_name(a->algo), med, range,
@@ -259,17 +248,19 @@ static void report_text(const plan *p, const ds_graph *g, double load_ms, const 
 }
 
 /* The run's JSON: graph, parameters, algorithms, result. 0 when out of memory. */
-static int report_json(const plan *p, const ds_graph *g, const char *path, double load_ms,
-                       const char *cache, const algo_stats *stats, const ds_kernel_result *first) {
-  const ds_cli *cli = p->cli;
+static int report_json(const plan *p, const ds_driver_run *dr, const ds_graph *g,
+                       const char *path, double load_ms, const char *cache,
+                       const algo_stats *stats, const ds_kernel_result *first) {
+  const ds_cli *cli = dr->cli;
   const ds_kernel *k = p->k;
-  cJSON *run = ds_report_json_run(p->json, g, path, load_ms, cache);
+  const char *gpu_name = dr->dev.have_gpu ? dr->dev.name : "gpu";
+  cJSON *run = ds_report_json_run(dr->json, g, path, load_ms, cache);
   if (run == NULL) return 0;
   cJSON *jp = cJSON_AddObjectToObject(run, "parameters");
   if (jp == NULL) return 0;
   cJSON_AddNumberToObject(jp, "trials", cli->trials);
   cJSON_AddNumberToObject(jp, "warmup", 1);
-  cJSON_AddNumberToObject(jp, "threads", p->threads);
+  cJSON_AddNumberToObject(jp, "threads", dr->threads);
   cJSON_AddBoolToObject(jp, "validate", cli->validate);
   cJSON_AddStringToObject(jp, "reference", "oracle");
   cJSON *ja = cJSON_AddArrayToObject(run, "algorithms");
@@ -282,7 +273,7 @@ static int report_json(const plan *p, const ds_graph *g, const char *path, doubl
     double med, lo, hi;
     ds_stats_of(a->times_ms, cli->trials, &med, &lo, &hi);
     cJSON_AddStringToObject(o, "name", ds_kernel_algo_name(a->algo));
-    cJSON_AddStringToObject(o, "device", a->algo == DS_KERNEL_GPU ? p->gpu_name : "cpu");
+    cJSON_AddStringToObject(o, "device", a->algo == DS_KERNEL_GPU ? gpu_name : "cpu");
     cJSON_AddItemToObject(o, "times_ms", cJSON_CreateDoubleArray(a->times_ms, (int)cli->trials));
     cJSON_AddNumberToObject(o, "median_ms", med);
     cJSON_AddNumberToObject(o, "min_ms", lo);
@@ -305,9 +296,80 @@ static int report_json(const plan *p, const ds_graph *g, const char *path, doubl
   return k->summary == NULL || k->summary(NULL, jr, g, first);
 }
 
+/* A graph's measurements: what the driver's callbacks share. */
+typedef struct {
+  const plan *p;
+  const ds_graph *g;
+  int threads;
+  algo_stats *stats;
+  ds_kernel_result res, first, ref;
+  void *gpu;
+  int per_vertex;
+  const char *path;
+} measure;
+
+static ds_exit_code m_reference(void *ctx, uint32_t s) {
+  (void)s;
+  measure *m = (measure *)ctx;
+  const ds_kernel *k = m->p->k;
+  ds_error err = {{0}};
+  ds_status st = k->run(m->g, DS_KERNEL_ORACLE, m->threads, &m->ref, &err);
+  if (st == DS_OK) return DS_EXIT_OK;
+  fprintf(stderr, "%s: the oracle on %s: %s\n", k->prog->name, m->path, err.msg);
+  return ds_app_exit_of(st);
+}
+
+static ds_exit_code m_run(void *ctx, int i, uint32_t s, double *ms) {
+  (void)s;
+  measure *m = (measure *)ctx;
+  const ds_kernel *k = m->p->k;
+  const int algo = m->stats[i].algo;
+  ds_kernel_result *res = &m->res;
+  if (res->per_vertex != NULL)
+    memset(res->per_vertex, DS_DRIVER_POISON_BYTE, (size_t)m->g->n * k->value_bytes);
+  res->total = 0;
+  memset(res->details, 0, sizeof res->details);
+  ds_error err = {{0}};
+  double t0 = omp_get_wtime();
+  ds_status st = algo == DS_KERNEL_GPU ? k->gpu_run(m->gpu, m->g, res, ms, &err)
+                                       : k->run(m->g, algo, m->threads, res, &err);
+  if (algo != DS_KERNEL_GPU) *ms = (omp_get_wtime() - t0) * 1e3;
+  if (st == DS_OK) return DS_EXIT_OK;
+  fprintf(stderr, "%s: %s on %s: %s\n", k->prog->name, ds_kernel_algo_name(algo), m->path,
+          err.msg);
+  return ds_app_exit_of(st);
+}
+
+static void m_corrupt(void *ctx, int i, uint32_t s) {
+  (void)i;
+  (void)s;
+  measure *m = (measure *)ctx;
+  corrupt_for_test(m->p->k, m->g, &m->res);
+}
+
+static int m_check(void *ctx, int i, uint32_t s) {
+  (void)s;
+  measure *m = (measure *)ctx;
+  return check_result(m->p->k, m->g, &m->res, &m->ref, &m->stats[i]);
+}
+
+static void m_done(void *ctx, int i, uint32_t s) {
+  (void)s;
+  measure *m = (measure *)ctx;
+  algo_stats *a = &m->stats[i];
+  a->total = m->res.total;
+  memcpy(a->details, m->res.details, sizeof a->details);
+  if (i == 0) {
+    m->first.total = m->res.total;
+    if (m->per_vertex)
+      memcpy(m->first.per_vertex, m->res.per_vertex, (size_t)m->g->n * m->p->k->value_bytes);
+  }
+}
+
 /* One graph: load, run, validate, report. */
-static ds_exit_code run_graph(const plan *p, const char *path) {
-  const ds_cli *cli = p->cli;
+static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *path) {
+  const plan *p = (const plan *)prog;
+  const ds_cli *cli = run->cli;
   const ds_kernel *k = p->k;
   const char *name = cli->prog->name;
   ds_exit_code rc = DS_EXIT_OK;
@@ -315,21 +377,16 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
   memset(&g, 0, sizeof g);
   algo_stats stats[DS_KERNEL_ALGOS];
   memset(stats, 0, sizeof stats);
-  ds_kernel_result res = {0}, first = {0}, ref = {0};
+  measure m;
+  memset(&m, 0, sizeof m);
   ds_error err = {{0}};
   double load_ms = 0.0;
   const char *cache = "off";
   int loaded = 0;
-  void *gpu = NULL;
 
   // 1. load; undirected
-  if ((rc = ds_app_load_graph(cli, path, 0, &g, &load_ms, &cache)) != DS_EXIT_OK) goto cleanup;
+  if ((rc = ds_driver_load(cli, path, 0, &g, &load_ms, &cache)) != DS_EXIT_OK) goto cleanup;
   loaded = 1;
-  if (g.n == 0) {
-    fprintf(stderr, "%s: %s: the graph has no vertices\n", name, path);
-    rc = DS_EXIT_INPUT;
-    goto cleanup;
-  }
   if (!g.symmetric && (rc = symmetrise(cli, path, &g)) != DS_EXIT_OK) goto cleanup;
 
   // 2. memory: results (the first algorithm's, the current one's, the
@@ -343,14 +400,15 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
   int cpu = 0;
   for (int i = 0; i < p->n_algos; i++) cpu |= p->algos[i] == DS_KERNEL_CPU;
   const uint64_t per_thread =
-      cpu && k->scratch_per_thread != NULL ? k->scratch_per_thread(&g) * (uint64_t)p->threads : 0;
+      cpu && k->scratch_per_thread != NULL ? k->scratch_per_thread(&g) * (uint64_t)run->threads : 0;
   const uint64_t timings = (uint64_t)p->n_algos * cli->trials * sizeof(double);
   char parts[256], threads_part[128] = "";
   if (per_thread > 0)
     snprintf(threads_part, sizeof threads_part, ", %s %.1f (%d threads)", k->thread_scratch_name,
-             (double)per_thread / MIB, p->threads);
+             (double)per_thread / DS_DRIVER_MIB, run->threads);
   snprintf(parts, sizeof parts, "results %.1f, working memory %.1f%s, timings %.1f MiB",
-           (double)results / MIB, (double)scratch / MIB, threads_part, (double)timings / MIB);
+           (double)results / DS_DRIVER_MIB, (double)scratch / DS_DRIVER_MIB, threads_part,
+           (double)timings / DS_DRIVER_MIB);
   if ((rc = ds_app_check_host_memory(cli, path, graph_bytes,
                                      results + scratch + per_thread + timings, parts)) != DS_EXIT_OK)
     goto cleanup;
@@ -358,14 +416,16 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     stats[i].algo = p->algos[i];
     if ((stats[i].times_ms = (double *)calloc(cli->trials, sizeof(double))) == NULL) goto nomem;
   }
-  if (per_vertex && ((res.per_vertex = malloc(n * k->value_bytes)) == NULL ||
-                     (first.per_vertex = malloc(n * k->value_bytes)) == NULL))
+  if (per_vertex && ((m.res.per_vertex = malloc(n * k->value_bytes)) == NULL ||
+                     (m.first.per_vertex = malloc(n * k->value_bytes)) == NULL))
+    goto nomem;
+  if (cli->validate && per_vertex && (m.ref.per_vertex = malloc(n * k->value_bytes)) == NULL)
     goto nomem;
 
   // 3. the graph on the device, for gpu (a graph that does not fit is refused here)
   for (int i = 0; i < p->n_algos; i++) {
     if (p->algos[i] != DS_KERNEL_GPU) continue;
-    ds_status st = k->gpu_open(cli, &g, &gpu, &err);
+    ds_status st = k->gpu_open(cli, &g, &m.gpu, &err);
     if (st != DS_OK) {
       fprintf(stderr, "%s: gpu on %s: %s\n", name, path, err.msg);
       rc = ds_app_exit_of(st);
@@ -373,60 +433,36 @@ static ds_exit_code run_graph(const plan *p, const char *path) {
     }
   }
 
-  // 4. the oracle's result, untimed, for --validate
-  if (cli->validate) {
-    if (per_vertex && (ref.per_vertex = malloc(n * k->value_bytes)) == NULL) goto nomem;
-    ds_status st = k->run(&g, DS_KERNEL_ORACLE, p->threads, &ref, &err);
-    if (st != DS_OK) {
-      fprintf(stderr, "%s: the oracle on %s: %s\n", name, path, err.msg);
-      rc = ds_app_exit_of(st);
-      goto cleanup;
-    }
-  }
+  // 4. the oracle's result, untimed, for --validate, then every algorithm:
+  // a warm-up, then the timed trials
+  m.p = p;
+  m.g = &g;
+  m.threads = run->threads;
+  m.stats = stats;
+  m.per_vertex = per_vertex;
+  m.path = path;
+  double *times[DS_KERNEL_ALGOS];
+  for (int i = 0; i < p->n_algos; i++) times[i] = stats[i].times_ms;
+  const ds_driver_trials trials = {p->n_algos, 1,       cli->trials, cli->validate,
+                                   times,      &m,      m_reference, m_run,
+                                   m_corrupt,  m_check, m_done};
+  rc = ds_driver_measure(&trials);
+  if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
 
-  // 5. every algorithm: a warm-up, then the timed trials
-  for (int i = 0; i < p->n_algos; i++) {
-    algo_stats *a = &stats[i];
-    for (uint32_t t = 0; t <= cli->trials; t++) { /* t = 0: warm-up */
-      if (res.per_vertex != NULL) memset(res.per_vertex, POISON_BYTE, n * k->value_bytes);
-      res.total = 0;
-      memset(res.details, 0, sizeof res.details);
-      double ms = 0.0, t0 = omp_get_wtime();
-      ds_status st = a->algo == DS_KERNEL_GPU ? k->gpu_run(gpu, &g, &res, &ms, &err)
-                                              : k->run(&g, a->algo, p->threads, &res, &err);
-      if (a->algo != DS_KERNEL_GPU) ms = (omp_get_wtime() - t0) * 1e3;
-      if (st != DS_OK) {
-        fprintf(stderr, "%s: %s on %s: %s\n", name, ds_kernel_algo_name(a->algo), path, err.msg);
-        rc = ds_app_exit_of(st);
-        goto cleanup;
-      }
-      if (t == 0) continue;
-      if (ds_lab_corrupt()) corrupt_for_test(k, &g, &res);
-      a->times_ms[t - 1] = ms;
-      if (cli->validate) check_result(k, &g, &res, &ref, a);
-    }
-    a->total = res.total;
-    memcpy(a->details, res.details, sizeof a->details);
-    if (a->check == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
-    if (i == 0) {
-      first.total = res.total;
-      if (per_vertex) memcpy(first.per_vertex, res.per_vertex, n * k->value_bytes);
-    }
-  }
-
-  // 6. --output (unless a result was found wrong), the table, the JSON
+  // 5. --output (unless a result was found wrong), the table, the JSON
   if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
-    ds_exit_code orc = write_output(cli, k, &g, first.per_vertex);
+    ds_exit_code orc = write_output(cli, k, &g, m.first.per_vertex);
     if (orc != DS_EXIT_OK) {
       rc = orc;
       goto cleanup;
     }
   }
   if (!cli->quiet) {
-    report_text(p, &g, load_ms, cache, stats, &first);
+    report_text(p, run, &g, load_ms, cache, stats, &m.first);
     fflush(stdout);
   }
-  if (p->json != NULL && !report_json(p, &g, path, load_ms, cache, stats, &first)) goto nomem;
+  if (run->json != NULL && !report_json(p, run, &g, path, load_ms, cache, stats, &m.first))
+    goto nomem;
   goto cleanup;
 
 nomem:
@@ -434,43 +470,18 @@ nomem:
   rc = DS_EXIT_INTERNAL;
 cleanup:
   for (int i = 0; i < DS_KERNEL_ALGOS; i++) free(stats[i].times_ms);
-  free(res.per_vertex);
-  free(first.per_vertex);
-  free(ref.per_vertex);
-  if (gpu != NULL) k->gpu_close(gpu);
+  free(m.res.per_vertex);
+  free(m.first.per_vertex);
+  free(m.ref.per_vertex);
+  if (m.gpu != NULL) k->gpu_close(m.gpu);
   if (loaded) ds_graph_free(&g);
   return rc;
 }
 
-static ds_exit_code each_graph(const void *ctx, const char *path) {
-  return run_graph((const plan *)ctx, path);
-}
-
 ds_exit_code ds_kernel_run(const ds_cli *cli, const ds_kernel *k) {
-  ds_exit_code rc = DS_EXIT_OK;
   plan p;
   memset(&p, 0, sizeof p);
-  p.cli = cli;
   p.k = k;
-
-  // 1. threads, algorithms, device
-  if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
-  ds_app_device_info dev;
-  ds_app_gpus(&dev);
-  if ((rc = plan_algorithms(&p, &dev)) != DS_EXIT_OK) return rc;
-  if ((rc = ds_app_device(cli, &dev)) != DS_EXIT_OK) return rc;
-  p.gpu_name = dev.have_gpu ? dev.name : "gpu";
-
-  // 2. the report's fixed part
-  if (cli->json_path != NULL) {
-    p.json = ds_report_json_root(cli, dev.have_gpu ? dev.name : NULL, dev.memory, p.threads);
-    if (p.json == NULL) {
-      fprintf(stderr, "%s: out of memory\n", cli->prog->name);
-      return DS_EXIT_INTERNAL;
-    }
-  }
-
-  // 3. each graph in turn, then the JSON report, also when validation failed
-  rc = ds_app_each_graph(cli, each_graph, &p);
-  return ds_app_finish_json(cli, p.json, rc);
+  const ds_driver_program prog = {plan_algorithms, run_graph};
+  return ds_driver_main(cli, &prog, &p);
 }

@@ -1,7 +1,8 @@
 /* Whole-graph programs (kcore, tc): one result per run of an algorithm on an
  * undirected graph, timed over trials, checked against the CPU oracle, and
- * reported as sssp reports (kernel.c). A program describes its computation
- * in a ds_kernel and hands its parsed options to ds_kernel_run.
+ * reported as sssp reports (kernel.c, on the programs' driver, driver.h).
+ * A program describes its computation in a ds_kernel and hands its parsed
+ * options to ds_kernel_run.
  *
  * Input: the graph is loaded as the file says (sharing sssp's binary cache);
  * a directed one is symmetrised with a note (every arc taken as an edge; self

@@ -1,7 +1,8 @@
-/* The `sssp` driver: for each graph, load it (through the binary cache), pick
- * the sources and delta, run every chosen algorithm (one untimed warm-up per
- * algorithm and graph, then --trials timed runs per source), validate, and
- * hand the measurements to sssp_report.c.
+/* `sssp` on one GPU or none, on the programs' driver (driver.h): for each
+ * graph, load it (through the binary cache), pick the sources and delta,
+ * measure every chosen algorithm (the driver's warm-up per algorithm and
+ * graph, then --trials timed runs per source, validated against Dijkstra),
+ * and hand the measurements to sssp_report.c.
  *
  * Algorithms: the list given, or by default multisplit,near-far with a GPU and
  * cpu-delta,dijkstra without one. Where GPU algorithms are asked for and no
@@ -20,6 +21,7 @@
 #include "ds/out_file.h"
 #include "ds/rng.h"
 #include "app.h"
+#include "driver.h"
 #include "gpu_options.h"
 #include "host_mem.h"
 #include "lab.h"
@@ -32,11 +34,6 @@
 _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS == DS_SSSP_MAX_BUCKETS,
                "--buckets takes the SSSP library's range");
 
-#define POISON_BYTE 0xA5      /* fills result arrays before each run */
-#define MIB (1024.0 * 1024.0)
-/* Test hook: when this environment variable is set, every result is spoiled
- * (one reached vertex's distance raised) before validation, so the tests can
- * see a validation failure reach the exit code. */
 /* Measurement hooks: cpu-delta's fusion limits, heavy-vertex threshold and
  * prefetch distance (ds_sssp_params), so that one build can be swept on another machine; unset
  * or 0 keeps the defaults, which are what users get. */
@@ -45,14 +42,11 @@ _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS =
 #define HEAVY_ARCS_ENV "DS_CPU_HEAVY_ARCS"
 #define PREFETCH_ENV "DS_CPU_PREFETCH" /* arcs ahead; negative: none */
 
-/* Everything one run needs besides the graph. */
+/* The algorithms of the whole run. */
 typedef struct {
-  const ds_cli *cli;
   ds_algo algos[DS_ALGO_COUNT];
   int n_algos;
   int uses_gpu;
-  int threads;
-  cJSON *json;
 } run_plan;
 
 #define exit_of ds_app_exit_of
@@ -67,8 +61,11 @@ static size_t env_size(const char *name) {
 }
 
 /* 1. The algorithm list, with GPU algorithms replaced where there is no GPU. */
-static void plan_algorithms(run_plan *p, int gpus, const char *reason) {
-  const ds_cli *cli = p->cli;
+static ds_exit_code plan_algorithms(void *prog, const ds_driver_run *run) {
+  run_plan *p = (run_plan *)prog;
+  const ds_cli *cli = run->cli;
+  const int gpus = run->dev.gpus;
+  const char *reason = run->dev.reason;
   ds_algo wanted[2 * DS_ALGO_COUNT]; /* "all" and the names given */
   int n = 0, defaulted = 0;
   if (cli->algo_all) {
@@ -104,14 +101,15 @@ static void plan_algorithms(run_plan *p, int gpus, const char *reason) {
     fprintf(stderr, "sssp: no GPU (%s): running on the CPU backend%s%s%s\n", reason,
             replaced[0] ? " (cpu-delta in place of " : "", replaced,
             replaced[0] ? ")" : "");
+  return DS_EXIT_OK;
 }
 
 /* Refuses a run whose memory (beyond the loaded graph) exceeds what the
  * machine has available, before anything of it is allocated. */
-static ds_exit_code check_memory(const run_plan *p, const ds_graph *g, const char *path,
-                                 uint32_t n_sources, ds_dist_width width) {
+static ds_exit_code check_memory(const ds_cli *cli, const run_plan *p, const ds_graph *g,
+                                 const char *path, uint32_t n_sources, ds_dist_width width) {
   ds_run_memory m;
-  ds_run_memory_estimate(g, p->cli, p->algos, p->n_algos, n_sources, width, &m);
+  ds_run_memory_estimate(g, cli, p->algos, p->n_algos, n_sources, width, &m);
   const uint64_t need = m.results + m.scratch + m.per_source;
   const uint64_t available = ds_host_mem_available();
   if (available == 0 || need <= available) return DS_EXIT_OK;
@@ -119,8 +117,9 @@ static ds_exit_code check_memory(const run_plan *p, const ds_graph *g, const cha
           "sssp: %s: the run needs about %.1f MiB of host memory besides the graph's %.1f MiB "
           "(results %.1f, working memory %.1f, per-source statistics %.1f), but %.1f MiB are "
           "available%s\n",
-          path, (double)need / MIB, (double)m.graph / MIB, (double)m.results / MIB,
-          (double)m.scratch / MIB, (double)m.per_source / MIB, (double)available / MIB,
+          path, (double)need / DS_DRIVER_MIB, (double)m.graph / DS_DRIVER_MIB,
+          (double)m.results / DS_DRIVER_MIB, (double)m.scratch / DS_DRIVER_MIB,
+          (double)m.per_source / DS_DRIVER_MIB, (double)available / DS_DRIVER_MIB,
           m.per_source > available / 2 ? ": fewer --sources or --trials" : "");
   return DS_EXIT_INTERNAL;
 }
@@ -129,8 +128,8 @@ static ds_exit_code check_memory(const run_plan *p, const ds_graph *g, const cha
 static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint32_t source,
                          const ds_sssp_params *params, ds_sssp_result *res, ds_error *err) {
   size_t n = g->n;
-  memset(res->dist, POISON_BYTE, n * ds_dist_size(g, params->dist_width));
-  if (res->pred != NULL) memset(res->pred, POISON_BYTE, n * sizeof(uint32_t));
+  memset(res->dist, DS_DRIVER_POISON_BYTE, n * ds_dist_size(g, params->dist_width));
+  if (res->pred != NULL) memset(res->pred, DS_DRIVER_POISON_BYTE, n * sizeof(uint32_t));
   res->time_ms = 0.0;
   res->rounds = res->edges_relaxed = res->reached_arcs = 0;
   res->reached = 0;
@@ -193,17 +192,11 @@ static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result
   ds_error err = {{0}};
   ds_status st = ds_sssp_validate(g, source, res->dist, w, res->pred, NULL, &err);
   if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, w, NULL, &err);
-  if (st == DS_OK) {
-    if (a->check[s] == DS_CHECK_NOT_RUN) a->check[s] = DS_CHECK_PASSED;
-    return 1;
-  }
-  if (a->check[s] != DS_CHECK_FAILED) {
+  if (ds_driver_check_note(&a->check[s], st == DS_OK ? NULL : err.msg, a->failure,
+                           sizeof a->failure))
     fprintf(stderr, "sssp: validation failed: %s from source %u on %s: %s\n",
             ds_algo_name(a->algo), source + (uint32_t)g->index_base, g->name, err.msg);
-    if (a->failure[0] == '\0') snprintf(a->failure, sizeof a->failure, "%s", err.msg);
-  }
-  a->check[s] = DS_CHECK_FAILED;
-  return 0;
+  return st == DS_OK;
 }
 
 void ds_run_report_params(const ds_cli *cli, const ds_graph *g, const char *path,
@@ -264,34 +257,97 @@ void ds_run_report_free(ds_graph_report *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* A graph's measurements: what the driver's callbacks share. */
+typedef struct {
+  const ds_cli *cli;
+  const ds_graph *g;
+  ds_graph_report *r;
+  ds_gpu_ctx *ctx;
+  ds_sssp_params params;
+  ds_sssp_result res;
+  ds_dist_width width;
+  void *ref;           /* the reference distances, when validating */
+  void *kept_dist;     /* the first algorithm's result, for --output (NULL: not kept) */
+  uint32_t *kept_pred;
+} measure;
+
+static ds_exit_code m_reference(void *ctx, uint32_t s) {
+  measure *m = (measure *)ctx;
+  ds_sssp_result rr;
+  memset(&rr, 0, sizeof rr);
+  rr.dist = m->ref;
+  ds_error err = {{0}};
+  ds_status st = ds_sssp_dijkstra(m->g, m->r->sources[s], &m->params, &rr, &err);
+  if (st == DS_OK) return DS_EXIT_OK;
+  fprintf(stderr, "sssp: reference Dijkstra: %s\n", err.msg);
+  return exit_of(st);
+}
+
+static ds_exit_code m_run(void *ctx, int i, uint32_t s, double *ms) {
+  measure *m = (measure *)ctx;
+  const ds_algo_stats *a = &m->r->algos[i];
+  const uint32_t src = m->r->sources[s];
+  m->params.delta = a->delta > 0.0 ? a->delta : m->r->delta; /* Dijkstra and Bellman-Ford: unused */
+  ds_error err = {{0}};
+  ds_status st = run_one(m->ctx, m->g, a->algo, src, &m->params, &m->res, &err);
+  if (st != DS_OK) {
+    fprintf(stderr, "sssp: %s from source %u: %s\n", ds_algo_name(a->algo),
+            src + (uint32_t)m->g->index_base, err.msg);
+    return exit_of(st);
+  }
+  *ms = m->res.time_ms;
+  return DS_EXIT_OK;
+}
+
+static void m_corrupt(void *ctx, int i, uint32_t s) {
+  (void)i;
+  measure *m = (measure *)ctx;
+  corrupt_for_test(m->g, m->r->sources[s], m->res.dist, m->width);
+}
+
+static int m_check(void *ctx, int i, uint32_t s) {
+  measure *m = (measure *)ctx;
+  return check_result(m->g, m->r->sources[s], &m->res, m->width, m->ref, &m->r->algos[i], s);
+}
+
+static void m_done(void *ctx, int i, uint32_t s) {
+  measure *m = (measure *)ctx;
+  ds_algo_stats *a = &m->r->algos[i];
+  a->rounds[s] = m->res.rounds;
+  a->edges_relaxed[s] = m->res.edges_relaxed;
+  a->reached_arcs[s] = m->res.reached_arcs;
+  a->reached[s] = m->res.reached;
+  if (i == 0 && m->kept_dist != NULL) {
+    memcpy(m->kept_dist, m->res.dist, (size_t)m->g->n * ds_dist_size(m->g, m->width));
+    if (m->kept_pred != NULL) memcpy(m->kept_pred, m->res.pred, m->g->n * sizeof(uint32_t));
+  }
+}
+
 /* 2. One graph: load, run, validate, report. */
-static ds_exit_code run_graph(const run_plan *p, const char *path) {
-  const ds_cli *cli = p->cli;
+static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *path) {
+  const run_plan *p = (const run_plan *)prog;
+  const ds_cli *cli = run->cli;
   ds_exit_code rc = DS_EXIT_OK;
   ds_graph g;
   memset(&g, 0, sizeof g);
   ds_graph_report r;
   memset(&r, 0, sizeof r);
-  ds_gpu_ctx *ctx = NULL;
-  void *dist = NULL, *ref = NULL, *kept_dist = NULL;
-  uint32_t *pred = NULL, *kept_pred = NULL;
+  measure m;
+  memset(&m, 0, sizeof m);
+  void *dist = NULL;
+  uint32_t *pred = NULL;
   ds_error err = {{0}};
   int loaded = 0;
 
   // 3a. load
-  rc = ds_app_load_graph(cli, path, cli->undirected, &g, &r.load_ms, &r.cache);
-  if (rc != DS_EXIT_OK) goto cleanup;
+  if ((rc = ds_driver_load(cli, path, cli->undirected, &g, &r.load_ms, &r.cache)) != DS_EXIT_OK)
+    goto cleanup;
   loaded = 1;
   r.g = &g;
   r.path = path;
 
   // 3b. parameters: sources and delta
-  if (g.n == 0) {
-    fprintf(stderr, "sssp: %s: the graph has no vertices\n", path);
-    rc = DS_EXIT_INPUT;
-    goto cleanup;
-  }
-  ds_run_report_params(cli, &g, path, p->algos, p->n_algos, p->threads, &r);
+  ds_run_report_params(cli, &g, path, p->algos, p->n_algos, run->threads, &r);
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
   const ds_dist_width width = ds_sssp_dist_width(&g);
   if (width == DS_DIST_WIDE && !cli->quiet)
@@ -299,30 +355,30 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
             "sssp: note: %s: paths may be longer than 2^32-3, so distances are 64-bit; the GPU "
             "algorithms compute in 32 bits and stop with exit code 6 if a distance does not fit\n",
             path);
-  if ((rc = check_memory(p, &g, path, r.n_sources, width)) != DS_EXIT_OK) goto cleanup;
+  if ((rc = check_memory(cli, p, &g, path, r.n_sources, width)) != DS_EXIT_OK) goto cleanup;
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
   if ((rc = ds_run_pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
 
   // 3c. memory for results and statistics
   if (!ds_run_report_alloc(&r)) goto nomem;
-  size_t n = g.n ? g.n : 1;
+  size_t n = g.n;
   const size_t dist_bytes = ds_dist_size(&g, width);
   dist = malloc(n * dist_bytes);
   if (dist == NULL) goto nomem;
   int want_pred = cli->predecessors;
   if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
-  if (cli->validate && (ref = malloc(n * dist_bytes)) == NULL) goto nomem;
+  if (cli->validate && (m.ref = malloc(n * dist_bytes)) == NULL) goto nomem;
   // --output is the first algorithm's result, written once every algorithm
   // has run and been checked; the later ones overwrite dist, so it is kept
   const int keep_first = cli->output_path != NULL && p->n_algos > 1;
-  if (keep_first && (kept_dist = malloc(n * dist_bytes)) == NULL) goto nomem;
-  if (keep_first && want_pred && (kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
+  if (keep_first && (m.kept_dist = malloc(n * dist_bytes)) == NULL) goto nomem;
+  if (keep_first && want_pred && (m.kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
     goto nomem;
 
   // 3d. the device
   if (p->uses_gpu) {
-    ds_status st = ds_gpu_open_env(cli->device, &g, &ctx, &err);
+    ds_status st = ds_gpu_open_env(cli->device, &g, &m.ctx, &err);
     if (st != DS_OK) {
       fprintf(stderr, "sssp: %s\n", err.msg);
       rc = exit_of(st);
@@ -331,67 +387,35 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
   }
 
   // 3e. run: per source, the reference distances, then every algorithm
-  ds_sssp_params params;
-  ds_sssp_params_default(&params);
-  params.buckets = r.buckets;
-  params.want_pred = want_pred;
-  params.threads = cli->threads;
-  params.dist_width = width;
-  params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
-  params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
-  params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
+  ds_sssp_params_default(&m.params);
+  m.params.buckets = r.buckets;
+  m.params.want_pred = want_pred;
+  m.params.threads = cli->threads;
+  m.params.dist_width = width;
+  m.params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
+  m.params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
+  m.params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
   const char *prefetch = ds_lab_getenv(PREFETCH_ENV);
-  params.cpu_prefetch = prefetch != NULL ? atoi(prefetch) : 0;
-  ds_sssp_result res;
-  memset(&res, 0, sizeof res);
-  res.dist = dist;
-  res.pred = pred;
-  for (uint32_t s = 0; s < r.n_sources; s++) {
-    uint32_t src = r.sources[s];
-    if (ref != NULL) {
-      ds_sssp_result rr;
-      memset(&rr, 0, sizeof rr);
-      rr.dist = ref;
-      ds_status st = ds_sssp_dijkstra(&g, src, &params, &rr, &err);
-      if (st != DS_OK) {
-        fprintf(stderr, "sssp: reference Dijkstra: %s\n", err.msg);
-        rc = exit_of(st);
-        goto cleanup;
-      }
-    }
-    for (int i = 0; i < r.n_algos; i++) {
-      ds_algo_stats *a = &r.algos[i];
-      params.delta = a->delta > 0.0 ? a->delta : r.delta; /* Dijkstra and Bellman-Ford: unused */
-      for (uint32_t t = (s == 0 ? 0 : 1); t <= r.trials; t++) { /* t = 0: warm-up */
-        ds_status st = run_one(ctx, &g, a->algo, src, &params, &res, &err);
-        if (st != DS_OK) {
-          fprintf(stderr, "sssp: %s from source %u: %s\n", ds_algo_name(a->algo),
-                  src + (uint32_t)g.index_base, err.msg);
-          rc = exit_of(st);
-          goto cleanup;
-        }
-        if (t == 0) continue;
-        if (ds_lab_corrupt()) corrupt_for_test(&g, src, dist, width);
-        a->times_ms[(size_t)s * r.trials + (t - 1)] = res.time_ms;
-        if (cli->validate) check_result(&g, src, &res, width, ref, a, s);
-      }
-      a->rounds[s] = res.rounds;
-      a->edges_relaxed[s] = res.edges_relaxed;
-      a->reached_arcs[s] = res.reached_arcs;
-      a->reached[s] = res.reached;
-      if (a->check[s] == DS_CHECK_FAILED) rc = DS_EXIT_VALIDATION;
-      if (i == 0 && keep_first) {
-        memcpy(kept_dist, dist, n * dist_bytes);
-        if (kept_pred != NULL) memcpy(kept_pred, pred, n * sizeof(uint32_t));
-      }
-    }
-  }
+  m.params.cpu_prefetch = prefetch != NULL ? atoi(prefetch) : 0;
+  m.cli = cli;
+  m.g = &g;
+  m.r = &r;
+  m.width = width;
+  m.res.dist = dist;
+  m.res.pred = pred;
+  double *times[DS_ALGO_COUNT];
+  for (int i = 0; i < r.n_algos; i++) times[i] = r.algos[i].times_ms;
+  const ds_driver_trials trials = {r.n_algos,   r.n_sources, r.trials,  cli->validate,
+                                   times,       &m,          m_reference, m_run,
+                                   m_corrupt,   m_check,     m_done};
+  rc = ds_driver_measure(&trials);
+  if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
 
   // 3f. --output: the first algorithm's result (a single source, checked by
   // the CLI), unless a result was found wrong
   if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
-    ds_exit_code orc = ds_run_write_output(cli->output_path, &g, keep_first ? kept_dist : dist, width,
-                                    keep_first ? kept_pred : pred);
+    ds_exit_code orc = ds_run_write_output(cli->output_path, &g, keep_first ? m.kept_dist : dist,
+                                           width, keep_first ? m.kept_pred : pred);
     if (orc != DS_EXIT_OK) {
       rc = orc;
       goto cleanup;
@@ -404,55 +428,27 @@ static ds_exit_code run_graph(const run_plan *p, const char *path) {
     ds_report_table(stdout, &r);
     fflush(stdout);
   }
-  if (p->json != NULL && !ds_report_json_graph(p->json, &r, cli)) goto nomem;
+  if (run->json != NULL && !ds_report_json_graph(run->json, &r, cli)) goto nomem;
   goto cleanup;
 
 nomem:
   fprintf(stderr, "sssp: out of memory for %s\n", path);
   rc = DS_EXIT_INTERNAL;
 cleanup:
-  if (ctx != NULL) ds_gpu_close(ctx);
+  if (m.ctx != NULL) ds_gpu_close(m.ctx);
   ds_run_report_free(&r);
   free(dist);
   free(pred);
-  free(ref);
-  free(kept_dist);
-  free(kept_pred);
+  free(m.ref);
+  free(m.kept_dist);
+  free(m.kept_pred);
   if (loaded) ds_graph_free(&g);
   return rc;
 }
 
-static ds_exit_code each_graph(const void *ctx, const char *path) {
-  return run_graph((const run_plan *)ctx, path);
-}
-
 ds_exit_code ds_run(const ds_cli *cli) {
-  ds_exit_code rc = DS_EXIT_OK;
   run_plan p;
   memset(&p, 0, sizeof p);
-  p.cli = cli;
-
-  // 1. threads and device
-  if ((rc = ds_app_threads(cli, &p.threads)) != DS_EXIT_OK) return rc;
-  ds_app_device_info dev;
-  ds_app_gpus(&dev);
-  plan_algorithms(&p, dev.gpus, dev.reason);
-  ds_exit_code drc = ds_app_device(cli, &dev);
-  if (drc != DS_EXIT_OK) return drc;
-  const char *gpu_name = dev.name;
-  size_t gpu_mem = dev.memory;
-  int have_gpu = dev.have_gpu; /* the device is described in reports even if only CPU algorithms run */
-
-  // 2. the report's fixed part
-  if (cli->json_path != NULL) {
-    p.json = ds_report_json_root(cli, have_gpu ? gpu_name : NULL, gpu_mem, p.threads);
-    if (p.json == NULL) {
-      fprintf(stderr, "sssp: out of memory\n");
-      return DS_EXIT_INTERNAL;
-    }
-  }
-
-  // 3. each graph in turn, then the JSON report, also when validation failed
-  rc = ds_app_each_graph(cli, each_graph, &p);
-  return ds_app_finish_json(cli, p.json, rc);
+  const ds_driver_program prog = {plan_algorithms, run_graph};
+  return ds_driver_main(cli, &prog, &p);
 }
