@@ -111,10 +111,14 @@ static ds_status mpi_alltoallv(ds_comm *c, const void *send, const uint64_t *sen
     sc[p] = (int)send_bytes[p], sd[p] = (int)send_off[p];
     rcn[p] = (int)recv_bytes[p], rd[p] = (int)recv_off[p];
   }
-  static char none; /* a buffer for ranks that send or receive nothing */
+  /* buffers for ranks that send or receive nothing: two of them, since Open MPI's
+     non-blocking collectives take a send buffer equal to the receive buffer for
+     MPI_IN_PLACE, whose schedule the other ranks do not follow (a rank that neither
+     sends nor receives would hang the next collective) */
+  static char none_sent, none_received;
   MPI_Request req;
-  int rc = MPI_Ialltoallv(send ? send : &none, sc, sd, MPI_BYTE, recv ? recv : &none, rcn, rd,
-                          MPI_BYTE, m->comm, &req);
+  int rc = MPI_Ialltoallv(send ? send : &none_sent, sc, sd, MPI_BYTE,
+                          recv ? recv : &none_received, rcn, rd, MPI_BYTE, m->comm, &req);
   return finish(c, rc, &req, "MPI_Ialltoallv", err);
 }
 

@@ -1,11 +1,13 @@
 /* The MPI backend (app/dist/comm_mpi.c) and the host side above it, one
  * process a rank under mpirun -np 2 or 3: the bootstrap (rank 0's id on every
- * rank; a maker that fails is an error everywhere), every collective, the
- * agreement of a local failure, the distributed build and delta-stepping
- * against Dijkstra with the Graph500 validation (passing a right result,
- * rejecting a wrong one), and a rank that answers too late: an error on the
- * ranks that waited, within the timeout. Exits 77 where MPI was not found at
- * configure time. Each process prints its own summary line. */
+ * rank; a maker that fails is an error everywhere), every collective (and an
+ * exchange that leaves a rank out entirely), the agreement of a local failure,
+ * the distributed build and delta-stepping (on random graphs, and on a
+ * Graph500 Kronecker graph each process generates its share of) against
+ * Dijkstra with the Graph500 validation (passing a right result, rejecting a
+ * wrong one), and a rank that answers too late: an error on the ranks that
+ * waited, within the timeout. Exits 77 where MPI was not found at configure
+ * time. Each process prints its own summary line. */
 #include "ds_test.h"
 
 #ifndef DS_HAVE_MPI
@@ -17,6 +19,7 @@ int main(void) { return ds_test_skip("built without MPI (install libopenmpi-dev,
 #include <time.h>
 
 #include "dist/comm_mpi.h"
+#include "dist/dkron.h"
 #include "dist/dsssp.h"
 #include "dist_test_util.h"
 
@@ -80,6 +83,20 @@ static void test_collectives(ds_comm *c) {
     at += got[p];
   }
   free(in);
+  // an exchange where rank 1 neither sends nor receives (rank 0 sends to the others but rank
+  // 1), then a collective: it must complete (no rank's empty buffers taken for in-place)
+  uint64_t one[TEST_MAX_RANKS], some[TEST_MAX_RANKS];
+  for (int p = 0; p < size; p++) one[p] = me == 0 && p != 1 ? 8 : 0;
+  memset(out, 0x5a, sizeof out);
+  in = NULL;
+  cap = 0;
+  REQUIRE(ds_comm_exchange(c, me == 1 ? NULL : out, one, (void **)&in, &cap, some, &err) == DS_OK,
+          "%s", err.msg);
+  CHECK(some[0] == (me != 1 ? 8u : 0u), "rank %d: %llu bytes from rank 0", me,
+        (unsigned long long)some[0]);
+  free(in);
+  REQUIRE(ds_comm_barrier(c, &err) == DS_OK, "rank %d: the barrier after an exchange that left a "
+          "rank out: %s", me, err.msg);
   uint64_t v[3] = {10 + (uint64_t)me, 10 + (uint64_t)me, (uint64_t)me + 1};
   REQUIRE(ds_comm_allreduce(c, DS_COMM_U64, DS_COMM_MIN, v, v, 1, &err) == DS_OK, "%s", err.msg);
   REQUIRE(ds_comm_allreduce(c, DS_COMM_U64, DS_COMM_MAX, v + 1, v + 1, 1, &err) == DS_OK, "%s", err.msg);
@@ -104,50 +121,39 @@ static void test_collectives(ds_comm *c) {
   CHECK(ds_comm_agree(c, DS_OK, &err) == DS_OK, "rank %d: all-OK agreement: %s", me, err.msg);
 }
 
-/* The distributed search on this process's slice, its part compared with
- * Dijkstra on the whole graph (small: each process can hold it). */
-static void test_search(ds_comm *c, ds_weight_type wt, int symmetric, uint32_t buckets) {
+/* The distributed search on this process's part g from source, compared with
+ * Dijkstra on the whole graph (small: each process can hold it), then
+ * Graph500's validation, of the result and of a spoiled one. */
+static void check_search(ds_comm *c, const ds_dgraph *g, const ds_graph *whole, uint32_t source,
+                         uint32_t buckets) {
   const int me = ds_comm_rank(c), size = ds_comm_size(c);
-  const test_shape shape = {800, 5000, 0.02, 0.1, 0.02, 10};
-  test_edges e = test_edges_random(&shape, wt, 0, 100 + (uint64_t)wt);
-  ds_edge_list s = test_slice(&e, me, size, 0);
-  ds_dgraph g;
-  ds_graph whole;
+  const ds_weight_type wt = whole->weight_type;
   ds_error err;
-  void *dist = NULL, *expect = NULL;
-  uint32_t *pred = NULL;
-  memset(&whole, 0, sizeof whole);
-  if (!CHECK(ds_dgraph_build(c, &s, symmetric, NULL, &g, NULL, &err) == DS_OK, "rank %d: build: "
-             "%s", me, err.msg)) {
-    test_edges_free(&e);
-    return;
-  }
-  ds_edge_list all = test_whole(&e);
-  if (!CHECK(ds_csr_build(&all, symmetric, NULL, &whole, &err) == DS_OK, "%s", err.msg)) goto done;
-  dist = calloc(g.n_local + 1, sizeof(uint32_t));
-  pred = calloc(g.n_local + 1, sizeof(uint32_t));
-  expect = calloc(whole.n, sizeof(uint32_t));
+  void *dist = calloc(g->n_local + 1, sizeof(uint32_t));
+  uint32_t *pred = calloc(g->n_local + 1, sizeof(uint32_t));
+  void *expect = calloc(whole->n, sizeof(uint32_t));
   if (dist == NULL || pred == NULL || expect == NULL) exit(2);
   ds_dsssp_params p;
   ds_dsssp_params_default(&p);
-  p.delta = ds_delta_auto_cpu(&whole) / 4;
+  p.delta = ds_delta_auto_cpu(whole) / 4;
   p.buckets = buckets;
   p.want_pred = 1;
   ds_dsssp_result res;
   memset(&res, 0, sizeof res);
   res.dist = dist;
   res.pred = pred;
-  if (!CHECK(ds_dsssp_cpu(c, &g, 0, &p, &res, &err) == DS_OK, "rank %d: search: %s", me, err.msg))
+  if (!CHECK(ds_dsssp_cpu(c, g, source, &p, &res, &err) == DS_OK, "rank %d: search: %s", me,
+             err.msg))
     goto done;
   ds_sssp_params dp;
   ds_sssp_params_default(&dp);
   ds_sssp_result dr;
   memset(&dr, 0, sizeof dr);
   dr.dist = expect;
-  REQUIRE(ds_sssp_dijkstra(&whole, 0, &dp, &dr, &err) == DS_OK, "%s", err.msg);
+  REQUIRE(ds_sssp_dijkstra(whole, source, &dp, &dr, &err) == DS_OK, "%s", err.msg);
   int bad = 0;
-  for (uint32_t i = 0; i < g.n_local && !bad; i++) {
-    const uint32_t v = g.first + i;
+  for (uint32_t i = 0; i < g->n_local && !bad; i++) {
+    const uint32_t v = g->first + i;
     if (wt == DS_WEIGHT_F32) {
       float x = ((float *)expect)[v], y = ((float *)dist)[i];
       bad = !(x == y || fabsf(x - y) <= DS_FLOAT_REL_TOL * fmaxf(x, y));
@@ -156,17 +162,17 @@ static void test_search(ds_comm *c, ds_weight_type wt, int symmetric, uint32_t b
     }
     if (bad) FAIL("rank %d: vertex %u's distance differs from Dijkstra's", me, v);
   }
-  ds_status st = ds_dsssp_validate(c, &g, 0, dist, DS_DIST_NATURAL, pred, NULL, &err);
+  ds_status st = ds_dsssp_validate(c, g, source, dist, DS_DIST_NATURAL, pred, NULL, &err);
   CHECK(st == DS_OK, "rank %d: validation: %s", me, err.msg);
   // a reached vertex of the last rank loses its predecessor: rejected on every rank
   uint32_t victim = UINT32_MAX;
-  for (int32_t i = (int32_t)g.n_local - 1; i >= 0 && victim == UINT32_MAX; i--)
-    if (pred[i] != DS_NO_PRED) victim = g.first + (uint32_t)i;
+  for (int32_t i = (int32_t)g->n_local - 1; i >= 0 && victim == UINT32_MAX; i--)
+    if (pred[i] != DS_NO_PRED) victim = g->first + (uint32_t)i;
   uint64_t v64 = me == size - 1 ? victim : UINT32_MAX;
   MPI_Allreduce(MPI_IN_PLACE, &v64, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-  if (ds_dgraph_owns(&g, (uint32_t)v64)) pred[v64 - g.first] = DS_NO_PRED;
+  if (ds_dgraph_owns(g, (uint32_t)v64)) pred[v64 - g->first] = DS_NO_PRED;
   uint32_t badv = 0;
-  st = ds_dsssp_validate(c, &g, 0, dist, DS_DIST_NATURAL, pred, &badv, &err);
+  st = ds_dsssp_validate(c, g, source, dist, DS_DIST_NATURAL, pred, &badv, &err);
   CHECK(v64 == UINT32_MAX || (st == DS_ERR_VALIDATION && badv == v64 &&
                               strstr(err.msg, "has no predecessor") != NULL),
         "rank %d: a missing predecessor of %llu gave %d, vertex %u, '%s'", me,
@@ -175,9 +181,60 @@ done:
   free(dist);
   free(pred);
   free(expect);
+}
+
+/* The search on a random graph whose edges the processes hold in slices. */
+static void test_search(ds_comm *c, ds_weight_type wt, int symmetric, uint32_t buckets) {
+  const int me = ds_comm_rank(c), size = ds_comm_size(c);
+  const test_shape shape = {800, 5000, 0.02, 0.1, 0.02, 10};
+  test_edges e = test_edges_random(&shape, wt, 0, 100 + (uint64_t)wt);
+  ds_edge_list s = test_slice(&e, me, size, 0);
+  ds_dgraph g;
+  ds_graph whole;
+  ds_error err;
+  memset(&whole, 0, sizeof whole);
+  if (CHECK(ds_dgraph_build(c, &s, symmetric, NULL, &g, NULL, &err) == DS_OK, "rank %d: build: "
+            "%s", me, err.msg)) {
+    ds_edge_list all = test_whole(&e);
+    if (CHECK(ds_csr_build(&all, symmetric, NULL, &whole, &err) == DS_OK, "%s", err.msg))
+      check_search(c, &g, &whole, 0, buckets);
+    ds_dgraph_free(&g);
+  }
+  ds_graph_free(&whole);
+  test_edges_free(&e);
+}
+
+/* The search on Graph500's Kronecker graph, each process generating its share
+ * of the edges; Dijkstra's oracle on the graph generated whole. */
+static void test_kron_search(ds_comm *c, uint32_t scale, uint32_t buckets) {
+  const int me = ds_comm_rank(c);
+  ds_dkron_spec spec;
+  ds_dkron_spec_default(&spec);
+  spec.scale = scale;
+  spec.threads = 1;
+  ds_dgraph g;
+  ds_graph whole;
+  ds_dkron_info info;
+  ds_error err;
+  memset(&info, 0, sizeof info);
+  memset(&whole, 0, sizeof whole);
+  if (!CHECK(ds_dkron_build(c, &spec, &g, &info, &err) == DS_OK, "rank %d: kron build: %s", me,
+             err.msg))
+    return;
+  uint64_t drawn = info.edges;
+  MPI_Allreduce(MPI_IN_PLACE, &drawn, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(drawn == ds_dkron_edge_count(&spec), "rank %d: the processes drew %llu edges", me,
+        (unsigned long long)drawn);
+  if (CHECK(ds_dkron_graph(&spec, NULL, &whole, &err) == DS_OK, "%s", err.msg)) {
+    CHECK(g.m == whole.m && g.n == whole.n, "rank %d: %llu arcs, the whole graph %llu", me,
+          (unsigned long long)g.m, (unsigned long long)whole.m);
+    uint32_t source = 0; /* the first vertex with arcs */
+    while (source + 1 < whole.n && whole.row_offsets[source + 1] == whole.row_offsets[source])
+      source++;
+    check_search(c, &g, &whole, source, buckets);
+  }
   ds_graph_free(&whole);
   ds_dgraph_free(&g);
-  test_edges_free(&e);
 }
 
 /* The last rank comes to a barrier after the others' timeout: they fail, it
@@ -229,6 +286,7 @@ int main(int argc, char **argv) {
     test_collectives(c);
     test_search(c, DS_WEIGHT_U32, 0, 2);
     test_search(c, DS_WEIGHT_F32, 1, 10);
+    test_kron_search(c, 10, 8);
     ds_comm_destroy(c);
   }
   test_late_rank(rank, size);
