@@ -12,6 +12,7 @@
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
 #include "msplit/radix_sort.cuh"
+#include "msplit/records.cuh"
 #include "msplit/segmented_sort.cuh"
 #include "msplit_test.h"
 
@@ -29,6 +30,13 @@ struct query {
 
 struct low_bits {  // a user's bucket functor for the template forms
   __host__ __device__ uint32_t operator()(uint32_t k) const { return k % BUCKETS; }
+};
+
+struct record36 {  // a record type for the records' template forms
+  uint32_t w[9];
+};
+struct record_bucket {
+  __device__ uint32_t operator()(const record36 &r) const { return r.w[0] % BUCKETS; }
 };
 
 std::vector<query> queries() {
@@ -97,6 +105,27 @@ std::vector<query> queries() {
   q.push_back({"segmented_sort_pairs_descending", [](size_t *b) {
                  return msplit::segmented_sort_pairs_descending<float, uint32_t, uint64_t>(
                      nullptr, b, nullptr, nullptr, nullptr, nullptr, N, SEGMENTS, nullptr, nullptr);
+               }});
+  // records: gather, scatter, split (bucket ids and a functor), sort (32- and 64-bit keys)
+  q.push_back({"msplit_gather_records", [](size_t *b) {
+                 return msplit_gather_records(nullptr, b, nullptr, nullptr, nullptr, N, N, 36, nullptr);
+               }});
+  q.push_back({"scatter_records", [](size_t *b) {
+                 return msplit::scatter_records<record36>(nullptr, b, nullptr, nullptr, nullptr, N, N);
+               }});
+  q.push_back({"msplit_split_records", [](size_t *b) {
+                 return msplit_split_records(nullptr, b, nullptr, nullptr, nullptr, nullptr, N, 13, BUCKETS, nullptr,
+                                             nullptr);
+               }});
+  q.push_back({"split_records_by", [](size_t *b) {
+                 return msplit::split_records_by<record36>(nullptr, b, nullptr, nullptr, nullptr, N, BUCKETS,
+                                                           record_bucket{}, nullptr);
+               }});
+  q.push_back({"msplit_sort_records", [](size_t *b) {
+                 return msplit_sort_records(nullptr, b, nullptr, nullptr, nullptr, N, 100, 3, MSPLIT_TYPE_U64, nullptr);
+               }});
+  q.push_back({"sort_records", [](size_t *b) {
+                 return msplit::sort_records<uint32_t, record36>(nullptr, b, nullptr, nullptr, nullptr, N, 8);
                }});
   // slab hash: its storage query takes no pointer but the answer's
   q.push_back({"msplit_slab_hash_storage_bytes",

@@ -101,7 +101,8 @@ typedef enum {
   MSPLIT_PRIMITIVE_HISTOGRAM = 2,
   MSPLIT_PRIMITIVE_RADIX_SORT = 3,
   MSPLIT_PRIMITIVE_SEGMENTED_SORT = 4,
-  MSPLIT_PRIMITIVE_SLAB_HASH = 5
+  MSPLIT_PRIMITIVE_SLAB_HASH = 5,
+  MSPLIT_PRIMITIVE_RECORDS = 6 /* split, gather, scatter and sort of records (msplit/records.h) */
 } msplit_primitive;
 
 /* Where an error was found (msplit_error_record::site), and what its detail words hold. */
@@ -115,8 +116,12 @@ typedef enum {
                                       the two levels' bits, their msplit_type */
   MSPLIT_SITE_HASH_CHAIN = 5,      /* a slab chain longer than the pool (a cycle): bucket, slabs
                                       walked, operations that gave up */
-  MSPLIT_SITE_HASH_RETRY = 6       /* compare-and-swaps lost beyond any contention: bucket,
+  MSPLIT_SITE_HASH_RETRY = 6,      /* compare-and-swaps lost beyond any contention: bucket,
                                       tries, operations that gave up */
+  MSPLIT_SITE_RECORD_INDEX = 7,    /* a gather or scatter index out of range: position, index,
+                                      records it indexes, 0 for a gather and 1 for a scatter */
+  MSPLIT_SITE_BUCKET_ID = 8        /* a split's bucket id out of range: position, bucket id,
+                                      num_buckets */
 } msplit_error_site;
 
 /* The device-side error record (see the top of this header). 48 bytes, at the start of the

@@ -13,6 +13,8 @@
  *   - slab hash: a dynamic hash table (set, map, multimap) of 32-bit keys and values with bulk,
  *     mixed and in-kernel operations (msplit/slab_hash.h here; msplit/slab_hash.cuh for the host
  *     object and the device reference).
+ *   - records: split, gather, scatter and sort of records of 4 to 256 bytes (msplit/records.h
+ *     here; msplit/records.cuh for the templates, record types and bucket functors).
  *
  * This header includes every C header of the library:
  *   msplit/core.h            statuses and messages, the version, element types, the error
@@ -24,6 +26,7 @@
  *   msplit/radix_sort.h      radix sort
  *   msplit/segmented_sort.h  segmented sort
  *   msplit/slab_hash.h       slab hash
+ *   msplit/records.h         split, gather, scatter and sort of records
  * Device-side headers for a user's own kernels: msplit/grid_barrier.cuh (a grid barrier whose
  * wait is bounded) and msplit/error_record.cuh (the record it fills).
  * Link the msplit::msplit CMake target (find_package(msplit)).
@@ -38,5 +41,6 @@
 #include "msplit/radix_sort.h"
 #include "msplit/segmented_sort.h"
 #include "msplit/slab_hash.h"
+#include "msplit/records.h"
 
 #endif /* MSPLIT_H */

@@ -17,6 +17,7 @@ const char *primitive_name(uint32_t p) {
     case MSPLIT_PRIMITIVE_RADIX_SORT: return "radix_sort";
     case MSPLIT_PRIMITIVE_SEGMENTED_SORT: return "segmented_sort";
     case MSPLIT_PRIMITIVE_SLAB_HASH: return "slab_hash";
+    case MSPLIT_PRIMITIVE_RECORDS: return "records";
     default: return "kernel";
   }
 }
@@ -85,6 +86,12 @@ extern "C" msplit_status msplit_error_record_status(const msplit_error_record *r
       return set_error(code, "msplit: slab_hash: %llu operation(s) gave up; the first lost %llu compare-and-swaps in "
                        "bucket %llu's chain or the pool, more than contention allows (the table is corrupted)",
                        d[2], d[1], d[0]);
+    case MSPLIT_SITE_RECORD_INDEX:
+      return set_error(code, "msplit: %s: d_indexes[%llu] = %llu is out of range: the %s array holds %llu records",
+                       d[3] ? "scatter_records" : "gather_records", d[0], d[1], d[3] ? "output" : "input", d[2]);
+    case MSPLIT_SITE_BUCKET_ID:
+      return set_error(code, "msplit: split_records: the bucket of record %llu is %llu, not below num_buckets = %llu",
+                       d[0], d[1], d[2]);
     default:
       return set_error(code, "msplit: %s: block %u recorded %s at site %u", who, r->block, msplit_status_string(code),
                        r->site);

@@ -1,0 +1,22 @@
+// Tuning of the records primitive (split, gather, scatter and sort of records): the shape of the
+// collective move kernel and of the small kernels around it. Chosen for an H100; a record's size
+// is a runtime value, so these are the only compile-time shapes.
+#pragma once
+#include <stdint.h>
+
+namespace msplit {
+namespace tuning {
+
+// Threads of the move kernel's blocks.
+constexpr int RECORDS_MOVE_THREADS = 256;
+// Words (one vector access each) a thread loads before it stores them: loads in flight per thread,
+// which a random gather needs to cover the memory latency.
+constexpr int RECORDS_MOVE_ITEMS = 4;
+// Words a block moves: a tile holds as many whole records as fit (at least one), so a block
+// runs a few rounds of THREADS x ITEMS words.
+constexpr uint32_t RECORDS_TILE_WORDS = 4096;
+// Threads of the key extraction, labelling and bucket-check kernels (one element per thread).
+constexpr int RECORDS_ELEMENT_THREADS = 256;
+
+}  // namespace tuning
+}  // namespace msplit
