@@ -56,17 +56,6 @@ uint64_t ds_dkron_edge_count(const ds_dkron_spec *spec) {
   return (uint64_t)spec->edge_factor << spec->scale;
 }
 
-/* floor(r count / R) without the product: r (q R + rem) / R = r q + r rem / R,
- * and r rem < R^2 fits 64 bits where r count may not. */
-static uint64_t share_start(uint64_t count, uint64_t r, uint64_t ranks) {
-  return r * (count / ranks) + r * (count % ranks) / ranks;
-}
-
-void ds_dkron_share(uint64_t count, int rank, int ranks, uint64_t *begin, uint64_t *end) {
-  *begin = share_start(count, (uint64_t)rank, (uint64_t)ranks);
-  *end = share_start(count, (uint64_t)rank + 1, (uint64_t)ranks);
-}
-
 void ds_dkron_edges_free(ds_dkron_edges *e) {
   if (e == NULL) return;
   free(e->src);
@@ -147,7 +136,7 @@ ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
   // 2. this rank's share of the edges
   const double t0 = ds_comm_now();
   uint64_t begin, end;
-  ds_dkron_share(ds_dkron_edge_count(spec), rank, ranks, &begin, &end);
+  ds_partition_share(ds_dkron_edge_count(spec), rank, ranks, &begin, &end);
   ds_dkron_edges e;
   st = ds_comm_agree(comm, ds_dkron_generate(spec, begin, end, &e, err), err);
   if (st != DS_OK) return st;

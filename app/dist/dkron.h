@@ -52,10 +52,6 @@ ds_status ds_dkron_spec_check(const ds_dkron_spec *spec, ds_error *err);
 /* The edges of the whole graph (edge_factor << scale). */
 uint64_t ds_dkron_edge_count(const ds_dkron_spec *spec);
 
-/* Rank r's share of count edges: [*begin, *end) = [floor(r count / R),
- * floor((r + 1) count / R)); shares differ by at most one edge. */
-void ds_dkron_share(uint64_t count, int rank, int ranks, uint64_t *begin, uint64_t *end);
-
 /* Drawn edges, owned: list views src, dst and w (float weights). */
 typedef struct {
   ds_edge_list list;
@@ -80,7 +76,7 @@ typedef struct {
 } ds_dkron_info;
 
 /* Builds this rank's part of the graph (collective: every rank of comm calls
- * it with the same spec): its share of the edges (ds_dkron_share), then
+ * it with the same spec): its share of the edges (ds_partition_share), then
  * ds_dgraph_build with both directions of every edge. A rank holds its share,
  * its arcs and O(R) counts. The ranks check that they hold the same spec.
  * [out] g     as ds_dgraph_build's (ds_dgraph_free); zeroed on failure.

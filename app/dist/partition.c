@@ -245,3 +245,14 @@ done:
   if (st != DS_OK) ds_partition_free(p);
   return st;
 }
+
+/* floor(r count / R) without the product: r (q R + rem) / R = r q + r rem / R,
+ * and r rem < R^2 fits 64 bits where r count may not. */
+static uint64_t share_start(uint64_t count, uint64_t r, uint64_t ranks) {
+  return r * (count / ranks) + r * (count % ranks) / ranks;
+}
+
+void ds_partition_share(uint64_t count, int rank, int ranks, uint64_t *begin, uint64_t *end) {
+  *begin = share_start(count, (uint64_t)rank, (uint64_t)ranks);
+  *end = share_start(count, (uint64_t)rank + 1, (uint64_t)ranks);
+}

@@ -75,6 +75,11 @@ ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int sym
 
 void ds_partition_free(ds_partition *p);
 
+/* Rank r's share of count items cut in R contiguous shares: [*begin, *end) =
+ * [floor(r count / R), floor((r + 1) count / R)); shares differ by at most
+ * one item (the edges a rank generates, the bytes of a file it reads). */
+void ds_partition_share(uint64_t count, int rank, int ranks, uint64_t *begin, uint64_t *end);
+
 #ifdef __cplusplus
 }
 #endif

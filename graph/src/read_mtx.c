@@ -14,15 +14,13 @@
  * comment lines are allowed anywhere, within the bound of read_common.h's
  * lex_pass_comment (DS_ERR_UNSUPPORTED beyond it).
  */
-#include "read_common.h"
+#include "read_body.h"
 
 #include <strings.h>
 
 #define BANNER "%%MatrixMarket"
 #define BANNER_WORDS 5
 #define WORD_LEN 32
-
-typedef enum { FIELD_PATTERN, FIELD_INTEGER, FIELD_REAL } mtx_field;
 
 /* Splits the banner line into lower-case words. Returns the word count. */
 static int banner_words(const ds_lex *L, char words[BANNER_WORDS + 1][WORD_LEN]) {
@@ -42,7 +40,7 @@ static int banner_words(const ds_lex *L, char words[BANNER_WORDS + 1][WORD_LEN])
 }
 
 /* 1. the banner */
-static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
+static ds_status read_banner(ds_lex *L, ds_mtx_field *field, int *symmetric) {
   char w[BANNER_WORDS + 1][WORD_LEN];
   memset(w, 0, sizeof w);
   if (strncmp(L->p, "%%", 2) != 0) {
@@ -76,9 +74,9 @@ static ds_status read_banner(ds_lex *L, mtx_field *field, int *symmetric) {
   else
     return lex_error(L, DS_ERR_FORMAT, "unknown symmetry '%s': expected general or symmetric",
                      w[4]);
-  if (strcmp(w[3], "real") == 0 || strcmp(w[3], "double") == 0) *field = FIELD_REAL;
-  else if (strcmp(w[3], "integer") == 0) *field = FIELD_INTEGER;
-  else if (strcmp(w[3], "pattern") == 0) *field = FIELD_PATTERN;
+  if (strcmp(w[3], "real") == 0 || strcmp(w[3], "double") == 0) *field = DS_MTX_REAL;
+  else if (strcmp(w[3], "integer") == 0) *field = DS_MTX_INTEGER;
+  else if (strcmp(w[3], "pattern") == 0) *field = DS_MTX_PATTERN;
   else if (strcmp(w[3], "complex") == 0)
     return lex_error(L, DS_ERR_UNSUPPORTED, "'complex' matrices are not supported: edge weights "
                      "are real or integer");
@@ -123,16 +121,67 @@ static ds_status index_error(ds_lex *L, const char *what, uint64_t i, uint64_t n
                    (unsigned long long)i, (unsigned long long)n);
 }
 
+ds_status ds_mtx_header(ds_lex *L, const ds_read_limits *lim, int prefix, ds_mtx_field *field,
+                        int *symmetric, uint64_t *n, uint64_t *nnz, int *found) {
+  *found = 0;
+  ds_status st = read_banner(L, field, symmetric);
+  if (st == DS_OK) st = read_size(L, lim, prefix, n, nnz, found);
+  return st;
+}
+
+// 3. the entries
+ds_status ds_mtx_body(ds_lex *L, const ds_body_spec *h, ds_progress *prog, ds_edges *e) {
+  const uint64_t n = h->n;
+  const ds_mtx_field field = h->field;
+  lex_num r;
+  ds_status st;
+  for (;;) {
+    int more;
+    if ((st = lex_skip_comments(L, '%', '%', &more)) != DS_OK) return st;
+    if (!more) break;
+    uint64_t i, j;
+    uint32_t wbits = 0;
+    if (e->count == h->max_entries)
+      return lex_error(L, DS_ERR_FORMAT, "more entries than the %llu that the size line (line "
+                       "%llu) gives", (unsigned long long)h->declared,
+                       (unsigned long long)h->header_line);
+    if ((r = lex_u64(L, &i)) != LEX_NUM_OK) return lex_num_error(L, r, "row index");
+    if (i == 0 || i > n) return index_error(L, "row index", i, n);
+    if ((r = lex_u64(L, &j)) != LEX_NUM_OK) return lex_num_error(L, r, "column index");
+    if (j == 0 || j > n) return index_error(L, "column index", j, n);
+    if (field == DS_MTX_INTEGER) {
+      if ((r = lex_u32(L, &wbits)) != LEX_NUM_OK) return lex_num_error(L, r, "integer weight");
+    } else if (field == DS_MTX_REAL) {
+      float f = 0.0f;
+      if ((r = lex_real(L, &f)) != LEX_NUM_OK) return lex_num_error(L, r, "weight");
+      memcpy(&wbits, &f, sizeof wbits);
+    }
+    if (!lex_at_eol(L)) {
+      char tok[WORD_LEN];
+      lex_token(L, tok, sizeof tok);
+      return lex_error(L, DS_ERR_FORMAT, "unexpected '%s' after the entry (a %s file has %d "
+                       "fields per line)", tok, field == DS_MTX_PATTERN ? "pattern" : "weighted",
+                       field == DS_MTX_PATTERN ? 2 : 3);
+    }
+    st = push_edge(e, (uint32_t)(i - 1), (uint32_t)(j - 1), wbits, L->err);
+    if (st != DS_OK) return st;
+    L->p++; /* the '\n' lex_at_eol stopped at */
+    L->line++;
+    if ((e->count & (PROGRESS_EVERY_LINES - 1)) == 0)
+      ds_progress_update(prog, "parse", lex_fraction(L));
+  }
+  return DS_OK;
+}
+
 ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *lim,
                       ds_progress *prog, ds_edges *e, ds_read_info *info, ds_error *err) {
   ds_lex L;
-  mtx_field field = FIELD_PATTERN;
+  ds_mtx_field field = DS_MTX_PATTERN;
   int symmetric = 0;
   uint64_t n = 0, nnz = 0, size_line;
   int found = 0;
   lex_init(&L, file, t, err);
-  ds_status st = read_banner(&L, &field, &symmetric);
-  if (st == DS_OK) st = read_size(&L, lim, info->header_only, &n, &nnz, &found);
+  ds_status st = ds_mtx_header(&L, lim, info->header_only, &field, &symmetric, &n, &nnz, &found);
   if (st != DS_OK || !found) return st;
   size_line = L.line - 1;
   info->n = (uint32_t)n;
@@ -141,8 +190,8 @@ ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *
   info->header_line = size_line;
   info->header_found = 1;
   if (info->header_only) return DS_OK;
-  e->weighted = field != FIELD_PATTERN;
-  e->weight_type = field == FIELD_REAL ? DS_WEIGHT_F32 : DS_WEIGHT_U32;
+  e->weighted = field != DS_MTX_PATTERN;
+  e->weight_type = field == DS_MTX_REAL ? DS_WEIGHT_F32 : DS_WEIGHT_U32;
   // the memory the whole load will take, before any of it is allocated; a
   // file cannot hold more entries than its bytes allow, whatever it declares
   const uint64_t cap = max_entries_left(&L), entries = nnz < cap ? nnz : cap;
@@ -151,42 +200,8 @@ ds_status ds_read_mtx(const char *file, const ds_text *t, const ds_read_limits *
   if (st == DS_OK) st = ds_edges_reserve(e, entries, err);
   if (st != DS_OK) return st;
 
-  // 3. the entries
-  lex_num r;
-  for (;;) {
-    int more;
-    if ((st = lex_skip_comments(&L, '%', '%', &more)) != DS_OK) return st;
-    if (!more) break;
-    uint64_t i, j;
-    uint32_t wbits = 0;
-    if (e->count == nnz)
-      return lex_error(&L, DS_ERR_FORMAT, "more entries than the %llu that the size line (line "
-                       "%llu) gives", (unsigned long long)nnz, (unsigned long long)size_line);
-    if ((r = lex_u64(&L, &i)) != LEX_NUM_OK) return lex_num_error(&L, r, "row index");
-    if (i == 0 || i > n) return index_error(&L, "row index", i, n);
-    if ((r = lex_u64(&L, &j)) != LEX_NUM_OK) return lex_num_error(&L, r, "column index");
-    if (j == 0 || j > n) return index_error(&L, "column index", j, n);
-    if (field == FIELD_INTEGER) {
-      if ((r = lex_u32(&L, &wbits)) != LEX_NUM_OK) return lex_num_error(&L, r, "integer weight");
-    } else if (field == FIELD_REAL) {
-      float f = 0.0f;
-      if ((r = lex_real(&L, &f)) != LEX_NUM_OK) return lex_num_error(&L, r, "weight");
-      memcpy(&wbits, &f, sizeof wbits);
-    }
-    if (!lex_at_eol(&L)) {
-      char tok[WORD_LEN];
-      lex_token(&L, tok, sizeof tok);
-      return lex_error(&L, DS_ERR_FORMAT, "unexpected '%s' after the entry (a %s file has %d "
-                       "fields per line)", tok, field == FIELD_PATTERN ? "pattern" : "weighted",
-                       field == FIELD_PATTERN ? 2 : 3);
-    }
-    st = push_edge(e, (uint32_t)(i - 1), (uint32_t)(j - 1), wbits, err);
-    if (st != DS_OK) return st;
-    L.p++; /* the '\n' lex_at_eol stopped at */
-    L.line++;
-    if ((e->count & (PROGRESS_EVERY_LINES - 1)) == 0)
-      ds_progress_update(prog, "parse", lex_fraction(&L));
-  }
+  const ds_body_spec h = {n, nnz, nnz, size_line, field, 0, 0};
+  if ((st = ds_mtx_body(&L, &h, prog, e)) != DS_OK) return st;
   if (e->count < nnz)
     return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: the file ends after %llu entries, but the "
                         "size line (line %llu) gives %llu", file, (unsigned long long)(L.line - 1),

@@ -1,6 +1,7 @@
 /* Inputs of the app/dist tests: random edge lists with what makes a CSR build
  * work (duplicates with other weights, self-loops, zero weights, a hub whose
- * degree tests the balance, isolated vertices), cut into one slice a rank.
+ * degree tests the balance, isolated vertices), cut into one slice a rank;
+ * and, after dist/dgraph.h, the ranks' parts compared with a whole graph.
  * Include after ds_test.h. */
 #ifndef DS_DIST_TEST_UTIL_H
 #define DS_DIST_TEST_UTIL_H
@@ -101,5 +102,32 @@ static inline ds_edge_list test_slice(const test_edges *e, int r, int ranks, int
 }
 
 static inline ds_edge_list test_whole(const test_edges *e) { return test_slice(e, 0, 1, 0); }
+
+#ifdef DS_DIST_DGRAPH_H
+/* The ranks' parts against the whole graph's CSR: the rows of each rank,
+ * heads and weight bits, and that the parts tile the vertices and arcs in
+ * rank order. Returns the rows that differ, or UINT64_MAX where the parts do
+ * not tile the graph. */
+static inline uint64_t test_rows_differ(const ds_dgraph *parts, int ranks, const ds_graph *whole) {
+  uint64_t bad = 0, m = 0;
+  uint32_t covered = 0;
+  for (int r = 0; r < ranks; r++) {
+    const ds_dgraph *g = &parts[r];
+    if (g->n != whole->n || g->m != whole->m || g->first != covered) return UINT64_MAX;
+    for (uint32_t i = 0; i < g->n_local; i++) {
+      const uint32_t v = g->first + i;
+      const uint64_t b = whole->row_offsets[v], deg = whole->row_offsets[v + 1] - b;
+      if (g->row_offsets[i + 1] - g->row_offsets[i] != deg ||
+          memcmp(g->col + g->row_offsets[i], whole->col + b, deg * sizeof(uint32_t)) != 0 ||
+          memcmp((const uint32_t *)g->weights + g->row_offsets[i],
+                 (const uint32_t *)whole->weights + b, deg * sizeof(uint32_t)) != 0)
+        bad++;
+    }
+    covered += g->n_local;
+    m += g->m_local;
+  }
+  return covered == whole->n && m == whole->m ? bad : UINT64_MAX;
+}
+#endif
 
 #endif /* DS_DIST_TEST_UTIL_H */

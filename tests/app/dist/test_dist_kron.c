@@ -149,7 +149,7 @@ static ds_status kron_rank(ds_comm *c, void *argp, ds_error *err) {
   ds_dkron_spec spec = a->spec;
   if (r == a->spoil_rank) spec.seed++;
   uint64_t begin, end;
-  ds_dkron_share(ds_dkron_edge_count(&a->spec), r, ds_comm_size(c), &begin, &end);
+  ds_partition_share(ds_dkron_edge_count(&a->spec), r, ds_comm_size(c), &begin, &end);
   a->begin[r] = begin;
   a->end[r] = end;
   ds_dkron_edges e;
@@ -255,27 +255,9 @@ static void test_ranks(uint32_t scale, uint32_t edge_factor, uint64_t seed) {
             memcmp(a->w, one.w, count * sizeof *a->w) == 0,
             "scale %u R=%d: the ranks drew other edges than one rank", scale, R);
       // 3. every rank's rows are the whole graph's
-      uint64_t m = 0, rows_bad = 0;
-      uint32_t covered = 0;
-      for (int r = 0; r < R; r++) {
-        const ds_dgraph *g = &a->g[r];
-        CHECK(g->n == whole.n && g->m == whole.m && g->first == covered, "R=%d rank %d: n %u m "
-              "%llu first %u", R, r, g->n, (unsigned long long)g->m, g->first);
-        for (uint32_t i = 0; i < g->n_local; i++) {
-          const uint32_t v = g->first + i;
-          const uint64_t b = whole.row_offsets[v], deg = whole.row_offsets[v + 1] - b;
-          if (g->row_offsets[i + 1] - g->row_offsets[i] != deg ||
-              memcmp(g->col + g->row_offsets[i], whole.col + b, deg * sizeof(uint32_t)) != 0 ||
-              memcmp((uint32_t *)g->weights + g->row_offsets[i], (uint32_t *)whole.weights + b,
-                     deg * sizeof(uint32_t)) != 0)
-            rows_bad++;
-        }
-        covered += g->n_local;
-        m += g->m_local;
-      }
-      CHECK(rows_bad == 0 && covered == whole.n && m == whole.m, "scale %u R=%d: %llu rows differ "
-            "from the whole graph's (%u vertices, %llu arcs covered)", scale, R,
-            (unsigned long long)rows_bad, covered, (unsigned long long)m);
+      const uint64_t rows_bad = test_rows_differ(a->g, R, &whole);
+      CHECK(rows_bad == 0, "scale %u R=%d: %llu rows differ from the whole graph's (all: the "
+            "parts do not tile it)", scale, R, (unsigned long long)rows_bad);
       // 4. the search: Dijkstra's distances, and Graph500's rules hold
       uint32_t dist_bad = 0;
       for (uint32_t v = 0; v < whole.n; v++) {

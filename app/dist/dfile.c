@@ -1,0 +1,171 @@
+/* A graph file loaded by the ranks, each its byte range (dfile.h): the
+ * header, the parts, one exclusive scan of their lines, the parse, the
+ * checks across the parts, the distributed build.
+ */
+#include "dist/dfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/comm_backend.h" /* ds_comm_now */
+
+/* What a rank reports of its parse, in its slot of one all-reduce. */
+enum { P_COUNT, P_FAILED, P_MAX_ID, P_FLOAT, P_FIELDS };
+
+static double ms_since(double t0) { return 1e3 * (ds_comm_now() - t0); }
+
+/* The first error in file order, as the one-process reader would meet it:
+ * the entry past the header's count where it comes before the first rank's
+ * parse error (that rank's own entries before its error included), else that
+ * error. Every rank returns it. local/lerr: this rank's parse outcome. */
+static ds_status first_error(ds_comm *comm, const char *path, const ds_text_layout *lay,
+                             const ds_text_part *part, uint64_t first_line, const uint64_t *v,
+                             ds_status local, ds_error *lerr, ds_error *err) {
+  const int me = ds_comm_rank(comm), ranks = ds_comm_size(comm);
+  int failing = ranks;
+  for (int r = 0; r < ranks && failing == ranks; r++)
+    if (v[(size_t)r * P_FIELDS + P_FAILED]) failing = r;
+  int over = -1; /* the rank holding the entry past the declared count */
+  uint64_t before = 0;
+  if (lay->declared != UINT64_MAX)
+    for (int r = 0; r <= failing && r < ranks && over < 0; r++) {
+      const uint64_t count = v[(size_t)r * P_FIELDS + P_COUNT];
+      if (before + count > lay->declared) over = r;
+      else before += count;
+    }
+  if (over >= 0) { /* that rank parses again, stopping at the entry past the count */
+    local = DS_OK;
+    if (me == over) {
+      ds_text_part_edges again;
+      local = ds_text_part_parse(path, lay, part, first_line, lay->declared - before, &again, lerr);
+      ds_text_part_edges_free(&again);
+      if (local == DS_OK) /* cannot be: the first parse went past that count */
+        local = ds_error_set(lerr, DS_ERR_FORMAT, "%s: rank %d's part did not hold the entries "
+                             "it held before", path, me);
+    }
+  } else if (failing == ranks) {
+    return DS_OK;
+  }
+  ds_status st = ds_comm_agree(comm, local, lerr);
+  if (err != NULL) *err = *lerr;
+  return st;
+}
+
+/* The checks of the whole file that the one-process reader makes at its
+ * end: every rank holds the totals, so every rank makes the same message. */
+static ds_status whole_file(const char *path, const ds_text_layout *lay, uint64_t total,
+                            uint64_t last_line, ds_error *err) {
+  const unsigned long long line = (unsigned long long)last_line;
+  if (lay->declared == UINT64_MAX) {
+    if (total == 0) return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: no edges in the file", path, line);
+    return DS_OK;
+  }
+  if (total >= lay->declared) return DS_OK;
+  const int mtx = lay->format == DS_FORMAT_MTX;
+  return ds_error_set(err, DS_ERR_FORMAT, "%s:%llu: the file ends after %llu %s, but the %s (line "
+                      "%llu) gives %llu", path, line, (unsigned long long)total,
+                      mtx ? "entries" : "arcs", mtx ? "size line" : "'p' line",
+                      (unsigned long long)lay->header_line, (unsigned long long)lay->declared);
+}
+
+ds_status ds_dfile_build(ds_comm *comm, const char *path, const ds_load_options *opt,
+                         ds_dgraph *g, ds_dfile_info *info, ds_error *err) {
+  if (comm == NULL || path == NULL || g == NULL)
+    return ds_error_set(err, DS_ERR_ARG, "ds_dfile_build: comm, path and g must not be NULL");
+  memset(g, 0, sizeof *g);
+  ds_load_options defaults;
+  if (opt == NULL) {
+    ds_load_options_default(&defaults);
+    opt = &defaults;
+  }
+  ds_dfile_info mine;
+  memset(&mine, 0, sizeof mine);
+  if (info != NULL) mine.build = info->build; /* the caller's arrays */
+  const int me = ds_comm_rank(comm), ranks = ds_comm_size(comm);
+  ds_text_part part;
+  ds_text_part_edges e;
+  memset(&part, 0, sizeof part);
+  memset(&e, 0, sizeof e);
+  uint64_t *v = calloc((size_t)ranks * P_FIELDS, sizeof *v);
+  ds_error lerr;
+  lerr.msg[0] = '\0';
+
+  // 1. the header, on every rank
+  double t0 = ds_comm_now();
+  ds_status local = v != NULL ? ds_text_layout_read(path, opt->format, &mine.layout, &lerr)
+                              : ds_error_set(&lerr, DS_ERR_NOMEM, "rank %d: out of memory", me);
+  ds_status st = ds_comm_agree(comm, local, &lerr);
+  if (st != DS_OK) goto done;
+  const ds_text_layout *lay = &mine.layout;
+  mine.header_ms = ms_since(t0);
+
+  // 2. this rank's part of the body
+  t0 = ds_comm_now();
+  uint64_t begin, end;
+  ds_partition_share(lay->file_bytes - lay->body_offset, me, ranks, &begin, &end);
+  local = ds_text_part_read(path, lay, lay->body_offset + begin, lay->body_offset + end, me == 0,
+                            me == ranks - 1, &part, &lerr);
+  if ((st = ds_comm_agree(comm, local, &lerr)) != DS_OK) goto done;
+  mine.part_offset = part.offset;
+  mine.part_bytes = part.len;
+  mine.part_lines = part.lines;
+  mine.read_ms = ms_since(t0);
+
+  // 3. the line numbers: the newlines of the parts before this one
+  t0 = ds_comm_now();
+  v[me] = part.lines;
+  if ((st = ds_comm_allreduce(comm, DS_COMM_U64, DS_COMM_SUM, v, v, (size_t)ranks, &lerr)) != DS_OK)
+    goto done;
+  uint64_t first_line = lay->body_line, lines = 0;
+  for (int r = 0; r < ranks; r++) {
+    if (r < me) first_line += v[r];
+    lines += v[r];
+  }
+
+  // 4. the part's entries, then what the ranks found, in one all-reduce
+  local = ds_text_part_parse(path, lay, &part, first_line, UINT64_MAX, &e, &lerr);
+  memset(v, 0, (size_t)ranks * P_FIELDS * sizeof *v);
+  uint64_t *slot = v + (size_t)me * P_FIELDS;
+  slot[P_COUNT] = e.count;
+  slot[P_FAILED] = local != DS_OK;
+  slot[P_MAX_ID] = e.max_id;
+  slot[P_FLOAT] = e.weight_type == DS_WEIGHT_F32;
+  st = ds_comm_allreduce(comm, DS_COMM_U64, DS_COMM_SUM, v, v, (size_t)ranks * P_FIELDS, &lerr);
+  if (st != DS_OK) goto done;
+  mine.entries = e.count;
+  mine.parse_ms = ms_since(t0);
+
+  // 5. the first error in file order, then the whole file's checks
+  st = first_error(comm, path, lay, &part, first_line, v, local, &lerr, err);
+  if (st != DS_OK) goto fail;
+  ds_text_part_free(&part);
+  uint64_t total = 0, max_id = 0, any_float = 0;
+  for (int r = 0; r < ranks; r++) {
+    const uint64_t *q = v + (size_t)r * P_FIELDS;
+    total += q[P_COUNT];
+    if (q[P_COUNT] > 0 && q[P_MAX_ID] > max_id) max_id = q[P_MAX_ID];
+    any_float |= q[P_FLOAT];
+  }
+  if ((st = whole_file(path, lay, total, lay->body_line + lines - 1, err)) != DS_OK) goto fail;
+  if (any_float && e.w != NULL) ds_text_part_edges_to_float(&e); /* an edge list's reals */
+
+  // 6. the graph: the edges to their owners, each rank's CSR
+  const uint32_t n = lay->declared == UINT64_MAX ? (uint32_t)(max_id + 1) : lay->n;
+  const ds_edge_list slice = {n, e.count, e.src, e.dst,
+                              any_float ? DS_WEIGHT_F32 : lay->weight_type, e.w};
+  st = ds_dgraph_build(comm, &slice, lay->symmetric || opt->undirected, opt, g, &mine.build, err);
+  ds_text_part_edges_free(&e);
+  if (st != DS_OK) goto fail;
+  if (info != NULL) *info = mine;
+  free(v);
+  return DS_OK;
+
+done: /* an error agreed in lerr */
+  if (err != NULL) *err = lerr;
+fail:
+  ds_text_part_free(&part);
+  ds_text_part_edges_free(&e);
+  free(v);
+  ds_dgraph_free(g);
+  return st;
+}
