@@ -48,11 +48,11 @@ struct dev {
   unsigned char *p() const { return base + shift; }
   template <typename T> T *as() const { return reinterpret_cast<T *>(p()); }
   template <typename T> void put(const std::vector<T> &h) const {
-    CHECK_CUDA(cudaMemcpy(p(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    if (!h.empty()) CHECK_CUDA(cudaMemcpy(p(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   template <typename T> std::vector<T> get(size_t count) const {
     std::vector<T> h(count);
-    CHECK_CUDA(cudaMemcpy(h.data(), p(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    if (count) CHECK_CUDA(cudaMemcpy(h.data(), p(), count * sizeof(T), cudaMemcpyDeviceToHost));
     return h;
   }
 };

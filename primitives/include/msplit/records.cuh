@@ -2,10 +2,11 @@
 //
 // A record is any trivially copyable type of 4 to 256 bytes (an edge with its attributes, a
 // vertex record). As in Patidar and Narayanan, "Scalable Split and Gather Primitives for the GPU"
-// (2009), a gather or scatter moves each record with consecutive threads and one vector access of
-// up to 16 bytes each, so a record is read and written in whole sectors whatever the index order;
-// a split or sort moves (bucket or key, position) pairs of 8 or 12 bytes and then gathers the
-// records once. The kernels are compiled into msplit::msplit once for every record size (the size
+// (2009), records are moved by consecutive threads with one vector access of up to 16 bytes each,
+// so a record is read and written in whole sectors whatever the order: by an index array (gather,
+// scatter), by their buckets (a split into up to 256 buckets ranks each tile of records and writes
+// them in runs of equal buckets; larger splits and the sort order (bucket or key, position) pairs
+// first and then gather the records once). The kernels are compiled into msplit::msplit once for every record size (the size
 // is a runtime value); only split_records_by's labelling kernel is compiled in the caller's code,
 // for its functor. The C API of the same primitive, with the cost of each call and what bounds
 // it, is msplit/records.h.

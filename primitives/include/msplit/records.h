@@ -2,18 +2,23 @@
  *
  * Records are fixed-size byte strings of 4 to 256 bytes (any size in that range, a multiple of 4
  * or not): edges with several attributes, vertex records. Patidar and Narayanan, "Scalable Split
- * and Gather Primitives for the GPU" (2009): a gather or scatter moves each record with
- * consecutive threads and one vector access of up to 16 bytes each (the widest that the record
+ * and Gather Primitives for the GPU" (2009): records are moved collectively, consecutive threads
+ * moving one record with one vector access of up to 16 bytes each (the widest that the record
  * size and both arrays' alignment allow), so a record's bytes are read and written in whole
- * sectors whatever the index order; a split or sort moves (bucket or key, position) pairs, which
- * are 8 or 12 bytes whatever the record's size, and then gathers the records once. The CUDA C++
- * API of the same primitive, with record types and bucket functors, is msplit/records.cuh.
+ * sectors whatever the order. The CUDA C++ API of the same primitive, with record types and
+ * bucket functors, is msplit/records.cuh.
  *
- * Cost and bound: a gather reads n indexes and n records and writes n records, 4 + 2 R bytes per
- * record, at the GPU's copy bandwidth when R is a multiple of 32 (a record of R < 32 bytes still
- * reads a whole 32-byte sector at a random index, so such gathers reach at most R / 32 of it on
- * the read side). A split adds msplit's multisplit of (bucket id, position) pairs, about 28 bytes
- * per record; a sort adds the key extraction and msplit's radix sort of (key, position) pairs.
+ * Cost and bound (R bytes per record):
+ *   gather/scatter  4 + 2 R bytes per record (index, record read, record written), at the copy
+ *                   bandwidth when R is a multiple of 32; a random access to a record under 32
+ *                   bytes still costs a whole 32-byte sector (16-byte records: at most half).
+ *   split, m <= 256 each tile of 2,048 records counts its bucket ids, then ranks its records
+ *                   stably and writes them itself, read in order and written in runs of equal
+ *                   buckets: 8 + 2 R bytes per record (4 more with the permutation), no gather.
+ *   split, m > 256  msplit's multisplit of (bucket id, position) pairs, then a gather of the
+ *                   records: about 28 + 2 R bytes per record.
+ *   sort            the keys and positions copied out, msplit's radix sort of (key, position)
+ *                   pairs (8 or 12 bytes a pass), then a gather of the records.
  * Indexes and positions are 32-bit: n is at most 2^32 - 1.
  *
  * Example (examples/records_c.c, built and run by CTest, which checks what it prints):
@@ -84,11 +89,11 @@ msplit_status msplit_scatter_records(void *d_temp, size_t *temp_bytes, const voi
  * per record; within a bucket the input order is kept.
  *
  * [in]  d_temp, temp_bytes  temporary storage: with d_temp == NULL only *temp_bytes is written
- *                           (no pointer is looked at): 256 bytes (the error record) + msplit's
- *                           multisplit storage for n U32 pairs and num_buckets + 12 n bytes +
- *                           8 (num_buckets + 1); the size asked for is enough whichever outputs
- *                           are given. For num_buckets > 256 the size query asks CUB's, which
- *                           needs a CUDA device.
+ *                           (no pointer is looked at): for m <= 256, 256 bytes (the error
+ *                           record) + 4 m bytes per 2,048 records + 4 m; for larger m, msplit's
+ *                           multisplit storage for n U32 pairs and m buckets (which asks CUB's
+ *                           size query: a CUDA device is needed) + 12 n + 8 (m + 1) bytes.
+ *                           The size asked for is enough whichever outputs are given.
  * [in]  d_records_in        n records (device); may be NULL if d_records_out is
  * [in]  d_bucket_ids        n bucket ids below num_buckets (device)
  * [out] d_records_out       NULL, or n records (device): the records in split order

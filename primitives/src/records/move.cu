@@ -19,15 +19,14 @@ msplit_status records_check_sizes(const char *fn, size_t n, size_t record_bytes)
   return MSPLIT_SUCCESS;
 }
 
-namespace {
-
-// The widest vector word that divides the record and both arrays' addresses.
-int move_width(const void *in, const void *out, size_t record_bytes) {
+int records_move_width(const void *in, const void *out, size_t record_bytes) {
   const uintptr_t bits = reinterpret_cast<uintptr_t>(in) | reinterpret_cast<uintptr_t>(out) | record_bytes;
   for (int v : {16, 8, 4})
     if (bits % uintptr_t(v) == 0) return v;
   return 1;
 }
+
+namespace {
 
 template <int V>
 msplit_status launch(records_move_args a, cudaStream_t stream) {
@@ -43,7 +42,7 @@ msplit_status records_move_launch(const void *in, const uint32_t *index, void *o
                                   size_t record_bytes, bool scatter, bool stop_on_error, error_record *record,
                                   cudaStream_t stream) {
   if (n == 0) return MSPLIT_SUCCESS;
-  const int v = move_width(in, out, record_bytes);
+  const int v = records_move_width(in, out, record_bytes);
   records_move_args a{};
   a.in = in;
   a.out = out;

@@ -63,11 +63,8 @@ msplit_status sort_by(const char *fn, void *d_temp, size_t *temp_bytes, const vo
                                           nullptr, n, 0, BITS, codec, stream)));
   const size_t sizes[5] = {sort_bytes, n * sizeof(U), n * sizeof(U), n * sizeof(uint32_t),
                            !d_temp || !perm ? n * sizeof(uint32_t) : 0};
-  size_t off[5], total = 0;
-  for (int i = 0; i < 5; ++i) {
-    off[i] = total;
-    total += align_up(sizes[i], TEMP_ALIGN);
-  }
+  size_t off[5];
+  const size_t total = records_place(sizes, 5, off);
   if (!d_temp) {
     *temp_bytes = total;
     return MSPLIT_SUCCESS;

@@ -68,45 +68,61 @@ struct records_move_args {
   error_record *record;
 };
 
-template <int V>
-__global__ void __launch_bounds__(tuning::RECORDS_MOVE_THREADS) records_move_kernel(records_move_args a) {
+// Moves the `total` words of a tile of records with the block's threads: word j is word
+// j % words of tile record r = j / words, loaded from record `src` and stored to record `dst` of
+// the arrays as locate(r, src, dst) gives them (false: not moved). Each thread loads ITEMS words
+// before it stores any, to keep enough loads in flight.
+template <int V, int THREADS, typename Locate>
+__device__ __forceinline__ void move_tile_words(const void *in_, void *out_, uint32_t total, uint32_t words,
+                                                fast_divider per_record, Locate locate) {
   using W = typename record_word<V>::type;
-  constexpr int THREADS = tuning::RECORDS_MOVE_THREADS, ITEMS = tuning::RECORDS_MOVE_ITEMS;
+  constexpr int ITEMS = tuning::RECORDS_MOVE_ITEMS;
   constexpr size_t NONE = ~size_t(0);
-  if (a.stop_on_error && error_raised(a.record)) return;
-  const W *in = static_cast<const W *>(a.in);
-  W *out = static_cast<W *>(a.out);
-  const uint32_t r0 = blockIdx.x * a.tile_records;
-  const uint32_t records = a.n - r0 < a.tile_records ? a.n - r0 : a.tile_records;
-  const uint32_t total = records * a.words;
+  const W *in = static_cast<const W *>(in_);
+  W *out = static_cast<W *>(out_);
   for (uint32_t base = threadIdx.x; base < total; base += THREADS * ITEMS) {
     W v[ITEMS];
     size_t dst[ITEMS];
-    // 1. load: the index of each word's record, then the word
+    // 1. load
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
       dst[k] = NONE;
       const uint32_t j = base + uint32_t(k) * THREADS;
       if (j >= total) continue;
-      const uint32_t r = a.per_record.div(j);
-      const uint32_t w = j - r * a.words;
-      const uint32_t i = r0 + r;
-      const uint32_t x = __ldg(a.index + i);
-      if (uint64_t(x) >= a.bound) {
-        if (w == 0)
-          record_error(a.record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_RECORDS, MSPLIT_SITE_RECORD_INDEX, i,
-                       x, a.bound, a.scatter ? 1 : 0);
-        continue;
-      }
-      const size_t src = size_t(a.scatter ? i : x) * a.words + w;
-      dst[k] = size_t(a.scatter ? x : i) * a.words + w;
-      v[k] = __ldg(in + src);
+      const uint32_t r = per_record.div(j);
+      const uint32_t w = j - r * words;
+      size_t src_record, dst_record;
+      if (!locate(r, w, src_record, dst_record)) continue;
+      dst[k] = dst_record * words + w;
+      v[k] = __ldg(in + src_record * words + w);
     }
     // 2. store
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k)
       if (dst[k] != NONE) out[dst[k]] = v[k];
   }
+}
+
+template <int V>
+__global__ void __launch_bounds__(tuning::RECORDS_MOVE_THREADS) records_move_kernel(records_move_args a) {
+  if (a.stop_on_error && error_raised(a.record)) return;
+  const uint32_t r0 = blockIdx.x * a.tile_records;
+  const uint32_t records = a.n - r0 < a.tile_records ? a.n - r0 : a.tile_records;
+  move_tile_words<V, tuning::RECORDS_MOVE_THREADS>(
+      a.in, a.out, records * a.words, a.words, a.per_record,
+      [&](uint32_t r, uint32_t w, size_t &src, size_t &dst) {
+        const uint32_t i = r0 + r;
+        const uint32_t x = __ldg(a.index + i);
+        if (uint64_t(x) >= a.bound) {
+          if (w == 0)
+            record_error(a.record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_RECORDS, MSPLIT_SITE_RECORD_INDEX,
+                         i, x, a.bound, a.scatter ? 1 : 0);
+          return false;
+        }
+        src = a.scatter ? i : x;
+        dst = a.scatter ? x : i;
+        return true;
+      });
 }
 
 }  // namespace detail

@@ -15,6 +15,13 @@ constexpr int RECORDS_MOVE_ITEMS = 4;
 // Words a block moves: a tile holds as many whole records as fit (at least one), so a block
 // runs a few rounds of THREADS x ITEMS words.
 constexpr uint32_t RECORDS_TILE_WORDS = 4096;
+// The split of records into at most RECORDS_SPLIT_MAX_BUCKETS buckets (split_tile.cuh): a block
+// ranks a tile of THREADS x ITEMS records and moves them; larger m splits (bucket id, position)
+// pairs with the multisplit and gathers. One thread per bucket scans the bucket starts, so the
+// largest m is the block's thread count.
+constexpr int RECORDS_SPLIT_THREADS = 256;
+constexpr int RECORDS_SPLIT_ITEMS = 8;
+constexpr uint32_t RECORDS_SPLIT_MAX_BUCKETS = RECORDS_SPLIT_THREADS;
 // Threads of the key extraction, labelling and bucket-check kernels (one element per thread).
 constexpr int RECORDS_ELEMENT_THREADS = 256;
 
