@@ -4,16 +4,12 @@
  */
 #include "dist/dkron.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist/comm_backend.h" /* ds_comm_now */
-#include "ds/kron_edge.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "ds/gen.h"
+#include "ds/kron_edge.h" /* Graph500's edge factor */
 
 #define DEFAULT_SCALE 16u
 #define SPEC_WORDS 3 /* scale, edge factor, seed: what the ranks must agree on */
@@ -21,16 +17,6 @@
 #define DEFAULT_SEED 1u
 
 static double ms_since(double t0) { return 1e3 * (ds_comm_now() - t0); }
-
-/* The OpenMP threads that draw: those asked for, or OpenMP's default. */
-static int draw_threads(int asked) {
-#ifdef _OPENMP
-  return asked > 0 ? asked : omp_get_max_threads();
-#else
-  (void)asked;
-  return 1;
-#endif
-}
 
 void ds_dkron_spec_default(ds_dkron_spec *spec) {
   memset(spec, 0, sizeof *spec);
@@ -41,15 +27,10 @@ void ds_dkron_spec_default(ds_dkron_spec *spec) {
 
 ds_status ds_dkron_spec_check(const ds_dkron_spec *spec, ds_error *err) {
   if (spec == NULL) return ds_error_set(err, DS_ERR_ARG, "kron: the spec must not be NULL");
-  if (spec->scale < 1 || spec->scale > DS_DKRON_MAX_SCALE)
-    return ds_error_set(err, DS_ERR_ARG, "kron: scale %u is not in [1, %d]", spec->scale,
-                        DS_DKRON_MAX_SCALE);
-  if (spec->edge_factor < 1)
-    return ds_error_set(err, DS_ERR_ARG, "kron: the edge factor must be at least 1");
   if (spec->threads < 0)
     return ds_error_set(err, DS_ERR_ARG, "kron: %d threads: 0 (OpenMP's default) or more",
                         spec->threads);
-  return DS_OK;
+  return ds_gen_graph500_check(spec->scale, spec->edge_factor, err);
 }
 
 uint64_t ds_dkron_edge_count(const ds_dkron_spec *spec) {
@@ -75,13 +56,7 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
     return ds_error_set(err, DS_ERR_ARG, "kron: edges [%llu, %llu) are not within the graph's "
                         "%llu", (unsigned long long)begin, (unsigned long long)end,
                         (unsigned long long)count);
-  // 1. the plan: Graph500's probabilities at every level, scrambled ids
-  const uint32_t n = (uint32_t)(UINT64_C(1) << spec->scale);
-  ds_kron_plan plan;
-  ds_kron_plan_init(&plan, spec->seed, spec->scale, n, DS_KRON_GRAPH500_A, DS_KRON_GRAPH500_B,
-                    DS_KRON_GRAPH500_C, 1);
-
-  // 2. the arrays
+  // 1. the arrays
   const uint64_t len = end - begin;
   const size_t cap = len ? (size_t)len : 1;
   out->src = malloc(cap * sizeof *out->src);
@@ -92,20 +67,14 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
     return ds_error_set(err, DS_ERR_NOMEM, "kron: out of memory for %llu edges (%.1f MB)",
                         (unsigned long long)len, (double)len * EDGE_BYTES / 1e6);
   }
-
-  // 3. each edge from its own stream: any split over threads gives the same edges
-  uint32_t *src = out->src, *dst = out->dst;
-  float *w = out->w;
-  const int threads = draw_threads(spec->threads);
-  (void)threads; /* without OpenMP */
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (int64_t k = 0; k < (int64_t)len; k++) {
-    uint32_t u, v;
-    const uint64_t draw = ds_kron_edge(&plan, begin + (uint64_t)k, &u, &v);
-    src[k] = u;
-    dst[k] = v;
-    w[k] = ds_kron_unit_weight(draw);
+  // 2. each edge from its own stream: any split over ranks and threads gives the same edges
+  st = ds_gen_graph500_edges(spec->scale, spec->edge_factor, spec->seed, spec->threads, begin, end,
+                             out->src, out->dst, out->w, err);
+  if (st != DS_OK) {
+    ds_dkron_edges_free(out);
+    return st;
   }
+  const uint32_t n = (uint32_t)(UINT64_C(1) << spec->scale);
   out->list.n = n;
   out->list.count = len;
   out->list.src = out->src;
@@ -149,32 +118,4 @@ ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
   st = ds_dgraph_build(comm, &e.list, 1, NULL, g, info != NULL ? &info->build : NULL, err);
   ds_dkron_edges_free(&e);
   return st;
-}
-
-ds_status ds_dkron_graph(const ds_dkron_spec *spec, const ds_load_options *opt, ds_graph *g,
-                         ds_error *err) {
-  if (g == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_dkron_graph: g must not be NULL");
-  memset(g, 0, sizeof *g);
-  ds_dkron_edges e;
-  ds_status st = ds_dkron_generate(spec, 0, spec != NULL ? ds_dkron_edge_count(spec) : 0, &e, err);
-  if (st != DS_OK) return st;
-  ds_load_options defaults;
-  if (opt == NULL) {
-    ds_load_options_default(&defaults);
-    opt = &defaults;
-  }
-  if (opt->csr_build != NULL) st = opt->csr_build(opt->csr_build_ctx, &e.list, 1, opt, g, err);
-  else st = ds_csr_build(&e.list, 1, opt, g, err);
-  ds_dkron_edges_free(&e);
-  if (st != DS_OK) return st;
-  g->index_base = 0;
-  g->symmetric = 1;
-  g->weights_generated = 0;
-  g->input_entries = ds_dkron_edge_count(spec);
-  if (spec->seed == DEFAULT_SEED)
-    snprintf(g->name, sizeof g->name, "graph500_s%u_ef%u", spec->scale, spec->edge_factor);
-  else
-    snprintf(g->name, sizeof g->name, "graph500_s%u_ef%u_seed%llu", spec->scale,
-             spec->edge_factor, (unsigned long long)spec->seed);
-  return DS_OK;
 }

@@ -7,11 +7,12 @@
  * scrambled by a seeded bijection, self-loops and duplicates drawn as they
  * come (the CSR rules drop the loops and keep the least weight of
  * duplicates), float weights uniform on [0, 1) as Graph500's SSSP kernel
- * draws them. Edge i, its endpoints and its weight come from its own stream
- * (ds/kron_edge.h: graphgen's generator draws the same endpoints), so rank r
- * of R drawing edges [floor(r M / R), floor((r + 1) M / R)) gives the same
- * graph for any R, and a CUDA kernel drawing the same stream on the device
- * gives it too.
+ * draws them: ds_gen_graph500's graph (ds/gen.h), which one process builds
+ * whole to compare with. Edge i, its endpoints and its weight come from its
+ * own stream (ds/kron_edge.h: graphgen's generator draws the same
+ * endpoints), so rank r of R drawing edges [floor(r M / R),
+ * floor((r + 1) M / R)) gives the same graph for any R, and a CUDA kernel
+ * drawing the same stream on the device gives it too.
  *
  * Example (every rank of comm):
  *
@@ -34,10 +35,8 @@
 extern "C" {
 #endif
 
-#define DS_DKRON_MAX_SCALE 31 /* 2^scale vertices fit 32-bit ids */
-
 typedef struct {
-  uint32_t scale;       /* 1..DS_DKRON_MAX_SCALE */
+  uint32_t scale;       /* 1..DS_GEN_GRAPH500_MAX_SCALE (ds/gen.h) */
   uint32_t edge_factor; /* edges = edge_factor << scale; Graph500's is 16 */
   uint64_t seed;
   int threads;          /* OpenMP threads that draw a rank's share; 0: OpenMP's default */
@@ -85,14 +84,6 @@ typedef struct {
  * ranks), DS_ERR_NOMEM, the communicator's and ds_dgraph_build's. */
 ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
                          ds_dkron_info *info, ds_error *err);
-
-/* The same graph whole, in one process (the one-rank run that a distributed
- * one is compared with): every edge drawn, then ds_csr_build (both directions;
- * opt NULL for the defaults: its csr_build hook, if set, builds it). g->name is
- * "graph500_sS_efE" (with "_seedX" where the seed is not 1), index base 0.
- * Errors: those of ds_dkron_generate and the CSR build. */
-ds_status ds_dkron_graph(const ds_dkron_spec *spec, const ds_load_options *opt, ds_graph *g,
-                         ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@
  *   - the shares of 1, 2, 3, 4, 7 ranks tile the edges, and the edges the
  *     ranks draw are the same for every rank count;
  *   - each rank's CSR of the distributed build equals the rows of the whole
- *     graph built in one process (ds_dkron_graph), and the search on it, on
+ *     graph built in one process (ds_gen_graph500), and the search on it, on
  *     those rank counts, gives Dijkstra's distances and passes Graph500's
  *     validation;
  *   - bad specs, and ranks given different specs, fail on every rank. */
@@ -206,7 +206,7 @@ static void test_ranks(uint32_t scale, uint32_t edge_factor, uint64_t seed) {
   ds_graph whole;
   err.msg[0] = '\0';
   REQUIRE(ds_dkron_generate(&spec, 0, count, &one, &err) == DS_OK, "%s", err.msg);
-  REQUIRE(ds_dkron_graph(&spec, NULL, &whole, &err) == DS_OK, "%s", err.msg);
+  REQUIRE(ds_gen_graph500(spec.scale, spec.edge_factor, spec.seed, NULL, &whole, &err) == DS_OK, "%s", err.msg);
   CHECK(ds_csr_check(&whole, &err) == DS_OK && whole.symmetric && whole.weight_type ==
         DS_WEIGHT_F32, "the whole graph: %s", err.msg);
   // Dijkstra on the whole graph, the oracle of every rank count
@@ -288,6 +288,28 @@ static ds_status build_only(ds_comm *c, void *argp, ds_error *err) {
   return ds_dkron_build(c, &spec, &a->g[r], NULL, err);
 }
 
+/* The one-process graph's description, and the programs' "kron:S" paths. */
+static void test_whole_graph(void) {
+  ds_graph g;
+  ds_error err;
+  REQUIRE(ds_gen_graph500(6, 8, 1, NULL, &g, &err) == DS_OK, "%s", err.msg);
+  CHECK(strcmp(g.name, "graph500_s6_ef8") == 0 && g.n == 64 && g.input_entries == 512 &&
+        g.index_base == 0 && g.symmetric && g.weight_type == DS_WEIGHT_F32,
+        "graph500 s6: name '%s' n %u entries %llu", g.name, g.n,
+        (unsigned long long)g.input_entries);
+  ds_graph_free(&g);
+  char name[64];
+  ds_gen_graph500_name(20, 16, 7, name, sizeof name);
+  CHECK(strcmp(name, "graph500_s20_ef16_seed7") == 0, "name '%s'", name);
+  uint32_t scale = 0;
+  CHECK(ds_gen_graph500_path("kron:21", &scale) && scale == 21, "kron:21 gave %u", scale);
+  const char *not_kron[] = {"kron:", "kron:x", "kron:12a", "kron:-3", "kron21", "data/kron:3.mtx"};
+  for (size_t k = 0; k < sizeof not_kron / sizeof not_kron[0]; k++)
+    CHECK(!ds_gen_graph500_path(not_kron[k], &scale), "'%s' taken for a kron path", not_kron[k]);
+  CHECK(ds_gen_graph500(0, 8, 1, NULL, &g, &err) == DS_ERR_ARG && strstr(err.msg, "scale 0"),
+        "scale 0: '%s'", err.msg);
+}
+
 static void test_refusals(void) {
   ds_dkron_spec spec;
   ds_dkron_edges e;
@@ -344,6 +366,7 @@ int main(void) {
   test_scramble(16, 99);
   test_ranks(9, 16, 1);
   test_ranks(11, 8, 7);
+  test_whole_graph();
   test_refusals();
   return ds_test_finish("dist kron");
 }
