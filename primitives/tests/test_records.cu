@@ -202,7 +202,9 @@ void test_split(size_t rb, size_t n, uint32_t m, id_dist dist, std::mt19937_64 &
   std::vector<size_t> want_off;
   split_oracle(ids, m, want_perm, want_off);
   const bytes want = permuted(in, want_perm, rb);
-  dev d_in(in.size(), 4), d_ids(n * 4), d_out(n * rb), d_perm(n * 4), d_off((size_t(m) + 1) * sizeof(size_t));
+  // every vector width across the split sizes: 16 (32), 8 (256 shifted by 8), 4 (4, 100), 1 (13)
+  const size_t shift = rb == 256 ? 8 : 0;
+  dev d_in(in.size(), shift), d_ids(n * 4), d_out(n * rb), d_perm(n * 4), d_off((size_t(m) + 1) * sizeof(size_t));
   d_in.put(in);
   d_ids.put(ids);
   size_t tb = 0;
@@ -231,13 +233,13 @@ void test_split(size_t rb, size_t n, uint32_t m, id_dist dist, std::mt19937_64 &
   }
 }
 
-// A bucket id at or beyond m: reported with its record's position, and no record written.
-void test_bad_bucket(std::mt19937_64 &rng) {
+// A bucket id at or beyond m: reported with its record's position, and no record written, on both
+// paths (the tiled split for m <= 256, the multisplit and gather above).
+void test_bad_bucket(uint32_t m, std::mt19937_64 &rng) {
   const size_t rb = 20, n = 3000, bad_at = 2999;
-  const uint32_t m = 5;
   const bytes in = random_bytes(n * rb, rng);
   std::vector<uint32_t> ids = make_ids(n, m, UNIFORM_IDS, rng);
-  ids[bad_at] = 9;
+  ids[bad_at] = m + 4;
   dev d_in(in.size()), d_ids(n * 4), d_out(n * rb);
   d_in.put(in);
   d_ids.put(ids);
@@ -248,10 +250,11 @@ void test_bad_bucket(std::mt19937_64 &rng) {
       msplit_split_records(t.d.p(), &tb, d_in.p(), d_ids.as<uint32_t>(), d_out.p(), nullptr, n, rb, m, nullptr, nullptr),
       t);
   const std::string msg = msplit_last_error_message();
-  CHECK(st == MSPLIT_ERROR_INVALID_ARGUMENT && msg.find("record 2999 is 9") != std::string::npos,
-        "split with a bad bucket id: %s: %s", msplit_status_string(st), msg.c_str());
+  const std::string want = "record 2999 is " + std::to_string(m + 4);
+  CHECK(st == MSPLIT_ERROR_INVALID_ARGUMENT && msg.find(want) != std::string::npos,
+        "split into %u buckets with a bad bucket id: %s: %s", m, msplit_status_string(st), msg.c_str());
   const long bad = first_mismatch(d_out.get<unsigned char>(n * rb), bytes(n * rb, POISON), rb);
-  CHECK(bad < 0, "split with a bad bucket id wrote output record %ld", bad);
+  CHECK(bad < 0, "split into %u buckets with a bad bucket id wrote output record %ld", m, bad);
 }
 
 // The functor form on a record type: the bucket is a field of the record.
@@ -418,7 +421,8 @@ int main(int argc, char **argv) {
       }
   for (size_t n : counts) test_split_by(n, 7, rng);
   test_split_by(quick ? 5003 : 100000, 300, rng);
-  test_bad_bucket(rng);
+  test_bad_bucket(5, rng);
+  test_bad_bucket(1000, rng);
   std::printf("split done\n");
 
   for (size_t rb : RECORD_SIZES)
