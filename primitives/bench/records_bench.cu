@@ -10,13 +10,16 @@
 //   split32  split of 32-byte records into 256 buckets by a bucket id array (msplit_split_records,
 //            the records and the bucket offsets out) against CUB's way: positions, SortPairs of
 //            (bucket id, position) on 8 bits, then the gather of the records by the positions.
+//   split2   split of 32-byte records into 2 buckets by a bit of the record (split_records_by with
+//            a bucket functor) against CUB's DevicePartition::If (three-way, stable: bucket 0 into
+//            the output, bucket 1 into a second buffer) and a copy of bucket 1 behind bucket 0.
 //   sort64   sort of 64-byte records by a u32 key at offset 0 (msplit_sort_records) against CUB's
 //            way: the keys and positions out of the records, SortPairs on 32 bits, the gather.
 // Every msplit result is compared with the CUB way's, word for word, on the device. Protocol: one
 // warm-up, then --trials timed runs (CUDA events around the whole call, every step of the CUB way
 // included), median, min and max.
 //
-//   records_bench [--n 26] [--configs gather16,gather32,gather64,gather128,split32,sort64]
+//   records_bench [--n 26] [--configs gather16,gather32,gather64,gather128,split32,split2,sort64]
 //                 [--trials 10] [--json FILE] [--commit SHA]
 #include <cuda_runtime.h>
 
@@ -28,6 +31,9 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_util.h"
+#include <cub/device/device_partition.cuh>
+
+#include "msplit/records.cuh"
 #include "msplit/records.h"
 
 #ifndef MSPLIT_BENCH_COMMIT
@@ -73,6 +79,21 @@ __global__ void keys_and_positions(const uint32_t *records, size_t words_per_rec
   if (i >= n) return;
   keys[i] = records[i * words_per_record];
   p[i] = uint32_t(i);
+}
+
+// The bucket of split2: the low bit of the record's first word, for both ways.
+struct low_bit {
+  __host__ __device__ uint32_t operator()(const record<32> &r) const { return r.w[0].x & 1u; }
+};
+struct in_bucket {
+  uint32_t bucket;
+  __host__ __device__ bool operator()(const record<32> &r) const { return low_bit{}(r) == bucket; }
+};
+// Bucket 1 (in `second`, count n - selected[0]) copied behind bucket 0 in `out`.
+__global__ void append_second(const record<32> *second, const int *selected, record<32> *out, size_t n) {
+  const size_t i = size_t(blockIdx.x) * THREADS + threadIdx.x;
+  const size_t first = size_t(selected[0]);
+  if (i < n - first) out[first + i] = second[i];
 }
 
 __global__ void count_diff(const uint32_t *a, const uint32_t *b, size_t n, unsigned long long *diff) {
@@ -179,11 +200,40 @@ result run_split_or_sort(bool sort, size_t n, int trials) {
   return r;
 }
 
+// Split of 32-byte records into 2 buckets by a bit of the record.
+result run_split2(size_t n, int trials) {
+  using rec = record<32>;
+  buffers b;
+  rec *in = b.get<rec>(n * sizeof(rec)), *out = b.get<rec>(n * sizeof(rec)), *ref = b.get<rec>(n * sizeof(rec));
+  rec *second = b.get<rec>(n * sizeof(rec));
+  size_t *offsets = b.get<size_t>(3 * sizeof(size_t));
+  int *selected = b.get<int>(2 * sizeof(int));
+  gen_words<<<4096, 256>>>(reinterpret_cast<uint32_t *>(in), n * sizeof(rec) / 4, 7);
+  result r{"split2", int(sizeof(rec)), {}, {}, {}, 0, 0, 0, 0};
+  MS(msplit::split_records_by<rec>(nullptr, &r.temp, nullptr, nullptr, nullptr, n, 2, low_bit{}, nullptr));
+  CHECK_CUDA(cub::DevicePartition::If(nullptr, r.cub_temp, in, ref, second, second, selected, n, in_bucket{0},
+                                      in_bucket{1}));
+  void *temp = b.get<void>(r.temp), *cub_temp = b.get<void>(r.cub_temp);
+  bench::timer tm;
+  r.mine = tm.run(
+      [&] { MS(msplit::split_records_by(temp, &r.temp, in, out, nullptr, n, 2, low_bit{}, offsets)); }, trials);
+  r.cub = tm.run(
+      [&] {
+        CHECK_CUDA(cub::DevicePartition::If(cub_temp, r.cub_temp, in, ref, second, second, selected, n, in_bucket{0},
+                                            in_bucket{1}));
+        append_second<<<blocks_for(n), THREADS>>>(second, selected, ref, n);
+      },
+      trials);
+  MS(msplit_check_sync(temp, r.temp, nullptr));
+  r.diff = differences(out, ref, n * sizeof(rec));
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> ns = {"26"};
-  std::vector<std::string> configs = bench::split_list("gather16,gather32,gather64,gather128,split32,sort64");
+  std::vector<std::string> configs = bench::split_list("gather16,gather32,gather64,gather128,split32,split2,sort64");
   int trials = 10;
   std::string json, commit = MSPLIT_BENCH_COMMIT;
   for (int i = 1; i < argc; ++i) {
@@ -220,6 +270,7 @@ int main(int argc, char **argv) {
       else if (c == "gather64") r = run_gather<64>(n, trials);
       else if (c == "gather128") r = run_gather<128>(n, trials);
       else if (c == "split32") r = run_split_or_sort<32>(false, n, trials);
+      else if (c == "split2") r = run_split2(n, trials);
       else if (c == "sort64") r = run_split_or_sort<64>(true, n, trials);
       else {
         std::fprintf(stderr, "records_bench: unknown config %s\n", c.c_str());
