@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dist/comm_backend.h" /* ds_comm_now */
-#include "ds/gen.h"
+#include "ds/graph500.h"
 #include "ds/kron_edge.h" /* Graph500's edge factor */
 
 #define DEFAULT_SCALE 16u
@@ -30,7 +30,7 @@ ds_status ds_dkron_spec_check(const ds_dkron_spec *spec, ds_error *err) {
   if (spec->threads < 0)
     return ds_error_set(err, DS_ERR_ARG, "kron: %d threads: 0 (OpenMP's default) or more",
                         spec->threads);
-  return ds_gen_graph500_check(spec->scale, spec->edge_factor, err);
+  return ds_graph500_check(spec->scale, spec->edge_factor, err);
 }
 
 uint64_t ds_dkron_edge_count(const ds_dkron_spec *spec) {
@@ -68,7 +68,7 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
                         (unsigned long long)len, (double)len * EDGE_BYTES / 1e6);
   }
   // 2. each edge from its own stream: any split over ranks and threads gives the same edges
-  st = ds_gen_graph500_edges(spec->scale, spec->edge_factor, spec->seed, spec->threads, begin, end,
+  st = ds_graph500_edges(spec->scale, spec->edge_factor, spec->seed, spec->threads, begin, end,
                              out->src, out->dst, out->w, err);
   if (st != DS_OK) {
     ds_dkron_edges_free(out);

@@ -7,7 +7,7 @@
  * scrambled by a seeded bijection, self-loops and duplicates drawn as they
  * come (the CSR rules drop the loops and keep the least weight of
  * duplicates), float weights uniform on [0, 1) as Graph500's SSSP kernel
- * draws them: ds_gen_graph500's graph (ds/gen.h), which one process builds
+ * draws them: ds_graph500_build's graph (ds/graph500.h), which one process builds
  * whole to compare with. Edge i, its endpoints and its weight come from its
  * own stream (ds/kron_edge.h: graphgen's generator draws the same
  * endpoints), so rank r of R drawing edges [floor(r M / R),
@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 typedef struct {
-  uint32_t scale;       /* 1..DS_GEN_GRAPH500_MAX_SCALE (ds/gen.h) */
+  uint32_t scale;       /* 1..DS_GRAPH500_MAX_SCALE (ds/graph500.h) */
   uint32_t edge_factor; /* edges = edge_factor << scale; Graph500's is 16 */
   uint64_t seed;
   int threads;          /* OpenMP threads that draw a rank's share; 0: OpenMP's default */

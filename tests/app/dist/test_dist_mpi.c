@@ -20,7 +20,7 @@ int main(void) { return ds_test_skip("built without MPI (install libopenmpi-dev,
 
 #include "dist/comm_mpi.h"
 #include "dist/dkron.h"
-#include "ds/gen.h"
+#include "ds/graph500.h"
 #include "dist/dsssp.h"
 #include "dist_test_util.h"
 
@@ -226,7 +226,7 @@ static void test_kron_search(ds_comm *c, uint32_t scale, uint32_t buckets) {
   MPI_Allreduce(MPI_IN_PLACE, &drawn, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   CHECK(drawn == ds_dkron_edge_count(&spec), "rank %d: the processes drew %llu edges", me,
         (unsigned long long)drawn);
-  if (CHECK(ds_gen_graph500(spec.scale, spec.edge_factor, spec.seed, NULL, &whole, &err) == DS_OK, "%s", err.msg)) {
+  if (CHECK(ds_graph500_build(spec.scale, spec.edge_factor, spec.seed, NULL, &whole, &err) == DS_OK, "%s", err.msg)) {
     CHECK(g.m == whole.m && g.n == whole.n, "rank %d: %llu arcs, the whole graph %llu", me,
           (unsigned long long)g.m, (unsigned long long)whole.m);
     uint32_t source = 0; /* the first vertex with arcs */

@@ -25,7 +25,6 @@
 #ifndef DS_GEN_H
 #define DS_GEN_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "ds/graph.h"
@@ -161,40 +160,6 @@ ds_status ds_gen_geo(uint32_t n, double radius, uint32_t weight_min, uint32_t we
                      uint64_t seed, ds_graph *g, ds_error *err); /* undirected, distance weights */
 ds_status ds_gen_uniform(uint32_t n, uint64_t m, uint32_t weight_min, uint32_t weight_max,
                          uint64_t seed, ds_graph *g, ds_error *err); /* undirected */
-
-/* ---- Graph500's SSSP graph (gen_graph500.c) ---------------------------------
- * 2^scale vertices, edge_factor << scale undirected edges drawn with
- * Graph500's Kronecker probabilities (a = 0.57, b = 0.19, c = 0.19; the
- * endpoints graphgen's kron draws for the same seed), ids scrambled, float
- * weights uniform on [0, 1) (24 random bits) as Graph500's SSSP kernel
- * draws them. Edge i comes from its own stream (ds/kron_edge.h), so any range
- * of edges is drawn alone and the same for any split over ranks or threads. */
-#define DS_GEN_GRAPH500_MAX_SCALE 31 /* 2^scale vertices fit 32-bit ids */
-
-/* DS_ERR_ARG naming the parameter ("kron: scale 40 is not in [1, 31]"). */
-ds_status ds_gen_graph500_check(uint32_t scale, uint32_t edge_factor, ds_error *err);
-
-/* Edges [begin, end) into src, dst and w (end - begin values each), on
- * `threads` OpenMP threads (0: OpenMP's default). Errors: DS_ERR_ARG (the
- * parameters, a range beyond edge_factor << scale, threads < 0). */
-ds_status ds_gen_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed, int threads,
-                                uint64_t begin, uint64_t end, uint32_t *src, uint32_t *dst,
-                                float *w, ds_error *err);
-
-/* The whole graph in one process: every edge, then the CSR (both directions;
- * opt NULL for the defaults; its csr_build hook, if set, builds it). g->name
- * is ds_gen_graph500_name's, index base 0. Errors: ds_gen_graph500_check's,
- * DS_ERR_NOMEM, the CSR build's. */
-ds_status ds_gen_graph500(uint32_t scale, uint32_t edge_factor, uint64_t seed,
-                          const ds_load_options *opt, ds_graph *g, ds_error *err);
-
-/* "graph500_sS_efE", with "_seedX" where the seed is not 1. */
-void ds_gen_graph500_name(uint32_t scale, uint32_t edge_factor, uint64_t seed, char *name,
-                          size_t len);
-
-/* Whether a graph path names this generator, "kron:S" (the programs' --kron
- * S): 1 and *scale, else 0. */
-int ds_gen_graph500_path(const char *path, uint32_t *scale);
 
 /* "kron", "rmat", "grid", "geo", "uniform". */
 const char *ds_gen_kind_name(ds_gen_kind kind);

@@ -1,4 +1,4 @@
-/* Graph500's SSSP graph (ds/gen.h: ds_gen_graph500*): the Kronecker edges of
+/* Graph500's SSSP graph (ds/graph500.h): the Kronecker edges of
  * ds/kron_edge.h with Graph500's probabilities, scrambled ids, and float
  * weights uniform on [0, 1) drawn from each edge's own stream, so that any
  * range of edges is drawn alone (a rank its share, a thread its block) and
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds/gen.h"
+#include "ds/graph500.h"
 #include "ds/kron_edge.h"
 
 #ifdef _OPENMP
@@ -27,19 +27,19 @@ static int draw_threads(int asked) {
 #endif
 }
 
-ds_status ds_gen_graph500_check(uint32_t scale, uint32_t edge_factor, ds_error *err) {
-  if (scale < 1 || scale > DS_GEN_GRAPH500_MAX_SCALE)
+ds_status ds_graph500_check(uint32_t scale, uint32_t edge_factor, ds_error *err) {
+  if (scale < 1 || scale > DS_GRAPH500_MAX_SCALE)
     return ds_error_set(err, DS_ERR_ARG, "kron: scale %u is not in [1, %d]", scale,
-                        DS_GEN_GRAPH500_MAX_SCALE);
+                        DS_GRAPH500_MAX_SCALE);
   if (edge_factor < 1)
     return ds_error_set(err, DS_ERR_ARG, "kron: the edge factor must be at least 1");
   return DS_OK;
 }
 
-ds_status ds_gen_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed, int threads,
-                                uint64_t begin, uint64_t end, uint32_t *src, uint32_t *dst,
-                                float *w, ds_error *err) {
-  ds_status st = ds_gen_graph500_check(scale, edge_factor, err);
+ds_status ds_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed, int threads,
+                            uint64_t begin, uint64_t end, uint32_t *src, uint32_t *dst, float *w,
+                            ds_error *err) {
+  ds_status st = ds_graph500_check(scale, edge_factor, err);
   if (st != DS_OK) return st;
   const uint64_t count = (uint64_t)edge_factor << scale;
   if (begin > end || end > count)
@@ -66,11 +66,11 @@ ds_status ds_gen_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t s
   return DS_OK;
 }
 
-ds_status ds_gen_graph500(uint32_t scale, uint32_t edge_factor, uint64_t seed,
-                          const ds_load_options *opt, ds_graph *g, ds_error *err) {
-  if (g == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_gen_graph500: g must not be NULL");
+ds_status ds_graph500_build(uint32_t scale, uint32_t edge_factor, uint64_t seed,
+                            const ds_load_options *opt, ds_graph *g, ds_error *err) {
+  if (g == NULL) return ds_error_set(err, DS_ERR_ARG, "ds_graph500_build: g must not be NULL");
   memset(g, 0, sizeof *g);
-  ds_status st = ds_gen_graph500_check(scale, edge_factor, err);
+  ds_status st = ds_graph500_check(scale, edge_factor, err);
   if (st != DS_OK) return st;
   // 1. every edge
   const uint64_t count = (uint64_t)edge_factor << scale;
@@ -82,7 +82,7 @@ ds_status ds_gen_graph500(uint32_t scale, uint32_t edge_factor, uint64_t seed,
                       (unsigned long long)count);
     goto done;
   }
-  if ((st = ds_gen_graph500_edges(scale, edge_factor, seed, 0, 0, count, src, dst, w, err)) != DS_OK)
+  if ((st = ds_graph500_edges(scale, edge_factor, seed, 0, 0, count, src, dst, w, err)) != DS_OK)
     goto done;
   // 2. the CSR: both directions, self-loops dropped, the least weight of duplicates
   ds_load_options defaults;
@@ -99,7 +99,7 @@ ds_status ds_gen_graph500(uint32_t scale, uint32_t edge_factor, uint64_t seed,
   g->symmetric = 1;
   g->weights_generated = 0;
   g->input_entries = count;
-  ds_gen_graph500_name(scale, edge_factor, seed, g->name, sizeof g->name);
+  ds_graph500_name(scale, edge_factor, seed, g->name, sizeof g->name);
 done:
   free(src);
   free(dst);
@@ -107,14 +107,14 @@ done:
   return st;
 }
 
-void ds_gen_graph500_name(uint32_t scale, uint32_t edge_factor, uint64_t seed, char *name,
-                          size_t len) {
+void ds_graph500_name(uint32_t scale, uint32_t edge_factor, uint64_t seed, char *name,
+                      size_t len) {
   if (seed == DEFAULT_SEED) snprintf(name, len, "graph500_s%u_ef%u", scale, edge_factor);
   else snprintf(name, len, "graph500_s%u_ef%u_seed%llu", scale, edge_factor,
                 (unsigned long long)seed);
 }
 
-int ds_gen_graph500_path(const char *path, uint32_t *scale) {
+int ds_graph500_path(const char *path, uint32_t *scale) {
   const size_t k = strlen(PATH_PREFIX);
   if (path == NULL || strncmp(path, PATH_PREFIX, k) != 0) return 0;
   char *end = NULL;
