@@ -13,6 +13,7 @@
 #include "app.h"
 #include "lab.h"
 #include "ds/device.h"
+#include "ds/graph500.h"
 #include "ds/out_file.h"
 #include "ds/threads.h"
 #include "host_mem.h"
@@ -137,7 +138,11 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   }
 #endif
   double t0 = omp_get_wtime();
-  ds_status st = ds_graph_load_info(path, &opt, g, &info, &err);
+  uint32_t kron_scale; /* --kron S: the graph is generated, not read */
+  memset(&info, 0, sizeof info);
+  ds_status st = ds_graph500_path(path, &kron_scale)
+                     ? ds_graph500_build(kron_scale, cli->kron_edge_factor, cli->seed, &opt, g, &err)
+                     : ds_graph_load_info(path, &opt, g, &info, &err);
   *load_ms = (omp_get_wtime() - t0) * 1e3;
 #ifdef DS_APP_GPU_CSR
   if (!cli->quiet && on_gpu.note[0] != '\0') fprintf(stderr, "%s: note: %s\n", name, on_gpu.note);

@@ -48,6 +48,7 @@ void ds_cli_defaults(ds_cli *c, const ds_program *prog) {
   c->weight_max = DS_CLI_DEFAULT_WEIGHT_MAX;
   c->weight_dist = DS_WEIGHTS_UNIFORM;
   c->seed = DS_CLI_DEFAULT_SEED;
+  c->kron_edge_factor = DS_CLI_DEFAULT_EDGE_FACTOR;
 }
 
 void ds_cli_clear_graphs(ds_cli *c) {
@@ -340,6 +341,14 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_set_weight_dist(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--seed") == 0) {
       rc = ds_cli_parse_u64(v, 0, DS_CLI_MAX_SEED, &c->seed, name, msg, msg_len);
+    } else if (strcmp(name, "--kron") == 0) { /* a generated graph, "kron:S" among the graphs */
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_KRON_SCALE, &x, name, msg, msg_len);
+      char spec[32];
+      snprintf(spec, sizeof spec, "kron:%u", (unsigned)x);
+      if (rc == DS_EXIT_OK) rc = ds_cli_add_graph(c, spec, name, msg, msg_len);
+    } else if (strcmp(name, "--edgefactor") == 0) {
+      rc = ds_cli_parse_u64(v, 1, DS_CLI_MAX_EDGE_FACTOR, &x, name, msg, msg_len);
+      c->kron_edge_factor = (uint32_t)x;
     } else if (strcmp(name, "--output") == 0) {
       rc = set_path(&c->output_path, v, name, msg, msg_len);
     } else if (strcmp(name, "--device") == 0) {

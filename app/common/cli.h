@@ -54,6 +54,9 @@ const char *ds_cli_intersect_name(ds_intersect_mode m);
 #define DS_CLI_MAX_TRIALS 1000000u
 #define DS_CLI_MAX_THREADS 4096
 #define DS_CLI_MAX_DEVICE 1024
+#define DS_CLI_MAX_KRON_SCALE 31       /* --kron: 2^scale vertices fit 32-bit ids */
+#define DS_CLI_DEFAULT_EDGE_FACTOR 16u /* --edgefactor: Graph500's */
+#define DS_CLI_MAX_EDGE_FACTOR (1u << 20)
 #define DS_CLI_MAX_GPUS 64 /* --gpus: one process's threads, a GPU each (the largest machines have 16) */
 /* 2^53 - 1: the largest seed that a JSON report (and a configuration) holds
  * exactly, so that every recorded run can be repeated */
@@ -98,6 +101,7 @@ typedef struct ds_cli {
   uint32_t weight_min, weight_max;
   ds_weight_dist weight_dist; /* of the weights of pattern graphs (ds/rng.h) */
   uint64_t seed;
+  uint32_t kron_edge_factor; /* --edgefactor of the --kron graphs ("kron:S" graph paths) */
   int predecessors;
   int device;
   int device_given;     /* --device or "device" was set: it must exist */

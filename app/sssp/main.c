@@ -22,6 +22,11 @@ static void usage(FILE *f) {
 "input\n"
 "  --graph FILE        graph: Matrix Market .mtx[.gz], DIMACS .gr, edge list\n"
 "                      .el/.wel (format from the content); repeat for several\n"
+"  --kron S            Graph500's Kronecker graph instead of a file: 2^S\n"
+"                      vertices, E * 2^S undirected edges, float weights on\n"
+"                      [0, 1), seeded by --seed; with --gpus or --mpi each rank\n"
+"                      generates its share (no rank holds the whole graph)\n"
+"  --edgefactor E      its edges per vertex (default %u, Graph500's)\n"
 "  --undirected        store both directions of every edge\n"
 "  --weights MIN:MAX   random integer weights for pattern graphs (default %u:%u)\n"
 "  --weight-dist D     their distribution: uniform (default) | log (log-uniform\n"
@@ -74,8 +79,9 @@ static void usage(FILE *f) {
 "output\n"
 "  --output FILE       'vertex distance [predecessor]' per line for the first\n"
 "                      algorithm, file numbering, 'inf' and '-' if unreached\n",
-          DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX, DS_CLI_DEFAULT_SEED,
-          DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_BUCKETS_AUTO_MIN, DS_BUCKETS_AUTO_MAX,
+          DS_CLI_DEFAULT_EDGE_FACTOR, DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX,
+          DS_CLI_DEFAULT_SEED, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_BUCKETS_AUTO_MIN,
+          DS_BUCKETS_AUTO_MAX,
           DS_DELTA_AUTO_SCALE,
           DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_SCALE_HEAVY,
           DS_DELTA_AUTO_MEDIAN_DEGREE, DS_DELTA_AUTO_HEAVY_TAIL, DS_DELTA_AUTO_CPU_SCALE,
@@ -95,7 +101,7 @@ static void usage(FILE *f) {
 static const char *const SSSP_VALUE_OPTIONS[] = {
     "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
     "--json",  "--config", "--weights", "--weight-dist", "--seed", "--output", "--device",
-    "--cache-dir", "--threads", "--gpus", NULL};
+    "--cache-dir", "--threads", "--gpus", "--kron", "--edgefactor", NULL};
 static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",
                                                 "--quiet",    "--help",       "--version",
                                                 "--no-cache", "-h",           "--mpi",
