@@ -74,7 +74,8 @@ if [ $san = 1 ]; then
   # instrumentation, so this takes the time of the slowest suite rather than the sum. Logs stay
   # in $logs; failing ones are appended to OUT/sanitizer-failures.log.
   # Under a sanitizer a block's legitimate wait at a barrier is far longer than on its own:
-  # the search kernels give up only after 120 s (DS_GPU_STALL_MS) there.
+  # the search kernels give up only after 120 s (DS_GPU_STALL_MS) there, and msplit's forced
+  # stalls wait 20 s instead of 20 ms (MSPLIT_TEST_STALL_MS).
   # A suite that runs past SAN_TIMEOUT seconds under its tool is stopped and reported as timed
   # out (a failure), so that one slow racecheck cannot hold the device call past its limit.
   san_timeout=${SAN_TIMEOUT:-300}
@@ -103,7 +104,7 @@ if [ $san = 1 ]; then
       log="$logs/san-$tool-$(basename ${t%% *})-$idx.log"
       (
         # shellcheck disable=SC2086
-        timeout "$san_timeout" env $envs DS_GPU_STALL_MS=120000 "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+        timeout "$san_timeout" env $envs DS_GPU_STALL_MS=120000 MSPLIT_TEST_STALL_MS=20000 "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
         r=$?
         line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
         [ $r = 124 ] && line="timed out after $san_timeout s (SAN_TIMEOUT)"

@@ -159,9 +159,9 @@ void test_split(const device_state &d) {
 }
 
 // One block passes round 5's barrier without arriving: every block gives up after about the
-// bound (one bound, not one per block), nobody passes round 5, the record says so.
+// bound (msplit_test_stall_ns) (one bound, not one per block), nobody passes round 5, the record says so.
 void test_forced_stall(const device_state &d) {
-  constexpr unsigned long long BOUND_NS = 20ull * 1000 * 1000;  // 20 ms
+  const unsigned long long BOUND_NS = msplit_test_stall_ns();
   constexpr uint32_t SKIP_ROUND = 5;
   const int skip = int(d.grid) - 1;
   std::vector<unsigned long long> sums;
@@ -170,7 +170,8 @@ void test_forced_stall(const device_state &d) {
   const uint32_t most = *std::max_element(passed.begin(), passed.end());
   CHECK(most == SKIP_ROUND, "forced stall: a block passed %u rounds (the barrier of round %u never completes)", most,
          SKIP_ROUND);
-  CHECK(ms < 2000.f, "forced stall: the kernel took %.0f ms with a bound of 20 ms", ms);
+  CHECK(ms < 100.f * BOUND_NS / 1e6f, "forced stall: the kernel took %.0f ms with a bound of %.0f ms", ms,
+        BOUND_NS / 1e6);
   const msplit_error_record r = read_record(d);
   CHECK(r.code == MSPLIT_ERROR_STALLED && r.site == MSPLIT_SITE_GRID_BARRIER,
          "forced stall: the record holds status %u at site %u", r.code, r.site);
