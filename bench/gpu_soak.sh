@@ -11,11 +11,12 @@
 # once, so a long suite never leaves the others waiting for it. Rep r's runs queue before rep
 # r + 1's, so the counts stay even when a run is stopped early.
 # With --gpus G (default 1) the runs are shared out over the machine's first G GPUs, one pool per
-# GPU (CUDA_VISIBLE_DEVICES): a soak of 20 reps takes half the time on two. Tests that need more
-# GPUs than one skip there. --minutes M ends the soak after M minutes: a run starts only if its
-# suite's slowest time so far fits before the end. A soak resumes in OUT: the runs already in
-# OUT/soak-runs.txt count, and each suite runs until it has N (so that a soak longer than one
-# call of a lent machine goes on in the next; copy the file back into OUT first).
+# GPU (CUDA_VISIBLE_DEVICES): a soak of 20 reps takes half the time on two. Suites of several
+# ranks (label dist: NCCL, sssp --gpus, mpirun) see all G GPUs, beside the pools' runs.
+# --minutes M ends the soak after M minutes: a run starts only if its suite's slowest time so far
+# fits before the end. A soak resumes in OUT: the runs already in OUT/soak-runs.txt count, and
+# each suite runs until it has N (so that a soak longer than one call of a lent machine goes on in
+# the next; copy the file back into OUT first).
 # A stall is a run that reports "the GPU search stalled" (the kernels' bounded waits gave up:
 # app/gpu/barriers.cuh), "the GPU k-core stalled" or "gave up waiting" (msplit's waits), or that
 # CTest stopped at its timeout (a wait that nothing bounded).
@@ -50,6 +51,9 @@ fi
 # the suites, slowest first (by their CTest cost data, when an earlier run left it)
 suites=$(ctest --test-dir "$build" "${select[@]}" -N | sed -nE 's/^ *Test +#[0-9]+: +([^ ]+).*/\1/p')
 [ -n "$suites" ] || { echo "no test matches ${select[*]} in $build" >&2; exit 2; }
+multi=$(ctest --test-dir "$build" -L dist -N | sed -nE 's/^ *Test +#[0-9]+: +([^ ]+).*/\1/p' | tr '\n' ' ')
+all_gpus=$(seq -s, 0 $((gpus - 1)))
+export multi all_gpus
 costs="$build/Testing/Temporary/CTestCostData.txt"
 if [ -f "$costs" ]; then
   suites=$(for s in $suites; do
@@ -74,7 +78,10 @@ one_run() {
     slowest=$(cat "$runs" "$logs"/runs-* 2>/dev/null | awk -v t="$test" '$2==t && $4>m{m=$4} END{printf "%d", m + 1}')
     [ $(( $(date +%s) + slowest )) -le "$deadline" ] || return 0
   fi
-  CUDA_VISIBLE_DEVICES=$g ctest --test-dir "$build" -R "^$test\$" --output-on-failure > "$log" 2>&1
+  # a suite of several ranks (label dist) sees every GPU of the soak, the others their pool's
+  local visible=$g
+  case " $multi " in *" $test "*) visible=$all_gpus ;; esac
+  CUDA_VISIBLE_DEVICES=$visible ctest --test-dir "$build" -R "^$test\$" --output-on-failure > "$log" 2>&1
   # "1/1 Test  #7: gpu_sssp_dense ....   Passed   33.41 sec" (or ***Failed, ***Timeout)
   local line status secs stalled=0
   line=$(grep -E "^ *[0-9]+/[0-9]+ Test +#[0-9]+: " "$log" | head -1)
