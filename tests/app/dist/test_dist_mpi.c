@@ -5,7 +5,9 @@
  * the distributed build and delta-stepping (on random graphs, and on a
  * Graph500 Kronecker graph each process generates its share of) against
  * Dijkstra with the Graph500 validation (passing a right result, rejecting a
- * wrong one), and a rank that answers too late: an error on the ranks that
+ * wrong one), the graph files given on the command line read by the
+ * processes, each its byte range (every process's rows those of the file
+ * loaded whole), and a rank that answers too late: an error on the ranks that
  * waited, within the timeout. Exits 77 where MPI was not found at configure
  * time. Each process prints its own summary line. */
 #include "ds_test.h"
@@ -19,6 +21,7 @@ int main(void) { return ds_test_skip("built without MPI (install libopenmpi-dev,
 #include <time.h>
 
 #include "dist/comm_mpi.h"
+#include "dist/dfile.h"
 #include "dist/dkron.h"
 #include "ds/graph500.h"
 #include "dist/dsssp.h"
@@ -238,6 +241,42 @@ static void test_kron_search(ds_comm *c, uint32_t scale, uint32_t buckets) {
   ds_dgraph_free(&g);
 }
 
+/* A graph file read by the processes, each its byte range (ds_dfile_build):
+ * every process's rows are those of the file loaded whole. */
+static void test_file(ds_comm *c, const char *path) {
+  const int me = ds_comm_rank(c), size = ds_comm_size(c);
+  ds_load_options opt;
+  ds_load_options_default(&opt);
+  opt.use_cache = 0;
+  opt.progress = 0;
+  ds_dgraph g;
+  ds_graph whole;
+  ds_dfile_info info;
+  ds_error err;
+  memset(&info, 0, sizeof info);
+  if (!CHECK(ds_dfile_build(c, path, &opt, &g, &info, &err) == DS_OK, "rank %d: %s: %s", me,
+             path, err.msg))
+    return;
+  REQUIRE(ds_graph_load(path, &opt, &whole, &err) == DS_OK, "%s", err.msg);
+  uint64_t rows_bad = 0;
+  for (uint32_t i = 0; i < g.n_local; i++) {
+    const uint32_t v = g.first + i;
+    const uint64_t b = whole.row_offsets[v], deg = whole.row_offsets[v + 1] - b;
+    rows_bad += g.row_offsets[i + 1] - g.row_offsets[i] != deg ||
+                memcmp(g.col + g.row_offsets[i], whole.col + b, deg * sizeof(uint32_t)) != 0 ||
+                memcmp((const uint32_t *)g.weights + g.row_offsets[i],
+                       (const uint32_t *)whole.weights + b, deg * sizeof(uint32_t)) != 0;
+  }
+  uint64_t parts[2] = {g.n_local, info.entries};
+  MPI_Allreduce(MPI_IN_PLACE, parts, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(rows_bad == 0 && g.n == whole.n && g.m == whole.m && parts[0] == whole.n &&
+        parts[1] == whole.input_entries, "rank %d of %d: %s: %llu rows differ, %llu vertices "
+        "and %llu entries over the ranks", me, size, path, (unsigned long long)rows_bad,
+        (unsigned long long)parts[0], (unsigned long long)parts[1]);
+  ds_graph_free(&whole);
+  ds_dgraph_free(&g);
+}
+
 /* The last rank comes to a barrier after the others' timeout: they fail, it
  * does not (its barrier matches theirs, still posted). */
 static void test_late_rank(int rank, int size) {
@@ -288,6 +327,7 @@ int main(int argc, char **argv) {
     test_search(c, DS_WEIGHT_U32, 0, 2);
     test_search(c, DS_WEIGHT_F32, 1, 10);
     test_kron_search(c, 10, 8);
+    for (int i = 1; i < argc; i++) test_file(c, argv[i]);
     ds_comm_destroy(c);
   }
   test_late_rank(rank, size);
