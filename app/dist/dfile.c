@@ -68,6 +68,44 @@ static ds_status whole_file(const char *path, const ds_text_layout *lay, uint64_
                       (unsigned long long)lay->header_line, (unsigned long long)lay->declared);
 }
 
+/* A binary cache: every rank its exact range of arcs, as the cache stores
+ * them (both directions of a symmetric graph, the CSR rules applied). */
+static ds_status cache_build(ds_comm *comm, const char *path, const ds_load_options *opt,
+                             ds_dgraph *g, ds_dfile_info *mine, ds_error *err) {
+  const int me = ds_comm_rank(comm), ranks = ds_comm_size(comm);
+  ds_cache_layout lay;
+  ds_text_part_edges e;
+  memset(&e, 0, sizeof e);
+  double t0 = ds_comm_now();
+  ds_status st = ds_comm_agree(comm, ds_cache_layout_read(path, &lay, err), err);
+  if (st != DS_OK) return st;
+  mine->header_ms = ms_since(t0);
+  t0 = ds_comm_now();
+  uint64_t begin, end;
+  ds_partition_share(lay.m, me, ranks, &begin, &end);
+  st = ds_comm_agree(comm, ds_cache_part_read(path, &lay, begin, end, &e, err), err);
+  if (st != DS_OK) return st;
+  mine->read_ms = ms_since(t0);
+  /* the part as its range of head records, the body as the heads' array */
+  mine->part_offset = lay.col_at + begin * sizeof(uint32_t);
+  mine->part_bytes = (end - begin) * sizeof(uint32_t);
+  mine->entries = e.count;
+  mine->layout.format = DS_FORMAT_CACHE;
+  mine->layout.n = lay.n;
+  mine->layout.body_offset = lay.col_at;
+  mine->layout.file_bytes = lay.weights_at;
+  mine->layout.symmetric = lay.symmetric;
+  mine->layout.weighted = 1;
+  mine->layout.weight_type = lay.weight_type;
+  mine->layout.index_base = lay.index_base;
+  mine->layout.declared = lay.m;
+  const ds_edge_list slice = {lay.n, e.count, e.src, e.dst, lay.weight_type, e.w};
+  st = ds_dgraph_build(comm, &slice, 0, opt, g, &mine->build, err);
+  ds_text_part_edges_free(&e);
+  if (st == DS_OK) g->symmetric = lay.symmetric;
+  return st;
+}
+
 ds_status ds_dfile_build(ds_comm *comm, const char *path, const ds_load_options *opt,
                          ds_dgraph *g, ds_dfile_info *info, ds_error *err) {
   if (comm == NULL || path == NULL || g == NULL)
@@ -89,6 +127,15 @@ ds_status ds_dfile_build(ds_comm *comm, const char *path, const ds_load_options 
   uint64_t *v = calloc((size_t)ranks * P_FIELDS, sizeof *v);
   ds_error lerr;
   lerr.msg[0] = '\0';
+
+  // 0. a binary cache: exact ranges of arcs (every rank sees the same file)
+  if (v != NULL && (opt->format == DS_FORMAT_CACHE || ds_file_is_cache(path))) {
+    free(v);
+    ds_status st = cache_build(comm, path, opt, g, &mine, err);
+    if (st == DS_OK && info != NULL) *info = mine;
+    if (st != DS_OK) ds_dgraph_free(g);
+    return st;
+  }
 
   // 1. the header, on every rank
   double t0 = ds_comm_now();

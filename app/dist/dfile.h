@@ -17,8 +17,13 @@
  * returns the error of the least rank that found one, or the header's count
  * error where its entry comes first, with the message the one-process reader
  * gives ("FILE:LINE: problem"), after "rank F: ".
- * Limits: regular text files (Matrix Market, DIMACS .gr, .el, .wel), not gzip
- * nor the binary cache (ds_text_layout_read says so).
+ * A binary cache (the magic bytes, or a forced DS_FORMAT_CACHE) is read in
+ * exact ranges of arcs instead: every rank its share of the m arcs, the
+ * heads and weights as records, the tails from the row offsets of its rows
+ * (ds_cache_part_read); its structure is checked, not its payload's
+ * checksum, which only a reader of the whole payload can check.
+ * Limits: regular files (Matrix Market, DIMACS .gr, .el, .wel, the cache),
+ * not gzip (ds_text_layout_read says so).
  */
 #ifndef DS_DIST_DFILE_H
 #define DS_DIST_DFILE_H
@@ -36,9 +41,11 @@ extern "C" {
 
 /* What a distributed load did on this rank. */
 typedef struct {
-  ds_text_layout layout; /* the file's header, as every rank read it */
-  uint64_t part_offset, part_bytes, part_lines; /* this rank's part of the body */
-  uint64_t entries;      /* entries this rank parsed */
+  ds_text_layout layout; /* the file's header, as every rank read it (a cache: format
+                            DS_FORMAT_CACHE, n, the heads' array as the body) */
+  uint64_t part_offset, part_bytes, part_lines; /* this rank's part of the body (a cache:
+                                                   its range of head records) */
+  uint64_t entries;      /* entries this rank parsed (a cache: arcs it read) */
   double header_ms, read_ms, parse_ms;
   ds_dgraph_build_info build; /* its arcs_to and arcs_from pointers are the caller's, or NULL */
 } ds_dfile_info;

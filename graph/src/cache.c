@@ -26,6 +26,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "graph_internal.h"
+#include "ds/text_range.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -227,15 +228,10 @@ static ds_status check_header(const char *path, const cache_header *h, uint64_t 
   return DS_OK;
 }
 
-/* Reads and checks a cache. input == NULL: no staleness checks (a cache
- * named as the input). */
-static ds_status cache_decode(const char *path, cache_src *src, const ds_load_options *opt,
-                              const ds_input_stamp *input, ds_graph *g, ds_error *err) {
+/* The header: ours, current (magic and version first: they lead every
+ * version's header), then intact. */
+static ds_status read_header(const char *path, cache_src *src, cache_header *hp, ds_error *err) {
   cache_header h;
-  ds_status st = DS_OK;
-  memset(g, 0, sizeof *g);
-  // 1. header: ours, current (magic and version first: they lead every
-  //    version's header), then intact
   const size_t lead = offsetof(cache_header, header_bytes);
   if (!src_read(src, &h, lead))
     return ds_error_set(err, DS_ERR_FORMAT, "%s: too short for a cache header", path);
@@ -250,6 +246,19 @@ static ds_status cache_decode(const char *path, cache_src *src, const ds_load_op
   if (h.header_checksum != header_checksum(&h) || h.header_bytes != sizeof h)
     return ds_error_set(err, DS_ERR_FORMAT, "%s: not a deltasplit cache, or its header is corrupt",
                         path);
+  *hp = h;
+  return DS_OK;
+}
+
+/* Reads and checks a cache. input == NULL: no staleness checks (a cache
+ * named as the input). */
+static ds_status cache_decode(const char *path, cache_src *src, const ds_load_options *opt,
+                              const ds_input_stamp *input, ds_graph *g, ds_error *err) {
+  cache_header h;
+  memset(g, 0, sizeof *g);
+  // 1. the header
+  ds_status st = read_header(path, src, &h, err);
+  if (st != DS_OK) return st;
   if (input != NULL) {
     int generated = (h.flags & FLAG_GENERATED) != 0;
     const ds_input_stamp was = {h.input_size,   h.input_mtime_s, h.input_mtime_ns, h.input_inode,
@@ -354,6 +363,33 @@ ds_status ds_cache_read(const char *cache_path, const ds_load_options *opt,
 
 ds_status ds_cache_read_any(const char *cache_path, ds_graph *g, ds_error *err) {
   return cache_read_file(cache_path, NULL, NULL, g, err);
+}
+
+ds_status ds_cache_layout_read(const char *path, ds_cache_layout *lay, ds_error *err) {
+  cache_src src;
+  cache_header h;
+  if (path == NULL || lay == NULL)
+    return ds_error_set(err, DS_ERR_ARG, "ds_cache_layout_read: path and lay must not be NULL");
+  memset(lay, 0, sizeof *lay);
+  ds_status st = cache_open(path, &src, err);
+  if (st != DS_OK) return st;
+  st = read_header(path, &src, &h, err);
+  close(src.fd);
+  if (st == DS_OK) st = check_header(path, &h, src.len, err);
+  if (st != DS_OK) return st;
+  lay->n = (uint32_t)h.n;
+  lay->m = h.m;
+  lay->weight_type = (ds_weight_type)h.weight_type;
+  lay->symmetric = (h.flags & FLAG_SYMMETRIC) != 0;
+  lay->index_base = h.index_base;
+  lay->format = (ds_format)h.format;
+  lay->input_entries = h.input_entries;
+  memcpy(lay->name, h.name, sizeof lay->name);
+  lay->file_bytes = src.len;
+  lay->offsets_at = sizeof h;
+  lay->col_at = lay->offsets_at + (h.n + 1) * sizeof(uint64_t);
+  lay->weights_at = lay->col_at + h.m * sizeof(uint32_t);
+  return DS_OK;
 }
 
 ds_status ds_cache_from_memory(const char *name, const void *bytes, size_t len, ds_graph *g,

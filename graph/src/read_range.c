@@ -373,3 +373,133 @@ void ds_text_part_edges_free(ds_text_part_edges *e) {
   free(e->w);
   memset(e, 0, sizeof *e);
 }
+
+/* ---- the binary cache ------------------------------------------------------- */
+
+#define OFFSETS_CHUNK ((size_t)1 << 16) /* row offsets read at a time */
+
+static ds_status cache_invalid(const char *path, ds_error *err, const char *what,
+                               unsigned long long a, unsigned long long b) {
+  return ds_error_set(err, DS_ERR_FORMAT, "%s: the cache does not hold a valid graph: %s (%llu, "
+                      "%llu)", path, what, a, b);
+}
+
+int ds_file_is_cache(const char *path) {
+  int fd;
+  uint64_t size;
+  ds_error ignored;
+  if (path == NULL || open_regular(path, &fd, &size, &ignored) != DS_OK) return 0;
+  char magic[DS_CACHE_MAGIC_LEN];
+  size_t got = 0;
+  const int yes = read_at(fd, path, magic, sizeof magic, 0, &got, &ignored) == DS_OK &&
+                  got == sizeof magic && memcmp(magic, DS_CACHE_MAGIC, DS_CACHE_MAGIC_LEN) == 0;
+  close(fd);
+  return yes;
+}
+
+/* Row offset v, read from the file. */
+static ds_status offset_at(int fd, const char *path, const ds_cache_layout *lay, uint32_t v,
+                           uint64_t *off, ds_error *err) {
+  size_t got;
+  ds_status st = read_at(fd, path, off, sizeof *off, lay->offsets_at + (uint64_t)v * sizeof *off,
+                         &got, err);
+  if (st == DS_OK && got != sizeof *off)
+    st = ds_error_set(err, DS_ERR_IO, "%s: the cache ends inside its row offsets", path);
+  if (st == DS_OK && *off > lay->m)
+    st = cache_invalid(path, err, "row offset beyond the arcs", v, *off);
+  return st;
+}
+
+ds_status ds_cache_part_read(const char *path, const ds_cache_layout *lay, uint64_t begin,
+                             uint64_t end, ds_text_part_edges *out, ds_error *err) {
+  if (path == NULL || lay == NULL || out == NULL)
+    return ds_error_set(err, DS_ERR_ARG, "ds_cache_part_read: arguments must not be NULL");
+  memset(out, 0, sizeof *out);
+  if (begin > end || end > lay->m)
+    return ds_error_set(err, DS_ERR_ARG, "%s: arcs [%llu, %llu) are not within the cache's %llu",
+                        path, (unsigned long long)begin, (unsigned long long)end,
+                        (unsigned long long)lay->m);
+  int fd;
+  uint64_t size;
+  ds_status st = open_regular(path, &fd, &size, err);
+  if (st != DS_OK) return st;
+  const size_t len = (size_t)(end - begin), cap = len ? len : 1;
+  uint32_t *src = malloc(cap * sizeof *src), *dst = malloc(cap * sizeof *dst);
+  uint32_t *w = malloc(cap * sizeof *w);
+  uint64_t *off = malloc(OFFSETS_CHUNK * sizeof *off);
+  if (src == NULL || dst == NULL || w == NULL || off == NULL) {
+    st = ds_error_set(err, DS_ERR_NOMEM, "%s: out of memory for %zu arcs", path, len);
+    goto done;
+  }
+  if (size != lay->file_bytes) {
+    st = ds_error_set(err, DS_ERR_IO, "%s: the cache has %llu bytes, not the %llu its header "
+                      "was read from: it changed during the load", path,
+                      (unsigned long long)size, (unsigned long long)lay->file_bytes);
+    goto done;
+  }
+  // 1. the heads and weights: exact ranges of fixed-size records
+  size_t got;
+  if ((st = read_at(fd, path, dst, len * sizeof *dst, lay->col_at + begin * sizeof *dst, &got,
+                    err)) != DS_OK ||
+      (st = read_at(fd, path, w, len * sizeof *w, lay->weights_at + begin * sizeof *w, &got,
+                    err)) != DS_OK)
+    goto done;
+  for (size_t k = 0; k < len; k++)
+    if (dst[k] >= lay->n) {
+      st = cache_invalid(path, err, "arc with a head beyond the vertices", begin + k, dst[k]);
+      goto done;
+    }
+  // 2. the tail of the first arc: the last row starting at or before it (binary search)
+  uint32_t lo = 0, hi = lay->n; /* offsets[lo] <= begin < offsets[hi] once narrowed */
+  while (len > 0 && hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    uint64_t o;
+    if ((st = offset_at(fd, path, lay, mid, &o, err)) != DS_OK) goto done;
+    if (o <= begin) lo = mid;
+    else hi = mid;
+  }
+  // 3. the rows from there on, a chunk of offsets at a time, until the range's arcs have tails
+  uint64_t prev = 0;
+  size_t k = 0;
+  for (uint32_t v = lo; k < len && v < lay->n;) {
+    const size_t want = (size_t)(lay->n + 1 - v) < OFFSETS_CHUNK ? (size_t)(lay->n + 1 - v)
+                                                                : OFFSETS_CHUNK;
+    if ((st = read_at(fd, path, off, want * sizeof *off,
+                      lay->offsets_at + (uint64_t)v * sizeof *off, &got, err)) != DS_OK)
+      goto done;
+    if (got != want * sizeof *off) {
+      st = ds_error_set(err, DS_ERR_IO, "%s: the cache ends inside its row offsets", path);
+      goto done;
+    }
+    for (size_t j = 0; j + 1 < want && k < len; j++, v++) {
+      if (off[j] < prev || off[j + 1] < off[j] || off[j + 1] > lay->m) {
+        st = cache_invalid(path, err, "row offsets that decrease or pass the arcs", v, off[j]);
+        goto done;
+      }
+      prev = off[j];
+      for (; k < len && begin + k < off[j + 1]; k++) {
+        if (begin + k < off[j]) { /* an arc before its row: the offsets skip it */
+          st = cache_invalid(path, err, "arc outside every row", begin + k, off[j]);
+          goto done;
+        }
+        src[k] = v;
+      }
+    }
+  }
+  if (k < len) st = cache_invalid(path, err, "arcs beyond the last row", begin + k, lay->m);
+done:
+  close(fd);
+  free(off);
+  if (st != DS_OK) {
+    free(src);
+    free(dst);
+    free(w);
+    return st;
+  }
+  out->src = src;
+  out->dst = dst;
+  out->w = w;
+  out->count = len;
+  out->weight_type = lay->weight_type;
+  return DS_OK;
+}

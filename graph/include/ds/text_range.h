@@ -1,8 +1,8 @@
 /* A text graph file read in byte ranges, one a rank: the pieces a
  * distributed load (app/dist/dfile.c) runs on every rank, none of which needs
  * the whole file in one memory. Matrix Market, DIMACS .gr and edge lists
- * (.el, .wel); not gzip (a compressed stream cannot be entered in the middle)
- * nor the binary cache.
+ * (.el, .wel), not gzip (a compressed stream cannot be entered in the
+ * middle); and the binary cache in ranges of arcs (at the end).
  *
  *   1. ds_text_layout_read: every rank reads the header (Matrix Market's
  *      banner and size line, DIMACS's 'p' line, an edge list's first edge
@@ -107,6 +107,43 @@ ds_status ds_text_part_parse(const char *path, const ds_text_layout *lay,
  * parts hold real weights). */
 void ds_text_part_edges_to_float(ds_text_part_edges *e);
 void ds_text_part_edges_free(ds_text_part_edges *e);
+
+/* ---- the binary cache in ranges of arcs ---------------------------------------
+ * A cache (cache.c) is fixed-size records: row offsets, heads, weights. A rank
+ * reads its range of arcs exactly, and the offsets of the rows those arcs
+ * belong to, found by a binary search over the offsets in the file; nothing
+ * else. The payload's checksum covers the whole payload in one chain, so a
+ * rank cannot check it on its part: the ranks check the structure (offsets
+ * increasing within the file's bounds, heads below n); a load in one process
+ * (ds_graph_load) checks the checksum. */
+typedef struct {
+  uint32_t n;
+  uint64_t m;
+  ds_weight_type weight_type;
+  int symmetric;            /* stored with both directions */
+  int index_base;
+  ds_format format;         /* of the input the cache was made from */
+  uint64_t input_entries;
+  char name[256];
+  uint64_t file_bytes;
+  uint64_t offsets_at, col_at, weights_at; /* file offsets of the three arrays */
+} ds_cache_layout;
+
+/* Whether path is a regular file that starts with the cache's magic bytes. */
+int ds_file_is_cache(const char *path);
+
+/* The header of a cache file, checked as ds_graph_load checks it (magic,
+ * version, header checksum, values, the file's length for n and m), without
+ * its payload. Errors: DS_ERR_IO, DS_ERR_FORMAT, DS_ERR_STALE (another version). */
+ds_status ds_cache_layout_read(const char *path, ds_cache_layout *lay, ds_error *err);
+
+/* Arcs [begin, end) of a cache as edges (tail, head, weight bits), into out
+ * (its list arrays owned, as ds_text_part_parse gives them; max_id and
+ * end_line unused). Errors: DS_ERR_ARG (a range beyond m), DS_ERR_IO,
+ * DS_ERR_FORMAT "FILE: the cache does not hold a valid graph: ...",
+ * DS_ERR_NOMEM. */
+ds_status ds_cache_part_read(const char *path, const ds_cache_layout *lay, uint64_t begin,
+                             uint64_t end, ds_text_part_edges *out, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,9 @@
  * turn float), pattern weights, symmetric files, files smaller than the rank
  * count. Bad files: the one-process load's error, status and message, on
  * every rank, its line number included, also where the count of the header
- * and a bad line compete for the first error; gzip is refused. */
+ * and a bad line compete for the first error; gzip is refused. Binary caches
+ * of the bundled graphs, each rank its exact range of arcs, against the
+ * one-process read of the cache; a spoiled or short cache fails on every rank. */
 #include "ds_test.h"
 
 #include <stdarg.h>
@@ -198,8 +200,10 @@ static void check_same(const char *what, const char *path, int undirected) {
         bytes += in->part_bytes;
         entries += in->entries;
       }
-      CHECK(entries == whole.input_entries, "%s R=%d: %llu entries, one process %llu", what, R,
-            (unsigned long long)entries, (unsigned long long)whole.input_entries);
+      const uint64_t expect = a->info[0].layout.format == DS_FORMAT_CACHE ? whole.m
+                                                                           : whole.input_entries;
+      CHECK(entries == expect, "%s R=%d: %llu entries, one process %llu", what, R,
+            (unsigned long long)entries, (unsigned long long)expect);
       CHECK(bytes >= a->info[0].layout.file_bytes - a->info[0].layout.body_offset, "%s R=%d: the "
             "parts hold %llu bytes of the body's %llu", what, R, (unsigned long long)bytes,
             (unsigned long long)(a->info[0].layout.file_bytes - a->info[0].layout.body_offset));
@@ -368,12 +372,64 @@ static void bad_files(const char *dir) {
   run_free(a, 2);
 }
 
+/* Binary caches, each rank its exact range of arcs: the graphs the text loads
+ * cached, against the one-process read of the cache; a cache spoiled in a
+ * later part, or cut short, fails on every rank. */
+static void cache_files(const char *dir, const char *const *inputs, int n_inputs) {
+  char path[4200];
+  ds_load_options opt;
+  options(&opt);
+  opt.use_cache = 1;
+  opt.cache_dir = dir;
+  for (int k = 0; k < n_inputs; k++) {
+    ds_graph g;
+    ds_load_info info;
+    ds_error err;
+    if (!CHECK(ds_graph_load_info(inputs[k], &opt, &g, &info, &err) == DS_OK && info.cache_written,
+               "%s: no cache written: %s", inputs[k], err.msg))
+      continue;
+    check_same(info.cache_path, info.cache_path, 0);
+    ds_graph_free(&g);
+    if (k != 0) continue;
+    // the first cache spoiled: a head beyond the vertices in its last arc, then cut short
+    FILE *f = fopen(info.cache_path, "rb");
+    if (f == NULL) exit(2);
+    text t = text_new();
+    t.len = fread(t.s, 1, TEXT_MAX, f);
+    fclose(f);
+    const uint32_t beyond = UINT32_MAX - 1;
+    ds_cache_layout lay;
+    REQUIRE(ds_cache_layout_read(info.cache_path, &lay, &err) == DS_OK, "%s", err.msg);
+    memcpy(t.s + lay.col_at + (lay.m - 1) * sizeof(uint32_t), &beyond, sizeof beyond);
+    write_text(dir, "spoiled.dscache", &t, path, sizeof path);
+    load_arg *a;
+    ds_status rs[TEST_MAX_RANKS], st;
+    ds_error re[TEST_MAX_RANKS];
+    for (int R = 1; R <= 3; R++) {
+      a = run_ranks(path, &opt, R, rs, re, &st, &err);
+      for (int r = 0; r < R; r++)
+        CHECK(rs[r] == DS_ERR_FORMAT && strstr(re[r].msg, "head beyond the vertices") != NULL,
+              "spoiled cache R=%d rank %d: %d '%s'", R, r, rs[r], re[r].msg);
+      run_free(a, R);
+    }
+    t.len -= 4;
+    write_text(dir, "short.dscache", &t, path, sizeof path);
+    a = run_ranks(path, &opt, 2, rs, re, &st, &err);
+    for (int r = 0; r < 2; r++)
+      CHECK(rs[r] == DS_ERR_FORMAT && strstr(re[r].msg, "wrong length") != NULL,
+            "short cache rank %d: %d '%s'", r, rs[r], re[r].msg);
+    run_free(a, 2);
+    free(t.s);
+  }
+}
+
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) check_same(argv[i], argv[i], 0);
   char dir[4096];
   scratch_make(dir, sizeof dir, "dist_file");
   made_files(dir);
   bad_files(dir);
+  cache_files(dir, (const char *const *)argv + 1, argc - 1);
   scratch_remove(dir);
   return ds_test_finish("dist file");
 }
