@@ -50,12 +50,8 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
   if (out == NULL) return ds_error_set(err, DS_ERR_ARG, "kron: out must not be NULL");
   memset(out, 0, sizeof *out);
   ds_status st = ds_dkron_spec_check(spec, err);
+  if (st == DS_OK) st = ds_graph500_range_check(spec->scale, spec->edge_factor, begin, end, err);
   if (st != DS_OK) return st;
-  const uint64_t count = ds_dkron_edge_count(spec);
-  if (begin > end || end > count)
-    return ds_error_set(err, DS_ERR_ARG, "kron: edges [%llu, %llu) are not within the graph's "
-                        "%llu", (unsigned long long)begin, (unsigned long long)end,
-                        (unsigned long long)count);
   // 1. the arrays
   const uint64_t len = end - begin;
   const size_t cap = len ? (size_t)len : 1;
@@ -69,7 +65,7 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
   }
   // 2. each edge from its own stream: any split over ranks and threads gives the same edges
   st = ds_graph500_edges(spec->scale, spec->edge_factor, spec->seed, spec->threads, begin, end,
-                             out->src, out->dst, out->w, err);
+                         out->src, out->dst, out->w, err);
   if (st != DS_OK) {
     ds_dkron_edges_free(out);
     return st;

@@ -29,14 +29,10 @@ extern "C" ds_status ds_dkron_generate_device(const ds_dkron_spec *spec, uint64_
                                               uint64_t end, uint32_t *d_src, uint32_t *d_dst,
                                               float *d_w, cudaStream_t stream, ds_error *err) {
   // 1. arguments: the host generator's checks
-  ds_status st = spec != NULL ? ds_graph500_check(spec->scale, spec->edge_factor, err)
-                              : ds_error_set(err, DS_ERR_ARG, "kron: the spec must not be NULL");
+  ds_status st =
+      spec != NULL ? ds_graph500_range_check(spec->scale, spec->edge_factor, begin, end, err)
+                   : ds_error_set(err, DS_ERR_ARG, "kron: the spec must not be NULL");
   if (st != DS_OK) return st;
-  const uint64_t count = ds_dkron_edge_count(spec);
-  if (begin > end || end > count)
-    return ds_error_set(err, DS_ERR_ARG, "kron: edges [%llu, %llu) are not within the graph's "
-                        "%llu", (unsigned long long)begin, (unsigned long long)end,
-                        (unsigned long long)count);
   const uint64_t len = end - begin;
   if (len == 0) return DS_OK;
   if (d_src == NULL || d_dst == NULL || d_w == NULL)

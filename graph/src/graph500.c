@@ -36,9 +36,8 @@ ds_status ds_graph500_check(uint32_t scale, uint32_t edge_factor, ds_error *err)
   return DS_OK;
 }
 
-ds_status ds_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed, int threads,
-                            uint64_t begin, uint64_t end, uint32_t *src, uint32_t *dst, float *w,
-                            ds_error *err) {
+ds_status ds_graph500_range_check(uint32_t scale, uint32_t edge_factor, uint64_t begin,
+                                  uint64_t end, ds_error *err) {
   ds_status st = ds_graph500_check(scale, edge_factor, err);
   if (st != DS_OK) return st;
   const uint64_t count = (uint64_t)edge_factor << scale;
@@ -46,6 +45,14 @@ ds_status ds_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed,
     return ds_error_set(err, DS_ERR_ARG, "kron: edges [%llu, %llu) are not within the graph's "
                         "%llu", (unsigned long long)begin, (unsigned long long)end,
                         (unsigned long long)count);
+  return DS_OK;
+}
+
+ds_status ds_graph500_edges(uint32_t scale, uint32_t edge_factor, uint64_t seed, int threads,
+                            uint64_t begin, uint64_t end, uint32_t *src, uint32_t *dst, float *w,
+                            ds_error *err) {
+  ds_status st = ds_graph500_range_check(scale, edge_factor, begin, end, err);
+  if (st != DS_OK) return st;
   if (threads < 0)
     return ds_error_set(err, DS_ERR_ARG, "kron: %d threads: 0 (OpenMP's default) or more",
                         threads);

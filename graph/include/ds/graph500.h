@@ -23,6 +23,11 @@ extern "C" {
 /* DS_ERR_ARG naming the parameter ("kron: scale 40 is not in [1, 31]"). */
 ds_status ds_graph500_check(uint32_t scale, uint32_t edge_factor, ds_error *err);
 
+/* ds_graph500_check's, and that [begin, end) lies within the graph's edges:
+ * DS_ERR_ARG "kron: edges [B, E) are not within the graph's M". */
+ds_status ds_graph500_range_check(uint32_t scale, uint32_t edge_factor, uint64_t begin,
+                                  uint64_t end, ds_error *err);
+
 /* Edges [begin, end) into src, dst and w (end - begin values each), on
  * `threads` OpenMP threads (0: OpenMP's default). Errors: DS_ERR_ARG (the
  * parameters, a range beyond edge_factor << scale, threads < 0). */
