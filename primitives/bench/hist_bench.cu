@@ -5,8 +5,8 @@
 // cub::DeviceHistogram::HistogramEven, and msplit::histogram_range against HistogramRange, on the
 // same bins (even bins of width span / m from 0; range boundaries at the same places), both
 // overwriting a 32-bit histogram; the two histograms are compared (a "match" column). Then the
-// ablations behind detail/histogram/tuning.h: each way of counting forced (ballot votes vs shared
-// atomics at small m; sliced shared counters vs global atomics, and two slice sizes, at large m).
+// ablations behind detail/histogram/tuning.h: each way of counting forced (sliced shared counters
+// vs global atomics, and two slice sizes, at large m).
 // Samples: f32 uniform in [0, 1024) ("uniform") or all 512.5 ("equal"); u8/u16/u32 uniform over the
 // type (span 2^8, 2^16, 2^32). Protocol: one warm-up, then --trials timed runs (CUDA events),
 // median, min and max. The bound: the samples read once at the measured copy bandwidth.
@@ -175,7 +175,6 @@ void run_ablation(bench_state &st, const float *d_s, size_t n, const char *n_lab
     std::vector<uint32_t> ms;
   };
   const std::vector<forced> runs = {
-      {"ballot", hist_mode::BALLOT, 0, {2, 4, 8, 16, 32}},
       {"shared", hist_mode::SHARED, 16384, {2, 4, 8, 16, 32, 64, 4096, 65536}},
       {"shared_slice8k", hist_mode::SHARED, 8192, {65536}},
       {"shared_slice32k", hist_mode::SHARED, 32768, {65536}},

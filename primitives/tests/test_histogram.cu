@@ -330,7 +330,7 @@ void run_type(bool quick, uint64_t &seed) {
         run_case<T>(k, m, quick ? 3001 : 100003, dist_kind(d), o, ++seed);
       }
     }
-    // 2. the sizes around a warp and a tile, at the ballot and the shared-memory path
+    // 2. the sizes around a warp and a tile
     std::vector<size_t> ns = {0, 1, 31, 32, 33, tile - 1, tile, tile + 1, 1000007};
     if (quick) ns = {0, 1, 33, tile + 1};
     for (uint32_t m : {31u, 257u}) {
@@ -397,8 +397,8 @@ void run_functors(bool quick, uint64_t &seed) {
   const size_t n = quick ? 5003 : 2000003;
   std::vector<uint32_t> s(n);
   for (uint32_t &x : s) x = uint32_t(g());
-  // 1. a functor without bin(): results >= m are dropped, through every path (ballot, shared,
-  // sliced shared, global atomics)
+  // 1. a functor without bin(): results >= m are dropped, through every path (shared, sliced
+  // shared, global atomics)
   for (uint32_t m : {5u, 1000u, 40000u, 300000u}) {
     const hashed_bins op{m + m / 4 + 1};
     auto host = [op](uint32_t x) { return op(x); };
@@ -443,7 +443,6 @@ void run_forced(bool quick, uint64_t &seed) {
     const char *name;
   };
   const std::vector<forced> runs = {
-      {hist_mode::BALLOT, 0, 32768, {1, 2, 5, 31, 32}, "ballot"},
       {hist_mode::SHARED, 0, 32768, {1, 2, 32, 33}, "shared"},
       {hist_mode::SHARED, 1000, 32768, {5000}, "shared, slices of 1000"},
       {hist_mode::SHARED, 0, 64, {5000}, "shared, 4 tree levels staged"},

@@ -3,11 +3,7 @@
 //
 // The samples are read with 16-byte loads in a grid-stride loop over a grid sized to the SMs;
 // the few samples before the first 16-byte boundary and after the last whole vector (fewer
-// than 32 in all) are counted by one warp. Four ways to count, chosen per call (dispatch.cuh):
-//   BALLOT  small m: per 32 samples, one vote for "in a bin" and one per bit of the bin (five);
-//           lane b counts bin b in a register from the votes (Ashkiani's thesis, section 3.7.3).
-//           No atomics until the end. Chosen for m <= tuning::HIST_BALLOT_MAX_BINS (none on
-//           Hopper: shared atomics are faster there).
+// than 32 in all) are counted by one warp. Three ways to count, chosen per call (dispatch.cuh):
 //   SHARED  a slice of at most HIST_MAX_SLICE_BINS bins in shared memory, one atomicAdd per
 //           sample in the slice. With more bins than that, the grid is num_slices copies of
 //           the same walk over the samples, block b counting slice b % num_slices.
@@ -17,7 +13,8 @@
 //           the end maps each value to its bin (as CUB does for 8-bit samples), summing them
 //           per bin in 256 more shared counters when m <= 256.
 // Invariants: a block counts fewer than 2^31 samples (its 32-bit counters cannot overflow);
-// every lane of a warp runs the same iterations (the votes need the whole warp); counters
+// every lane of a warp runs the same iterations (GLOBAL's __match_any_sync needs the whole
+// warp); counters
 // that stay zero are not added.
 #pragma once
 #include <cuda_runtime.h>
@@ -34,7 +31,7 @@
 namespace msplit {
 namespace detail {
 
-enum class hist_mode { BALLOT, SHARED, GLOBAL, BYTE };
+enum class hist_mode { SHARED, GLOBAL, BYTE };
 
 // BYTE: 8-bit samples are counted by value, then each value's count goes to its bin.
 constexpr uint32_t BYTE_VALUES = 256;
@@ -60,10 +57,6 @@ __device__ __forceinline__ void add_to_histogram(void *hist, bool wide, uint32_t
   if (wide) atomicAdd(static_cast<unsigned long long *>(hist) + bin, static_cast<unsigned long long>(count));
   else atomicAdd(static_cast<unsigned *>(hist) + bin, count);
 }
-
-// Bits of a bin number that BALLOT votes on: one bin per lane.
-constexpr int BALLOT_BITS = 5;
-static_assert(tuning::HIST_BALLOT_MAX_BINS <= (1u << BALLOT_BITS), "BALLOT counts one bin per lane");
 
 template <hist_mode MODE, typename Sample, typename Key, typename Op>
 __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(const hist_args<Sample, Op> a) {
@@ -97,19 +90,8 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   __syncthreads();
 
   // 2. count; `count` takes one bin per lane and is called by whole warps
-  uint32_t lane_count = 0;  // BALLOT: samples of bin `lane`
-  // BALLOT: all five bits are voted on whatever m, without a branch: for a lane below m, a
-  // bit at or above ceil(log2 m) is 0 in its own number and in every bin below m alike
-  uint32_t flip[BALLOT_BITS];
-#pragma unroll
-  for (int i = 0; i < BALLOT_BITS; ++i) flip[i] = ((lane >> i) & 1u) ? 0u : FULL_WARP_MASK;
   auto count = [&](uint32_t b) {
-    if constexpr (MODE == hist_mode::BALLOT) {
-      uint32_t mask = __ballot_sync(FULL_WARP_MASK, b < bins);
-#pragma unroll
-      for (int i = 0; i < BALLOT_BITS; ++i) mask &= __ballot_sync(FULL_WARP_MASK, (b >> i) & 1u) ^ flip[i];
-      lane_count += __popc(mask);
-    } else if constexpr (MODE == hist_mode::SHARED) {
+    if constexpr (MODE == hist_mode::SHARED) {
       const uint32_t local = b - first_bin;  // wraps above `bins` for bins of other slices
       if (local < bins) atomicAdd(&counts[local], 1u);
     } else if constexpr (MODE == hist_mode::BYTE) {
@@ -163,9 +145,6 @@ __global__ void __launch_bounds__(tuning::HIST_BLOCK_THREADS) histogram_kernel(c
   }
 
   // 3. add the block's counts to the histogram
-  if constexpr (MODE == hist_mode::BALLOT) {
-    if (lane < bins && lane_count) atomicAdd(&counts[lane], lane_count);
-  }
   if constexpr (MODE == hist_mode::BYTE) {
     static_assert(sizeof(Sample) == 1, "BYTE counts 8-bit samples");
     // With at most 256 bins the values' counts are summed per bin in shared memory first: 256

@@ -61,7 +61,6 @@ inline hist_plan make_hist_plan(uint32_t m, size_t sample_bytes, size_t stage_by
   const bool costly_bins = stage_bytes < full_stage_bytes;
   hist_mode mode = hist_mode::SHARED;
   if (sample_bytes == 1) mode = hist_mode::BYTE;
-  else if (m <= tuning::HIST_BALLOT_MAX_BINS) mode = hist_mode::BALLOT;
   else if (slices > tuning::HIST_MAX_SLICES || (slices > 1 && costly_bins)) mode = hist_mode::GLOBAL;
   return plan_for_mode(mode, m, tuning::HIST_MAX_SLICE_BINS, stage_bytes);
 }
@@ -115,7 +114,6 @@ msplit_status histogram_run_plan(const hist_plan &p, const Sample *samples, size
   const hist_args<Sample, Op> a{samples, n, op, m, p.slice_bins, p.num_slices, uint32_t(p.stage_bytes),
                                 uint32_t(p.stage_offset), hist, wide, record, levels_checked};
   switch (p.mode) {
-    case hist_mode::BALLOT: return launch_histogram<hist_mode::BALLOT, Sample, Key>(a, p, n, stream);
     case hist_mode::SHARED: return launch_histogram<hist_mode::SHARED, Sample, Key>(a, p, n, stream);
     case hist_mode::BYTE:
       if constexpr (sizeof(Sample) == 1) return launch_histogram<hist_mode::BYTE, Sample, Key>(a, p, n, stream);

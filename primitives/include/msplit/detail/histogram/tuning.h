@@ -14,15 +14,11 @@ namespace tuning {
 constexpr int HIST_BLOCK_THREADS = 256;
 // 16-byte loads each thread issues before it counts their samples (loads in flight per thread).
 constexpr int HIST_LOADS_PER_THREAD = 2;
-// Up to this m the bins are counted with warp votes (Ashkiani's thesis, section 3.7.3: six
-// __ballot_sync per 32 samples, one counter per lane in a register; at most 32); above it with
-// one shared-memory atomicAdd per sample. 0: never, because Hopper's shared atomics win at every
-// m, and keep the pace when every sample is in one bin.
-// hist_bench, f32 even bins, G samples/s, votes vs shared atomics: m = 2: 396 vs 742, 16: 395
-// vs 742, 32: 396 vs 738 (uniform; the same with every sample equal); range bins: m = 2: 248 vs
-// 389, 16: 188 vs 259, 32: 169 vs 226. (Votes are kept, forced by the tests and the benchmark,
-// for GPUs whose shared atomics are slower.)
-constexpr uint32_t HIST_BALLOT_MAX_BINS = 0;
+// Small m is counted with one shared-memory atomicAdd per sample, not with warp votes (Ashkiani's
+// thesis, section 3.7.3: six __ballot_sync per 32 samples, a counter per lane): on the H100 the
+// votes ran at about half the speed (f32 even bins, G samples/s, votes vs shared atomics: m = 2:
+// 396 vs 742, 16: 395 vs 742, 32: 396 vs 738, uniform or every sample equal; range bins: m = 2:
+// 248 vs 389, 16: 188 vs 259, 32: 169 vs 226), so they are not in the library.
 // Most bins one block counts in shared memory (4 bytes each: 64 KB, 3 blocks of 256 threads
 // per SM). Above it the bins are cut into slices of at most this many, one slice per block, and
 // every slice's blocks read all the samples (the blocks of one stretch of samples run side by
