@@ -71,21 +71,24 @@ void run_case(const test_case &c, uint64_t seed) {
     std::memcpy(&offsets_b[s * ob], &begin[s], ob);
     std::memcpy(&offsets_e[s * ob], &end[s], ob);
   }
-  // the oracle: stable sort of each segment's indices
+  // the oracle: stable sort of each segment's (key, index) items (the keys sorted beside their
+  // indices, not through them: an indirect comparison made the 2^26-item segment take a minute)
   std::vector<unsigned char> want_k(n * kb, POISON), want_v(n * vb, POISON);
-  std::vector<size_t> idx;
-  std::vector<host_key> hk(n);
-  for (size_t i = 0; i < n; ++i) hk[i] = host_key_of(keys.data(), i, c.key_type);
+  struct keyed {
+    host_key key;
+    size_t index;
+  };
+  std::vector<keyed> seg;
   for (size_t s = 0; s < S; ++s) {
-    idx.resize(end[s] - begin[s]);
-    for (size_t j = 0; j < idx.size(); ++j) idx[j] = begin[s] + j;
+    seg.resize(end[s] - begin[s]);
+    for (size_t j = 0; j < seg.size(); ++j) seg[j] = {host_key_of(keys.data(), begin[s] + j, c.key_type), begin[s] + j};
     if (c.descending)
-      std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return host_less(hk[b], hk[a]); });
+      std::stable_sort(seg.begin(), seg.end(), [](const keyed &a, const keyed &b) { return host_less(b.key, a.key); });
     else
-      std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return host_less(hk[a], hk[b]); });
-    for (size_t j = 0; j < idx.size(); ++j) {
-      std::memcpy(&want_k[(begin[s] + j) * kb], &keys[idx[j] * kb], kb);
-      if (vb) std::memcpy(&want_v[(begin[s] + j) * vb], &values[idx[j] * vb], vb);
+      std::stable_sort(seg.begin(), seg.end(), [](const keyed &a, const keyed &b) { return host_less(a.key, b.key); });
+    for (size_t j = 0; j < seg.size(); ++j) {
+      std::memcpy(&want_k[(begin[s] + j) * kb], &keys[seg[j].index * kb], kb);
+      if (vb) std::memcpy(&want_v[(begin[s] + j) * vb], &values[seg[j].index * vb], vb);
     }
   }
   // the device run
