@@ -9,7 +9,7 @@
 #include "deltasplit/deltasplit.h"
 #include "ds/graph.h"
 #include "ds/status.h"
-#include "gpu/gpu_sssp.h"
+#include "gpu_sssp.h"
 #include "kcore.h"
 #include "tc.h"
 

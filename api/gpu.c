@@ -1,5 +1,5 @@
 /* The GPU context of the public API: one engine context per engine asked for
- * (app/gpu's ds_gpu_open for SSSP, ds_kcore_gpu_open, ds_tc_gpu_open), the
+ * (app/sssp/gpu's ds_gpu_open for SSSP, ds_kcore_gpu_open, ds_tc_gpu_open), the
  * device memory they need before any of them allocates, and the locks that
  * keep calls on one context, and on one device, one at a time. */
 #include <omp.h>

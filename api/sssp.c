@@ -2,7 +2,7 @@
  * as the sssp program resolves them (the algorithm, cpu-delta in a GPU
  * algorithm's place without a GPU, each backend's automatic delta, the
  * buckets from the largest weight, the width that holds every distance), then
- * each source's search on app/gpu's engines or the CPU's, with the programs'
+ * each source's search on app/sssp/gpu's engines or the CPU's, with the programs'
  * validation (the independent validator, and Dijkstra's distances) when
  * asked. */
 #include <math.h>

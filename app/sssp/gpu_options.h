@@ -1,6 +1,6 @@
 /* The program side of the GPU options: the DS_GPU_* environment variables
  * that experiments and tests use to override the measured defaults
- * (ds_gpu_options, app/gpu/gpu_sssp.h), and the per-round trace file of
+ * (ds_gpu_options, app/sssp/gpu/gpu_sssp.h), and the per-round trace file of
  * DS_GPU_TRACE. The GPU library reads no environment and writes no file;
  * `sssp`, gpu_sssp_test and gpu_bench read the overrides here.
  *
@@ -14,7 +14,7 @@
 #ifndef DS_GPU_OPTIONS_H
 #define DS_GPU_OPTIONS_H
 
-#include "gpu/gpu_sssp.h"
+#include "gpu_sssp.h"
 
 #ifdef __cplusplus
 extern "C" {

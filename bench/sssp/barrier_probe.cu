@@ -3,7 +3,7 @@
  * A persistent cooperative kernel (2 blocks of 256 threads per SM, as the
  * SSSP engines) times, with %globaltimer on block 0:
  *   grid     cooperative-groups grid barrier (every block)
- *   team     our team barrier (app/gpu/barriers.cuh stretch_sync::team_sync: a counter
+ *   team     our team barrier (app/sssp/gpu/barriers.cuh stretch_sync::team_sync: a counter
  *            that only grows, red.release / ld.acquire) over blocks 0..k-1
  *   cluster  the hardware cluster barrier of cluster 0 (blocks 0..k-1 when the
  *            launch has clusters of k blocks; cooperative + cluster launch)

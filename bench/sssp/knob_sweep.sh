@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sweep of the GPU SSSP tuning knobs (environment variables read by
-# app/gpu/context.cu; experiments only) over chosen graphs of the suite.
+# app/sssp/gpu/context.cu; experiments only) over chosen graphs of the suite.
 #   bench/sssp/knob_sweep.sh BUILD_DIR WORK_DIR OUT_DIR "CONFIGS" "GRAPHS" [ALGOS]
 #     CONFIGS  ';'-separated sets of NAME=VALUE settings ("" = the defaults), e.g.
 #              "DS_GPU_SOLO_MAX=0;DS_GPU_SOLO_MAX=256 DS_GPU_DYNAMIC_TILES=1"
@@ -9,7 +9,7 @@
 #     ALGOS    sssp --algo list (default near-far,multisplit,sort,bellman-ford)
 #   TRACE=1 also writes the per-round trace of near-far / bellman-ford
 #   (DS_GPU_TRACE) to OUT_DIR/trace-GRAPH-CONFIGINDEX.txt.
-# Knobs (read by app/sssp/gpu_options.c; defaults and their measurements in app/gpu/tuning.cuh): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
+# Knobs (read by app/sssp/gpu_options.c; defaults and their measurements in app/sssp/gpu/tuning.cuh): DS_GPU_SOLO_MAX, DS_GPU_TEAM_BLOCKS, DS_GPU_TEAM_MAX,
 # DS_GPU_SOLO_LOCAL (0/1), DS_GPU_MIN_TILE, DS_GPU_RANK_BLOCKS (0/1), DS_GPU_DYNAMIC_TILES
 # (0/1/2), DS_GPU_BLOCKS_PER_SM, DS_GPU_HUGE_DEGREE, DS_GPU_SPILL_LIMIT, DS_GPU_LOCAL_SOLO,
 # DS_GPU_LOCAL_TEAM, DS_GPU_LOCAL_GRID (local steps per round, one block per SM only),

@@ -3,11 +3,11 @@
 #   1. the programs' own headers (the sssp program's, every header at the top of app/sssp/, and
 #      app/common's option table, configuration, outputs, report, driver, host memory, lab seam
 #      and app.h) are included only by the programs' own files: never by an engine (app/sssp/cpu,
-#      app/gpu, app/dist, the k-core and triangle libraries), by app/common's shared device code,
-#      or by the installed library (api/);
-#   2. app/common, the code the programs share, includes no header of a graph code (app/sssp,
-#      app/gpu, app/dist, app/kcore, app/tc);
-#   3. kcore and tc include no header of the SSSP engines (app/sssp, app/gpu, app/dist);
+#      app/sssp/gpu, app/dist, the k-core and triangle libraries), by app/common's shared device
+#      code, or by the installed library (api/);
+#   2. app/common, the code the programs share, includes no header of a graph code (app/sssp and
+#      its engines, app/dist, app/kcore, app/tc);
+#   3. kcore and tc include no header of the SSSP engines (app/sssp and its engines, app/dist);
 #   4. app/common, kcore and tc link no SSSP engine (ds_cpu, ds_gpu, its stub, ds_gpu_options,
 #      ds_dist): their CMake link lines name none;
 #   5. no circle of calls: among the C and CUDA files of graph/src, app/ and api/, no file calls a
@@ -45,14 +45,14 @@ for f in $(sources app api); do
 done
 
 # 2. app/common includes no graph code's header
-code_headers=$(header_names app/sssp app/gpu app/dist app/kcore app/tc)
+code_headers=$(header_names app/sssp app/dist app/kcore app/tc)
 for f in $(sources app/common); do
   hits=$(includes_of "$f" "$code_headers")
   [ -n "$hits" ] && fail "$f:${hits%%$'\n'*} (the programs' shared code includes a graph code's header)"
 done
 
 # 3. kcore and tc include no SSSP engine's header
-sssp_headers=$(header_names app/sssp app/gpu app/dist)
+sssp_headers=$(header_names app/sssp app/dist)
 for f in $(sources app/kcore app/tc); do
   hits=$(includes_of "$f" "$sssp_headers")
   [ -n "$hits" ] && fail "$f:${hits%%$'\n'*} (kcore and tc include an SSSP engine's header)"

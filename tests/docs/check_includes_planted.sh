@@ -33,7 +33,7 @@ if ! out=$(bash "$check" "$work/tree" 2>&1); then
   failures=$((failures + 1))
 fi
 plant "an engine including the program's header" "a program's header, outside the programs" \
-  app/gpu/gpu_sssp.h '#include "run.h"'
+  app/sssp/gpu/gpu_sssp.h '#include "run.h"'
 plant "the CPU engine including the program's report" "a program's header, outside the programs" \
   app/sssp/cpu/dist.c '#include "sssp_report.h"'
 plant "the installed library including the driver" "a program's header, outside the programs" \
@@ -43,7 +43,7 @@ plant "app/common including the SSSP contract" "shared code includes a graph cod
 plant "app/common including the k-core library" "shared code includes a graph code's header" \
   app/common/device_graph.cu '#include "kcore.h"'
 plant "tc including the GPU SSSP engine" "kcore and tc include an SSSP engine's header" \
-  app/tc/tc_cpu.c '#include "gpu/gpu_sssp.h"'
+  app/tc/tc_cpu.c '#include "gpu_sssp.h"'
 plant "kcore linking the CPU SSSP library" "ds_kcore links the SSSP engine ds_cpu" \
   app/kcore/CMakeLists.txt 'target_link_libraries(ds_kcore PRIVATE ds_cpu)'
 plant "app/common linking the GPU SSSP library" "ds_app_common links the SSSP engine" \

@@ -94,7 +94,7 @@ ds_dist_width ds_sssp_dist_width(const ds_graph *g);
 
 /* The bucket counts of DS_ALGO_MULTISPLIT and DS_ALGO_SORT. The largest is
  * the largest m of the msplit library's grid-wide multisplit, which the GPU
- * bucket engine runs (a static_assert in app/gpu/gpu_common.cuh ties them). */
+ * bucket engine runs (a static_assert in app/sssp/gpu/gpu_common.cuh ties them). */
 #define DS_SSSP_MIN_BUCKETS 2u
 #define DS_SSSP_MAX_BUCKETS 256u
 
@@ -187,6 +187,9 @@ double ds_delta_auto(const ds_graph *g);
 #define DS_DELTA_AUTO_CPU_SCALE 8.0
 #define DS_DELTA_AUTO_CPU_DENSE_DEGREE 8.0
 #define DS_DELTA_AUTO_CPU_DENSE_SCALE 2.0
+#define DS_PROBES 8
+#define DS_PROBE_BALL 256
+#define DS_PROBE_GROWTH 32
 double ds_delta_auto_cpu(const ds_graph *g);
 
 /* The bucket width of each of the n algorithms of one run, in delta[i]: 0 for

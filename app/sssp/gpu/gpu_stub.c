@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/gpu_sssp.h"
+#include "gpu_sssp.h"
 
 #define STUB_REASON "this build of deltasplit has no CUDA"
 

@@ -1,4 +1,4 @@
-/* deltasplit GPU SSSP: C interface over the CUDA algorithms in app/gpu/.
+/* deltasplit GPU SSSP: C interface over the CUDA algorithms in app/sssp/gpu/.
  *
  * A context holds one graph on one device, uploaded once, so that many
  * sources and trials reuse it, and the options its searches run with. Built
@@ -33,7 +33,7 @@ typedef struct {
   uint32_t rounds;             /* [out] its rounds */
 } ds_gpu_trace;
 
-/* How the persistent kernels run (app/gpu/tuning.cuh says what each
+/* How the persistent kernels run (app/sssp/gpu/tuning.cuh says what each
  * default is and the measurement that chose it). For experiments and tests
  * only; the defaults are the measured best. */
 typedef struct {
