@@ -197,14 +197,16 @@ ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d) {
 }
 
 ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
-                                      uint64_t need, const char *parts) {
+                                      uint64_t need, const char *parts, uint64_t advice_part,
+                                      const char *advice) {
   const uint64_t available = ds_host_mem_available();
   if (available == 0 || need <= available) return DS_EXIT_OK;
   fprintf(stderr,
           "%s: %s: the run needs about %.1f MiB of host memory besides the graph's %.1f MiB "
-          "(%s), but %.1f MiB are available\n",
+          "(%s), but %.1f MiB are available%s\n",
           cli->prog->name, path, (double)need / MIB, (double)graph / MIB, parts,
-          (double)available / MIB);
+          (double)available / MIB,
+          advice != NULL && advice_part > available / 2 ? advice : "");
   return DS_EXIT_INTERNAL;
 }
 

@@ -55,9 +55,12 @@ ds_exit_code ds_app_device(const ds_cli *cli, ds_app_device_info *d);
 
 /* Refuses (DS_EXIT_INTERNAL, a message naming path, the bytes needed and
  * available (host_mem.h) and `parts`, what the need is made of) a run that
- * needs more host memory than is available, beyond the graph's `graph` bytes already loaded. */
+ * needs more host memory than is available, beyond the graph's `graph` bytes
+ * already loaded. advice (NULL: none) ends the message where advice_part of
+ * the need is more than half of what is available (": fewer --sources"). */
 ds_exit_code ds_app_check_host_memory(const ds_cli *cli, const char *path, uint64_t graph,
-                                      uint64_t need, const char *parts);
+                                      uint64_t need, const char *parts, uint64_t advice_part,
+                                      const char *advice);
 
 /* run_graph(ctx, path) for each graph of cli in turn, an empty line between
  * their tables; a validation failure does not stop the others, any other

@@ -409,9 +409,9 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   snprintf(parts, sizeof parts, "results %.1f, working memory %.1f%s, timings %.1f MiB",
            (double)results / DS_DRIVER_MIB, (double)scratch / DS_DRIVER_MIB, threads_part,
            (double)timings / DS_DRIVER_MIB);
-  if ((rc = ds_app_check_host_memory(cli, path, graph_bytes,
-                                     results + scratch + per_thread + timings, parts)) != DS_EXIT_OK)
-    goto cleanup;
+  rc = ds_app_check_host_memory(cli, path, graph_bytes, results + scratch + per_thread + timings,
+                                parts, 0, NULL);
+  if (rc != DS_EXIT_OK) goto cleanup;
   for (int i = 0; i < p->n_algos; i++) {
     stats[i].algo = p->algos[i];
     if ((stats[i].times_ms = (double *)calloc(cli->trials, sizeof(double))) == NULL) goto nomem;

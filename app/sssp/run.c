@@ -23,7 +23,6 @@
 #include "app.h"
 #include "driver.h"
 #include "gpu_options.h"
-#include "host_mem.h"
 #include "lab.h"
 #include "sssp_report.h"
 #include "run.h"
@@ -110,18 +109,12 @@ static ds_exit_code check_memory(const ds_cli *cli, const run_plan *p, const ds_
                                  const char *path, uint32_t n_sources, ds_dist_width width) {
   ds_run_memory m;
   ds_run_memory_estimate(g, cli, p->algos, p->n_algos, n_sources, width, &m);
-  const uint64_t need = m.results + m.scratch + m.per_source;
-  const uint64_t available = ds_host_mem_available();
-  if (available == 0 || need <= available) return DS_EXIT_OK;
-  fprintf(stderr,
-          "sssp: %s: the run needs about %.1f MiB of host memory besides the graph's %.1f MiB "
-          "(results %.1f, working memory %.1f, per-source statistics %.1f), but %.1f MiB are "
-          "available%s\n",
-          path, (double)need / DS_DRIVER_MIB, (double)m.graph / DS_DRIVER_MIB,
-          (double)m.results / DS_DRIVER_MIB, (double)m.scratch / DS_DRIVER_MIB,
-          (double)m.per_source / DS_DRIVER_MIB, (double)available / DS_DRIVER_MIB,
-          m.per_source > available / 2 ? ": fewer --sources or --trials" : "");
-  return DS_EXIT_INTERNAL;
+  char parts[160];
+  snprintf(parts, sizeof parts, "results %.1f, working memory %.1f, per-source statistics %.1f",
+           (double)m.results / DS_DRIVER_MIB, (double)m.scratch / DS_DRIVER_MIB,
+           (double)m.per_source / DS_DRIVER_MIB);
+  return ds_app_check_host_memory(cli, path, m.graph, m.results + m.scratch + m.per_source, parts,
+                                  m.per_source, ": fewer --sources or --trials");
 }
 
 /* One run of one algorithm. */
