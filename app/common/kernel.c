@@ -443,9 +443,11 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   m.path = path;
   double *times[DS_KERNEL_ALGOS];
   for (int i = 0; i < p->n_algos; i++) times[i] = stats[i].times_ms;
-  const ds_driver_trials trials = {p->n_algos, 1,       cli->trials, cli->validate,
-                                   times,      &m,      m_reference, m_run,
-                                   m_corrupt,  m_check, m_done};
+  const ds_driver_trials trials = {.n_algos = p->n_algos, .n_sources = 1,
+                                   .trials = cli->trials, .validate = cli->validate,
+                                   .times_ms = times, .ctx = &m, .reference = m_reference,
+                                   .run = m_run, .corrupt = m_corrupt, .check = m_check,
+                                   .done = m_done};
   rc = ds_driver_measure(&trials);
   if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
 

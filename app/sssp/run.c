@@ -398,9 +398,11 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   m.res.pred = pred;
   double *times[DS_ALGO_COUNT];
   for (int i = 0; i < r.n_algos; i++) times[i] = r.algos[i].times_ms;
-  const ds_driver_trials trials = {r.n_algos,   r.n_sources, r.trials,  cli->validate,
-                                   times,       &m,          m_reference, m_run,
-                                   m_corrupt,   m_check,     m_done};
+  const ds_driver_trials trials = {.n_algos = r.n_algos, .n_sources = r.n_sources,
+                                   .trials = r.trials, .validate = cli->validate,
+                                   .times_ms = times, .ctx = &m, .reference = m_reference,
+                                   .run = m_run, .corrupt = m_corrupt, .check = m_check,
+                                   .done = m_done};
   rc = ds_driver_measure(&trials);
   if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
 
