@@ -102,7 +102,8 @@ typedef enum {
   MSPLIT_PRIMITIVE_RADIX_SORT = 3,
   MSPLIT_PRIMITIVE_SEGMENTED_SORT = 4,
   MSPLIT_PRIMITIVE_SLAB_HASH = 5,
-  MSPLIT_PRIMITIVE_RECORDS = 6 /* split, gather, scatter and sort of records (msplit/records.h) */
+  MSPLIT_PRIMITIVE_RECORDS = 6, /* split, gather, scatter and sort of records (msplit/records.h) */
+  MSPLIT_PRIMITIVE_LSM = 7      /* the GPU LSM (msplit/lsm.h) */
 } msplit_primitive;
 
 /* Where an error was found (msplit_error_record::site), and what its detail words hold. */
@@ -120,8 +121,12 @@ typedef enum {
                                       tries, operations that gave up */
   MSPLIT_SITE_RECORD_INDEX = 7,    /* a gather or scatter index out of range: position, index,
                                       records it indexes, 0 for a gather and 1 for a scatter */
-  MSPLIT_SITE_BUCKET_ID = 8        /* a split's bucket id out of range: position, bucket id,
+  MSPLIT_SITE_BUCKET_ID = 8,       /* a split's bucket id out of range: position, bucket id,
                                       num_buckets */
+  MSPLIT_SITE_LSM_UPDATE = 9,      /* an LSM update entry that is not a valid op, or an insert of
+                                      the reserved value: position, op, value */
+  MSPLIT_SITE_LSM_RANGE_SLICE = 10 /* an LSM range query with more entries than its slice of the
+                                      output: query, entries, slice length */
 } msplit_error_site;
 
 /* The device-side error record (see the top of this header). 48 bytes, at the start of the

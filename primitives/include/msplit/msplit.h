@@ -15,6 +15,9 @@
  *     object and the device reference).
  *   - records: split, gather, scatter and sort of records of 4 to 256 bytes (msplit/records.h
  *     here; msplit/records.cuh for the templates, record types and bucket functors).
+ *   - GPU LSM: an ordered dictionary of 32- or 64-bit keys taking batches of inserts and deletes
+ *     and answering lookups, counts and range queries in batches (msplit/lsm.h here;
+ *     msplit/lsm.cuh for the C++ class).
  *
  * This header includes every C header of the library:
  *   msplit/core.h            statuses and messages, the version, element types, the error
@@ -27,6 +30,7 @@
  *   msplit/segmented_sort.h  segmented sort
  *   msplit/slab_hash.h       slab hash
  *   msplit/records.h         split, gather, scatter and sort of records
+ *   msplit/lsm.h             the GPU LSM, an ordered dictionary with batched updates and queries
  * Device-side headers for a user's own kernels: msplit/grid_barrier.cuh (a grid barrier whose
  * wait is bounded) and msplit/error_record.cuh (the record it fills).
  * Link the msplit::msplit CMake target (find_package(msplit)).
@@ -42,5 +46,6 @@
 #include "msplit/segmented_sort.h"
 #include "msplit/slab_hash.h"
 #include "msplit/records.h"
+#include "msplit/lsm.h"
 
 #endif /* MSPLIT_H */

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "msplit/core.h"
+#include "msplit/lsm.h"
 #include "status_impl.cuh"
 
 namespace {
@@ -18,6 +19,7 @@ const char *primitive_name(uint32_t p) {
     case MSPLIT_PRIMITIVE_SEGMENTED_SORT: return "segmented_sort";
     case MSPLIT_PRIMITIVE_SLAB_HASH: return "slab_hash";
     case MSPLIT_PRIMITIVE_RECORDS: return "records";
+    case MSPLIT_PRIMITIVE_LSM: return "lsm";
     default: return "kernel";
   }
 }
@@ -92,6 +94,15 @@ extern "C" msplit_status msplit_error_record_status(const msplit_error_record *r
     case MSPLIT_SITE_BUCKET_ID:
       return set_error(code, "msplit: split_records: the bucket of record %llu is %llu, not below num_buckets = %llu",
                        d[0], d[1], d[2]);
+    case MSPLIT_SITE_LSM_UPDATE:
+      if (d[1] > MSPLIT_LSM_DELETE)
+        return set_error(code, "msplit: lsm_update: d_ops[%llu] = %llu is not an msplit_lsm_op (stored as a delete)",
+                         d[0], d[1]);
+      return set_error(code, "msplit: lsm_update: entry %llu inserts the reserved value %#llx (stored as a delete)",
+                       d[0], d[2]);
+    case MSPLIT_SITE_LSM_RANGE_SLICE:
+      return set_error(code, "msplit: lsm_range: query %llu has %llu entries but its slice of the output holds %llu "
+                       "(offsets not from lsm_count of the same queries and structure?)", d[0], d[1], d[2]);
     default:
       return set_error(code, "msplit: %s: block %u recorded %s at site %u", who, r->block, msplit_status_string(code),
                        r->site);

@@ -1,0 +1,19 @@
+// Tuning of the GPU LSM (msplit/lsm.h): the shapes of its kernels. Chosen for an H100.
+#pragma once
+#include <stdint.h>
+
+namespace msplit {
+namespace tuning {
+
+// Threads of the per-entry and per-query kernels (staging, lookup, count, range, flags).
+constexpr int LSM_THREADS = 256;
+// The merge of two runs (merge.cuh): a block merges a tile of THREADS x ITEMS outputs, staged in
+// shared memory; each thread merges ITEMS consecutive outputs after a search of its diagonal.
+constexpr int LSM_MERGE_THREADS = 128;
+constexpr int LSM_MERGE_ITEMS = 8;
+// The scan of counts and keep-flags (scan.cuh): a tile of THREADS x ITEMS elements per block.
+constexpr int LSM_SCAN_THREADS = 256;
+constexpr int LSM_SCAN_ITEMS = 8;
+
+}  // namespace tuning
+}  // namespace msplit
