@@ -346,6 +346,39 @@ int main(void) {
       ds_graph_free(&h);
     }
   }
+  // ... and below 8 arcs per vertex the rule asks how the graph grows: a grid or a geometric
+  // graph (a plane) keeps the wide width, a random graph of as many arcs per vertex takes the
+  // dense one (in its few hops nearly every vertex is near)
+  {
+    static const struct {
+      ds_gen_kind kind;
+      uint32_t n_or_rows;
+      double degree;
+      int plane;
+    } PLANES[] = {{DS_GEN_GRID, 256, 4, 1}, {DS_GEN_GEO, 65536, 6, 1},
+                  {DS_GEN_UNIFORM, 65536, 4, 0}, {DS_GEN_UNIFORM, 65536, 6, 0}};
+    for (size_t i = 0; i < sizeof PLANES / sizeof PLANES[0]; i++) {
+      ds_gen_spec spec;
+      ds_gen_spec_default(&spec, PLANES[i].kind);
+      spec.rows = spec.cols = spec.n = PLANES[i].n_or_rows;
+      spec.degree = PLANES[i].degree;
+      spec.m = (uint64_t)(PLANES[i].degree / 2 * PLANES[i].n_or_rows); /* edges, both ways */
+      spec.geo_weight = DS_GEN_GEO_WEIGHT_RANDOM;
+      ds_graph h;
+      if (!CHECK(ds_gen_graph(&spec, &h, &err) == DS_OK, "plane %zu: %s", i, err.msg)) continue;
+      double sum = 0;
+      for (uint64_t e = 0; e < h.m; e++) sum += ((const uint32_t *)h.weights)[e];
+      const double mean = sum / (double)h.m, degree = (double)h.m / h.n;
+      const double median = median_of_all(&h);
+      const double want = ceil(PLANES[i].plane
+                                   ? DS_DELTA_AUTO_CPU_SCALE * (median < mean ? median : mean)
+                                   : DS_DELTA_AUTO_CPU_DENSE_SCALE * mean / degree);
+      CHECK(degree < DS_DELTA_AUTO_CPU_DENSE_DEGREE && ds_delta_auto_cpu(&h) == want,
+            "plane %zu (%s, %.2f arcs per vertex): cpu delta auto %g, want %g", i,
+            PLANES[i].plane ? "a plane" : "random", degree, ds_delta_auto_cpu(&h), want);
+      ds_graph_free(&h);
+    }
+  }
 #endif
   // 5. bad deltas are argument errors
   ds_graph small;

@@ -16,6 +16,7 @@
  * The CPU backend has its own rule (ds_delta_auto_cpu, measured on CPU cores):
  * a CPU round costs a barrier, not a kernel launch, so work matters more.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 
 #define DEFAULT_DELTA 1.0
 #define DEFAULT_BUCKETS 10u
+#define HASH_MULT 2654435761u /* Knuth's multiplicative hash: spreads near vertex ids */
 
 static const char *const ALGO_NAMES[DS_ALGO_COUNT] = {
     "dijkstra", "cpu-delta", "near-far", "multisplit", "sort", "bellman-ford"};
@@ -115,15 +117,72 @@ double ds_delta_auto(const ds_graph *g) {
   return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_SCALE);
 }
 
+/* Whether the ball of vertices around v grows like a plane's (roads, grids, geometric graphs:
+ * by hops squared) rather than a random graph's (exponentially): breadth-first from v until
+ * the ball holds DS_PROBE_BALL vertices at some hop h, then on to hop 2h; a plane's ball has
+ * then grown about 4 times, an expander's past DS_PROBE_GROWTH times. 1: plane, 0:
+ * expander, -1: v's component ended first (no answer). Scans at most the arcs of
+ * DS_PROBE_BALL * DS_PROBE_GROWTH vertices. */
+static int ball_grows_like_plane(const ds_graph *g, uint32_t v) {
+  enum { CAP = DS_PROBE_BALL * DS_PROBE_GROWTH, SLOTS = 4 * CAP };
+  static_assert((SLOTS & (SLOTS - 1)) == 0, "the probe's hash set is indexed by a mask");
+  uint32_t *ball = (uint32_t *)malloc(CAP * sizeof *ball);
+  uint32_t *seen = (uint32_t *)calloc(SLOTS, sizeof *seen); /* vertex + 1, 0: empty */
+  int answer = -1;
+  if (ball == NULL || seen == NULL) goto done;
+  size_t len = 0, level_end = 1;
+  uint32_t hop = 0, stop_hop = UINT32_MAX;
+  ball[len++] = v;
+  seen[(v * HASH_MULT) & (SLOTS - 1)] = v + 1;
+  for (size_t i = 0; i < len && answer < 0; i++) {
+    if (i == level_end) { /* hop + 1 begins: the ball now holds every vertex within hop */
+      hop++;
+      level_end = len;
+      if (stop_hop == UINT32_MAX && len >= DS_PROBE_BALL) stop_hop = 2 * hop;
+      if (hop == stop_hop) answer = 1;
+    }
+    for (uint64_t e = g->row_offsets[ball[i]]; e < g->row_offsets[ball[i] + 1] && answer < 0; e++) {
+      const uint32_t w = g->col[e];
+      uint32_t k = (w * HASH_MULT) & (SLOTS - 1);
+      while (seen[k] != 0 && seen[k] != w + 1) k = (k + 1) & (SLOTS - 1);
+      if (seen[k] != 0) continue;
+      if (len == CAP) answer = 0; /* grew past DS_PROBE_GROWTH x before hop 2h */
+      else {
+        seen[k] = w + 1;
+        ball[len++] = w;
+      }
+    }
+  }
+done:
+  free(ball);
+  free(seen);
+  return answer;
+}
+
+/* Whether most of DS_PROBES evenly strided vertices see a plane around them (see
+ * ball_grows_like_plane); a graph where no probe answers (small components) counts as one. */
+static int grows_like_plane(const ds_graph *g) {
+  int plane = 0, answers = 0;
+  for (uint32_t i = 0; i < DS_PROBES; i++) {
+    const int r = ball_grows_like_plane(g, (uint32_t)((uint64_t)i * g->n / DS_PROBES));
+    if (r >= 0) {
+      answers++;
+      plane += r;
+    }
+  }
+  return answers == 0 || 2 * plane > answers;
+}
+
 double ds_delta_auto_cpu(const ds_graph *g) {
   const double mean_weight = mean_weight_of(g);
   if (!(mean_weight > 0.0)) return 1.0;
-  // many arcs per vertex: 1 / degree (Meyer and Sanders) of the mean weight
+  // many arcs per vertex, or few on a graph that expands like a random one: 1 / degree (Meyer
+  // and Sanders) of the mean weight
   const double degree = (double)g->m / (double)g->n;
-  if (degree >= DS_DELTA_AUTO_CPU_DENSE_DEGREE)
+  if (degree >= DS_DELTA_AUTO_CPU_DENSE_DEGREE || !grows_like_plane(g))
     return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_CPU_DENSE_SCALE / degree);
-  // few: rounds dominate, wide buckets, of the typical weight: a heavy tail of weights raises
-  // the mean far above it, and one bucket then holds whole regions of the graph
+  // few on a plane: rounds dominate, wide buckets, of the typical weight: a heavy tail of
+  // weights raises the mean far above it, and one bucket then holds whole regions of the graph
   const double median = ds_median_weight(g);
   const double typical = median >= 0.0 && median < mean_weight ? median : mean_weight;
   return delta_from_scale(g, typical, DS_DELTA_AUTO_CPU_SCALE);

@@ -165,10 +165,20 @@ double ds_delta_auto(const ds_graph *g);
 /* Delta for the CPU backend (cpu-delta) under --delta auto, also beside GPU
  * algorithms in one run and where it runs in a GPU algorithm's place without a
  * GPU, with the same rounding, float floor and fallback of 1 as ds_delta_auto.
- * Below DS_DELTA_AUTO_CPU_DENSE_DEGREE arcs per vertex (roads,
- * grids, geometric graphs) DS_DELTA_AUTO_CPU_SCALE * mean_weight; from there
- * on DS_DELTA_AUTO_CPU_DENSE_SCALE * mean_weight / (arcs per vertex), the
- * 1 / degree width of Meyer and Sanders' analysis. A CPU round costs a
+ * Below DS_DELTA_AUTO_CPU_DENSE_DEGREE arcs per vertex, on a graph that
+ * grows like a plane (roads, grids, geometric graphs; see below)
+ * DS_DELTA_AUTO_CPU_SCALE * mean_weight; from there on, and on graphs of fewer
+ * arcs that grow like random ones (co-authorship, citations),
+ * DS_DELTA_AUTO_CPU_DENSE_SCALE * mean_weight / (arcs per vertex), the
+ * 1 / degree width of Meyer and Sanders' analysis. How a graph grows: from
+ * DS_PROBES evenly strided vertices, a breadth-first ball of DS_PROBE_BALL
+ * vertices at hop h has grown about 4 times by hop 2h on a plane and more than
+ * DS_PROBE_GROWTH times on a random graph; most probes decide (a graph where
+ * none reaches the ball counts as a plane, the rule before the probe). Arcs per
+ * vertex alone do not tell them apart: R-MAT and uniform random graphs of 300K
+ * vertices and 6.5 arcs per vertex (weights 1..255) took 318 and 350 ms at the
+ * plane's width (1,024), 91 and 124 at the dense one (39), 1 thread, 2 shared
+ * cores, fastest of 15 trials; GAP at its best delta 87 and 99. A CPU round costs a
  * barrier, microseconds less than a GPU round, so the work a wide bucket
  * wastes (vertices relaxed again and again) weighs more than on the GPU. The
  * 2-core sweep (docs/performance.md, "The CPU backends"): roads best at 4-8 x
