@@ -30,12 +30,16 @@
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
  * distance, so the predecessor always belongs to the distance and the
- * predecessors form a tree even with zero weights. With 64-bit distances
+ * predecessors form a tree even with zero weights. Where no predecessors are
+ * asked, the word is the 32-bit key alone: half the bytes that relaxations
+ * touch at random. With 64-bit distances
  * (graphs whose paths may not fit 32 bits) the word holds the distance alone,
  * and the predecessors are taken afterwards from tight arcs in breadth-first
- * order, which again gives a tree. Relaxation never lowers a key below the
- * bucket being processed (weights are non-negative), so an entry whose vertex
- * now sits in a lower bucket is stale (already settled there) and is skipped.
+ * order, which again gives a tree. An entry carries the key its vertex was
+ * pushed with, and only the vertex's latest entry matches its cell: the
+ * earlier ones are stale (the vertex waits, or waited, in a lower bucket or
+ * later in this one) and are skipped, so a vertex is relaxed once per key it
+ * takes into the bucket being processed, with no mark per vertex to read.
  * Distances are deterministic; predecessors may differ between runs among
  * equally short paths.
  */
@@ -72,7 +76,7 @@ static uint64_t fuse(const tctx *c, size_t limit) {
     scanned += relax_vertex(c, b->items[head++]); /* may append to b */
   if (head == b->len) b->len = 0;
   else if (head > 0) {
-    memmove(b->items, b->items + head, (b->len - head) * sizeof(uint32_t));
+    memmove(b->items, b->items + head, (b->len - head) * sizeof(entry));
     b->len -= head;
   }
   return scanned;
@@ -98,9 +102,10 @@ static uint64_t lone_walk(tctx *c, size_t fuse_limit, size_t lone_limit, uint32_
 /* Lowest live bucket among the thread's far entries (UINT64_MAX if none). */
 static uint64_t far_min(const tctx *c) {
   const bin *far = &c->mine[WINDOW_BUCKETS];
-  uint64_t lo = UINT64_MAX;
+  uint64_t lo = UINT64_MAX, key;
   for (size_t i = 0; i < far->len; i++) {
-    uint64_t b = bucket_of(c->s, key_of(c->s, far->items[i]));
+    if (!entry_live(c->s, far->items[i], &key)) continue;
+    uint64_t b = bucket_of(c->s, key);
     if (b >= c->base + WINDOW_BUCKETS && b < lo) lo = b;
   }
   return lo;
@@ -111,8 +116,10 @@ static void far_redistribute(tctx *c, uint64_t new_base) {
   bin old = c->mine[WINDOW_BUCKETS];
   c->mine[WINDOW_BUCKETS].items = NULL;
   c->mine[WINDOW_BUCKETS].len = c->mine[WINDOW_BUCKETS].cap = 0;
+  uint64_t key;
   for (size_t i = 0; i < old.len; i++) {
-    uint64_t b = bucket_of(c->s, key_of(c->s, old.items[i]));
+    if (!entry_live(c->s, old.items[i], &key)) continue;
+    uint64_t b = bucket_of(c->s, key);
     if (b < c->base + WINDOW_BUCKETS) continue; /* stale: handled in the window */
     bin_push(c->s, &c->mine[slot_of(b, new_base)], old.items[i]);
   }
@@ -149,7 +156,7 @@ static int grow_frontier(tctx *c, size_t total, size_t off, int deferred) {
 #pragma omp single
   {
     size_t cap = total > 2 * s->frontier_cap ? total : 2 * s->frontier_cap;
-    uint32_t *p = (uint32_t *)realloc(s->frontier, cap * sizeof(uint32_t));
+    entry *p = (entry *)realloc(s->frontier, cap * sizeof(entry));
     if (p == NULL) atomic_store(&s->oom, 1);
     else {
       s->frontier = p;
@@ -159,7 +166,7 @@ static int grow_frontier(tctx *c, size_t total, size_t off, int deferred) {
   if (atomic_load(&s->oom)) return 0;
   bin *b = &c->mine[c->cur];
   if (deferred) {
-    memcpy(s->frontier + off, b->items, b->len * sizeof(uint32_t));
+    memcpy(s->frontier + off, b->items, b->len * sizeof(entry));
     b->len = 0;
   }
 #pragma omp barrier
@@ -203,7 +210,7 @@ static uint64_t search(dstate *s, int share) {
     c.parity = p;
     // 1. relax the frontier (every thread read the same length after the last barrier)
     const size_t len = (size_t)atomic_load_explicit(&s->tail[p].v, memory_order_relaxed);
-    const uint32_t *front = s->frontier;
+    entry *front = s->frontier;
     /* chunks claimed by an atomic add, as a dynamic schedule would, without setting up an
      * OpenMP work share every round */
     /* in a small frontier the heavy vertices are most of the round: every thread waits for
@@ -264,7 +271,7 @@ static uint64_t search(dstate *s, int share) {
     if (b->len > 0) {
       off = (size_t)atomic_fetch_add_explicit(&s->tail[p ^ 1].v, b->len, memory_order_relaxed);
       if (off + b->len <= cap) {
-        memcpy(s->frontier + off, b->items, b->len * sizeof(uint32_t));
+        memcpy(s->frontier + off, b->items, b->len * sizeof(entry));
         b->len = 0;
       } else {
         deferred = 1;
@@ -312,25 +319,20 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
 
   // 2. allocate: distances, per-thread bins, the shared frontier (room for every vertex once;
   // grown between barriers if duplicates overflow it)
-  s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
-  if (s.wide)
-    s.relaxed_wide = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.relaxed_wide));
-  else
-    s.relaxed_key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.relaxed_key));
+  if (s.wide || want_pred) s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
+  else s.key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.key));
   s.tb = (tbins *)aligned_alloc(CACHE_LINE, (size_t)nthreads * sizeof(tbins));
   s.heavy = (heavy_vertex *)aligned_alloc(CACHE_LINE, 2 * HEAVY_MAX * sizeof(heavy_vertex));
   if (s.heavy != NULL)
     for (size_t i = 0; i < 2 * HEAVY_MAX; i++) atomic_init(&s.heavy[i].ready, 0); /* no round */
   if (s.tb != NULL) memset(s.tb, 0, (size_t)nthreads * sizeof(tbins)); /* cleanup frees its bins */
   s.frontier_cap = g->n > BIN_INITIAL_CAP ? g->n : BIN_INITIAL_CAP;
-  s.frontier = (uint32_t *)malloc(s.frontier_cap * sizeof(uint32_t));
-  if (s.cell == NULL || (s.relaxed_key == NULL && s.relaxed_wide == NULL) || s.tb == NULL ||
-      s.heavy == NULL || s.frontier == NULL) {
+  s.frontier = (entry *)malloc(s.frontier_cap * sizeof(entry));
+  if ((s.cell == NULL && s.key == NULL) || s.tb == NULL || s.heavy == NULL || s.frontier == NULL) {
     st = ds_error_set(err, DS_ERR_NOMEM, "cpu-delta: out of memory for %u vertices", g->n);
     goto cleanup;
   }
   for (int t = 0; t < nthreads; t++) s.tb[t].low = NO_SLOT;
-  /* inf is never relaxed with, since an unreached vertex is not queued */
   const uint32_t inf_key = ds_key_inf(s.is_float);
   const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
   atomic_init(&s.oom, 0);
@@ -343,7 +345,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   }
   atomic_init(&s.far_lo.v, UINT64_MAX);
   atomic_init(&s.rebase_slot.v, NO_SLOT);
-  s.frontier[0] = source; /* key 0: bucket 0, slot 0 of the window at 0 */
+  s.frontier[0] = entry_of(source, 0); /* key 0: bucket 0, slot 0 of the window at 0 */
   atomic_store(&s.tail[0].v, 1);
   const uint64_t source_cell = s.wide ? 0 : (uint64_t)DS_NO_PRED; /* key 0, no predecessor */
   const uint32_t sat_key = ds_key_sat(s.is_float);
@@ -360,9 +362,8 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     for (uint32_t v = 0; v < g->n; v++) {
       const uint64_t arcs = g->row_offsets[v + 1] - g->row_offsets[v];
       if (arcs > max_arcs) max_arcs = arcs;
-      atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
-      if (s.wide) atomic_init(&s.relaxed_wide[v], DS_INF_U64);
-      else atomic_init(&s.relaxed_key[v], inf_key);
+      if (s.key != NULL) atomic_init(&s.key[v], v == source ? 0 : inf_key);
+      else atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
     }
     /* the graph's largest out-degree is known once the loop's barrier is passed: graphs
      * without heavy vertices (roads) skip the offers, and the waits for them */
@@ -376,9 +377,13 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
       uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
 #pragma omp for schedule(static) reduction(min : first_sat)
       for (uint32_t v = 0; v < g->n; v++) {
-        uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-        dist_keys[v] = (uint32_t)(c >> 32);
-        if (want_pred) res->pred[v] = (uint32_t)c;
+        if (s.key != NULL) {
+          dist_keys[v] = atomic_load_explicit(&s.key[v], memory_order_relaxed);
+        } else {
+          uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+          dist_keys[v] = (uint32_t)(c >> 32);
+          if (want_pred) res->pred[v] = (uint32_t)c;
+        }
         if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
       }
     }
@@ -410,7 +415,6 @@ cleanup:
   free(s.heavy);
   free(s.frontier);
   free((void *)s.cell);
-  free((void *)s.relaxed_key);
-  free((void *)s.relaxed_wide);
+  free((void *)s.key);
   return st;
 }

@@ -43,8 +43,20 @@
 #define NO_SLOT UINT32_MAX      /* "no non-empty bin" */
 #define MAX_BUCKET_INDEX ((double)(UINT64_MAX / 2)) /* clamp of float bucket indices */
 
+/* A bin entry: a vertex and the low 32 bits of the key it was pushed with. The vertex's
+ * key drops with each push, so only its latest entry still matches the cell; the others are
+ * stale and skipped, with no per-vertex mark to read beside the cell. With 64-bit keys two
+ * keys may share their low bits, and a stale entry then relaxes the vertex once more, with
+ * its current key: more work, never a wrong distance. */
+typedef uint64_t entry;
+#define TAKEN_ENTRY UINT64_MAX /* a frontier entry whose heavy vertex the team relaxes; no
+                                  vertex is UINT32_MAX, since n fits 32 bits */
+
+static entry entry_of(uint32_t v, uint64_t key) { return (uint64_t)(uint32_t)key << 32 | v; }
+static uint32_t entry_vertex(entry e) { return (uint32_t)e; }
+
 typedef struct {
-  uint32_t *items;
+  entry *items;
   size_t len, cap;
 } bin;
 
@@ -75,11 +87,11 @@ typedef struct {
   int wide;               /* 64-bit distances: cell holds the key alone */
   uint64_t delta_u32;     /* integer bucket width */
   double delta_f32;       /* float bucket width */
-  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred */
-  _Atomic uint32_t *relaxed_key; /* per vertex: the key its arcs were last relaxed with */
-  _Atomic uint64_t *relaxed_wide; /* the same, with 64-bit distances */
+  _Atomic uint64_t *cell; /* per vertex: key << 32 | pred, where predecessors are asked */
+  _Atomic uint32_t *key;  /* per vertex: the key alone, where they are not (32-bit keys): half
+                             the bytes that the relaxations read and write at random */
   tbins *tb;              /* one per thread */
-  uint32_t *frontier;     /* the bucket being processed: every thread's bin of it */
+  entry *frontier;        /* the bucket being processed: every thread's bin of it */
   size_t frontier_cap;    /* changed only between barriers (grow_frontier) */
   shared_counter next_slot[2]; /* by round parity: min over threads of their lowest slot */
   shared_counter tail[2];      /* by round parity: entries gathered into the frontier */
@@ -114,8 +126,15 @@ static uint64_t bucket_of(const dstate *s, uint64_t key) {
 }
 
 static uint64_t key_of(const dstate *s, uint32_t v) {
+  if (s->key != NULL) return atomic_load_explicit(&s->key[v], memory_order_relaxed);
   uint64_t c = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
   return s->wide ? c : c >> 32;
+}
+
+/* Whether e is its vertex's latest entry (see entry); *key: the vertex's key. */
+static int entry_live(const dstate *s, entry e, uint64_t *key) {
+  *key = key_of(s, entry_vertex(e));
+  return (uint32_t)*key == (uint32_t)(e >> 32);
 }
 
 /* Window slot of a bucket index relative to base: far beyond the window. */
@@ -139,11 +158,11 @@ static void atomic_min_u64(_Atomic uint64_t *a, uint64_t x) {
   }
 }
 
-/* Appends v; records running out of memory. */
-static void bin_push(dstate *s, bin *b, uint32_t v) {
+/* Appends e; records running out of memory. */
+static void bin_push(dstate *s, bin *b, entry e) {
   if (b->len == b->cap) {
     size_t cap = b->cap ? 2 * b->cap : BIN_INITIAL_CAP;
-    uint32_t *p = (uint32_t *)realloc(b->items, cap * sizeof(uint32_t));
+    entry *p = (entry *)realloc(b->items, cap * sizeof(entry));
     if (p == NULL) {
       atomic_store(&s->oom, 1);
       return;
@@ -151,11 +170,20 @@ static void bin_push(dstate *s, bin *b, uint32_t v) {
     b->items = p;
     b->cap = cap;
   }
-  b->items[b->len++] = v;
+  b->items[b->len++] = e;
 }
 
-/* Lowers v's cell to (nk, u) if nk is smaller; 1 when it did. */
-static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
+/* Lowers v's cell to (nk, u), or its key to nk where no cells are kept, if nk is smaller;
+ * 1 when it did. */
+static inline int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u, const int cells) {
+  if (!cells) {
+    uint32_t old = atomic_load_explicit(&s->key[v], memory_order_relaxed);
+    while (old > nk)
+      if (atomic_compare_exchange_weak_explicit(&s->key[v], &old, nk, memory_order_relaxed,
+                                                memory_order_relaxed))
+        return 1;
+    return 0;
+  }
   uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
   const uint64_t desired = ((uint64_t)nk << 32) | u;
   while ((uint32_t)(old >> 32) > nk)
@@ -165,34 +193,45 @@ static int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u) {
   return 0;
 }
 
-/* Relaxes arcs [first, last) of u, whose key is ku, into the thread's bins;
- * returns the arcs scanned. 32-bit keys: the cell is key << 32 | pred. The
- * integer loop divides in 32 bits (keys and the normalised width fit), the
- * float one goes through bucket_of. */
-static uint64_t relax_arcs_narrow(const tctx *c, uint32_t u, uint32_t ku, uint64_t first,
-                                  uint64_t last) {
+/* The loop of relax_arcs_narrow for one weight type and one kind of per-vertex word (cells
+ * with predecessors or keys alone): both are constants where it is called, so each of the
+ * four copies the compiler makes tests neither per arc. The integer loop divides in 32 bits
+ * (keys and the normalised width fit), the float one goes through bucket_of. */
+static inline __attribute__((always_inline)) uint64_t
+relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64_t last,
+                  const int is_float, const int cells) {
   dstate *s = c->s;
   const ds_graph *g = s->g;
   const uint32_t *col = g->col;
   const uint64_t base = c->base, ahead = s->prefetch;
+  const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
   bin *mine = c->mine;
-  if (s->is_float) {
-    const float *wf = (const float *)g->weights;
-    for (uint64_t e = first; e < last; e++) {
-      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
-      const uint32_t v = col[e], nk = ds_key_add_f32(ku, wf[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(bucket_of(s, nk), base)], v);
+  for (uint64_t e = first; e < last; e++) {
+    if (last - e > ahead) {
+      const uint32_t w = col[e + ahead];
+      __builtin_prefetch(cells ? (const void *)&s->cell[w] : (const void *)&s->key[w], 1);
     }
-  } else {
-    const uint32_t *wu = (const uint32_t *)g->weights;
-    const uint32_t width = (uint32_t)s->delta_u32; /* at most UINT32_MAX once normalised */
-    for (uint64_t e = first; e < last; e++) {
-      if (last - e > ahead) __builtin_prefetch((const void *)&s->cell[col[e + ahead]], 1);
-      const uint32_t v = col[e], nk = ds_key_add_u32(ku, wu[e]);
-      if (lower_narrow(s, v, nk, u)) bin_push(s, &mine[slot_of(nk / width, base)], v);
-    }
+    const uint32_t v = col[e];
+    const uint32_t nk = is_float ? ds_key_add_f32(ku, ((const float *)g->weights)[e])
+                                 : ds_key_add_u32(ku, ((const uint32_t *)g->weights)[e]);
+    if (lower_narrow(s, v, nk, u, cells))
+      bin_push(s, &mine[slot_of(is_float ? bucket_of(s, nk) : nk / width, base)],
+               entry_of(v, nk));
   }
   return last - first;
+}
+
+/* Relaxes arcs [first, last) of u, whose key is ku, into the thread's bins;
+ * returns the arcs scanned. 32-bit keys: the cell is key << 32 | pred, or
+ * the key alone where no predecessors are asked. */
+static uint64_t relax_arcs_narrow(const tctx *c, uint32_t u, uint32_t ku, uint64_t first,
+                                  uint64_t last) {
+  const int cells = c->s->key == NULL;
+  if (c->s->is_float)
+    return cells ? relax_narrow_loop(c, u, ku, first, last, 1, 1)
+                 : relax_narrow_loop(c, u, ku, first, last, 1, 0);
+  return cells ? relax_narrow_loop(c, u, ku, first, last, 0, 1)
+               : relax_narrow_loop(c, u, ku, first, last, 0, 0);
 }
 
 /* The same with 64-bit keys: the cell is the key alone, sums are exact. */
@@ -207,7 +246,7 @@ static uint64_t relax_arcs_wide(const tctx *c, uint64_t ku, uint64_t first, uint
     while (old > nk) {
       if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, nk, memory_order_relaxed,
                                                 memory_order_relaxed)) {
-        bin_push(s, &c->mine[slot_of(bucket_of(s, nk), c->base)], v);
+        bin_push(s, &c->mine[slot_of(bucket_of(s, nk), c->base)], entry_of(v, nk));
         break;
       }
     }
@@ -252,43 +291,33 @@ static heavy_vertex *share_heavy(const tctx *c, uint32_t u, uint64_t ku, uint64_
   return h;
 }
 
-/* Whether u's arcs are to be relaxed now, with *ku its key: not if the entry
- * is stale (settled in a lower bucket) or a duplicate (already relaxed with
- * this key; a plain load and store, not an exchange, since two threads that
- * both pass only relax twice). Marks u relaxed with *ku. */
-static int take_key(const tctx *c, uint32_t u, uint64_t *ku) {
-  dstate *s = c->s;
-  if (s->wide) {
-    *ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed);
-    if (bucket_of(s, *ku) < c->base + c->cur) return 0;
-    if (atomic_load_explicit(&s->relaxed_wide[u], memory_order_relaxed) == *ku) return 0;
-    atomic_store_explicit(&s->relaxed_wide[u], *ku, memory_order_relaxed);
-  } else {
-    *ku = atomic_load_explicit(&s->cell[u], memory_order_relaxed) >> 32;
-    if (bucket_of(s, *ku) < c->base + c->cur) return 0;
-    if (atomic_load_explicit(&s->relaxed_key[u], memory_order_relaxed) == (uint32_t)*ku) return 0;
-    atomic_store_explicit(&s->relaxed_key[u], (uint32_t)*ku, memory_order_relaxed);
-  }
-  return 1;
+/* Whether the vertex of e is to be relaxed now, with *ku its key: not if e is stale (a later
+ * push lowered the vertex's key, and its entry is the one to relax) or taken (offer_heavy). */
+static int take_key(const tctx *c, entry e, uint64_t *ku) {
+  return e != TAKEN_ENTRY && entry_live(c->s, e, ku);
 }
 
-/* Relaxes the out-arcs of u; returns the arcs scanned. */
-static uint64_t relax_vertex(const tctx *c, uint32_t u) {
+/* Relaxes the out-arcs of e's vertex if e is live; returns the arcs scanned. */
+static uint64_t relax_vertex(const tctx *c, entry e) {
   uint64_t ku;
-  if (!take_key(c, u, &ku)) return 0;
+  if (!take_key(c, e, &ku)) return 0;
+  const uint32_t u = entry_vertex(e);
   const uint64_t *off = c->s->g->row_offsets;
   return relax_arcs(c, u, ku, off[u], off[u + 1]);
 }
 
-/* Offers the heavy vertices of frontier entries [i0, i1) to the team before
- * the chunk is relaxed (take_key then makes their entries duplicates);
- * relaxes one itself where the round's list is full. Returns arcs scanned. */
-static uint64_t offer_heavy(const tctx *c, const uint32_t *front, size_t i0, size_t i1) {
+/* Offers the heavy vertices of frontier entries [i0, i1), the chunk this thread claimed, to
+ * the team before the chunk is relaxed, and marks their entries taken; relaxes one itself
+ * where the round's list is full. Returns arcs scanned. */
+static uint64_t offer_heavy(const tctx *c, entry *front, size_t i0, size_t i1) {
   const uint64_t *off = c->s->g->row_offsets;
   uint64_t scanned = 0, ku;
   for (size_t i = i0; i < i1; i++) {
-    const uint32_t u = front[i];
-    if (off[u + 1] - off[u] <= c->s->heavy_arcs || !take_key(c, u, &ku)) continue;
+    const uint32_t u = entry_vertex(front[i]);
+    if (front[i] == TAKEN_ENTRY || off[u + 1] - off[u] <= c->s->heavy_arcs ||
+        !take_key(c, front[i], &ku))
+      continue;
+    front[i] = TAKEN_ENTRY;
     heavy_vertex *h = share_heavy(c, u, ku, off[u], off[u + 1]);
     if (h == NULL) scanned += relax_arcs(c, u, ku, off[u], off[u + 1]);
   }
