@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "msplit/histogram.cuh"
+#include "msplit/lsm.cuh"
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
 #include "msplit/radix_sort.cuh"
@@ -130,6 +131,42 @@ std::vector<query> queries() {
   // slab hash: its storage query takes no pointer but the answer's
   q.push_back({"msplit_slab_hash_storage_bytes",
                [](size_t *b) { return msplit_slab_hash_storage_bytes(BUCKETS, 64, b); }});
+  // GPU LSM: the storage from the capacity, the operations' storage from a planned shape (no
+  // storage behind it)
+  q.push_back({"msplit_lsm_storage_bytes", [](size_t *b) {
+                 return msplit_lsm_storage_bytes(N, 4096, MSPLIT_TYPE_U64, MSPLIT_TYPE_U32, b);
+               }});
+  q.push_back({"msplit_lsm_update", [](size_t *b) {
+                 msplit_lsm h;
+                 const msplit_status st = msplit_lsm_plan(&h, N, 4096, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32);
+                 return st ? st : msplit_lsm_update(nullptr, b, &h, nullptr, nullptr, nullptr, N, nullptr);
+               }});
+  q.push_back({"msplit_lsm_count", [](size_t *b) {
+                 msplit_lsm h;
+                 const msplit_status st = msplit_lsm_plan(&h, N, 4096, MSPLIT_TYPE_U64, MSPLIT_TYPE_U64);
+                 return st ? st : msplit_lsm_count(nullptr, b, &h, nullptr, nullptr, N, nullptr, nullptr, nullptr);
+               }});
+  q.push_back({"msplit_lsm_range", [](size_t *b) {
+                 msplit_lsm h;
+                 const msplit_status st = msplit_lsm_plan(&h, N, 4096, MSPLIT_TYPE_U32, MSPLIT_TYPE_U32);
+                 return st ? st
+                           : msplit_lsm_range(nullptr, b, &h, nullptr, nullptr, N, nullptr, nullptr, nullptr, nullptr);
+               }});
+  q.push_back({"msplit_lsm_cleanup", [](size_t *b) {
+                 msplit_lsm h;
+                 const msplit_status st = msplit_lsm_plan(&h, N, 4096, MSPLIT_TYPE_U64, MSPLIT_TYPE_U32);
+                 return st ? st : msplit_lsm_cleanup(nullptr, b, &h, nullptr);
+               }});
+  q.push_back({"lsm::update", [](size_t *b) {
+                 msplit::lsm<uint64_t, uint32_t> t;
+                 const msplit_status st = t.plan(N, 1000);
+                 return st ? st : t.update(nullptr, b, nullptr, nullptr, nullptr, N);
+               }});
+  q.push_back({"lsm::cleanup", [](size_t *b) {
+                 msplit::lsm<uint64_t, uint64_t> t;
+                 const msplit_status st = t.plan(N, 1000);
+                 return st ? st : t.cleanup(nullptr, b);
+               }});
   return q;
 }
 

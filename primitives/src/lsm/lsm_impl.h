@@ -93,7 +93,7 @@ msplit_status lsm_scan_launch(Count count, Apply apply, lsm_length length, uint6
     lsm_tile_sums_kernel<<<unsigned(tiles), THREADS, 0, stream>>>(count, length, tile_sums);
     MSPLIT_LAUNCH_CHECK();
   }
-  lsm_scan_tiles_kernel<<<1, THREADS, 0, stream>>>(tile_sums, length, total);
+  lsm_scan_tiles_kernel<THREADS><<<1, THREADS, 0, stream>>>(tile_sums, length, total);
   MSPLIT_LAUNCH_CHECK();
   if (tiles > 0) {
     lsm_tile_apply_kernel<<<unsigned(tiles), THREADS, 0, stream>>>(count, apply, length, tile_sums);

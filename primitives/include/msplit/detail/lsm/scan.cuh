@@ -40,9 +40,12 @@ __global__ void __launch_bounds__(tuning::LSM_SCAN_THREADS)
   if (threadIdx.x == tuning::LSM_SCAN_THREADS - 1) tile_sums[blockIdx.x] = before + sum;
 }
 
-// One block: tile_sums[0, tiles) becomes its exclusive scan; *total gets the sum.
-__global__ void __launch_bounds__(tuning::LSM_SCAN_THREADS)
-    lsm_scan_tiles_kernel(uint64_t *tile_sums, lsm_length length, uint64_t *total) {
+// One block: tile_sums[0, tiles) becomes its exclusive scan; *total gets the sum. (A template,
+// so that every source including this header may instantiate it: one definition at link time.)
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS) lsm_scan_tiles_kernel(uint64_t *tile_sums, lsm_length length,
+                                                                 uint64_t *total) {
+  static_assert(THREADS == tuning::LSM_SCAN_THREADS, "the scan's block shape");
   __shared__ uint64_t warp_sums[32];
   const uint64_t tiles = (length.get() + LSM_SCAN_TILE - 1) / LSM_SCAN_TILE;
   __shared__ uint64_t round_total;
