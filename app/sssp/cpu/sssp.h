@@ -176,9 +176,9 @@ double ds_delta_auto(const ds_graph *g);
  * DS_PROBE_GROWTH times on a random graph; most probes decide (a graph where
  * none reaches the ball counts as a plane, the rule before the probe). Arcs per
  * vertex alone do not tell them apart: R-MAT and uniform random graphs of 300K
- * vertices and 6.5 arcs per vertex (weights 1..255) took 318 and 350 ms at the
- * plane's width (1,024), 91 and 124 at the dense one (39), 1 thread, 2 shared
- * cores, fastest of 15 trials; GAP at its best delta 87 and 99. A CPU round costs a
+ * vertices and 6.5 arcs per vertex (weights 1..255) took 278 and 283 ms at the
+ * plane's width (1,024), 78 and 97 at the dense one (39), 1 thread, 2 shared
+ * cores, process CPU time, fastest of 15 trials; GAP at its best delta 71 and 86. A CPU round costs a
  * barrier, microseconds less than a GPU round, so the work a wide bucket
  * wastes (vertices relaxed again and again) weighs more than on the GPU. The
  * 2-core sweep (docs/performance.md, "The CPU backends"): roads best at 4-8 x
