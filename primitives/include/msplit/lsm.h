@@ -19,7 +19,9 @@
  *   update   the batch's sort (msplit_radix_sort of b pairs) and, amortised over the binary
  *            counter, about log2(N / b) merges of each entry: (K + V) bytes read and written per
  *            entry and level it passes.
- *   lookup   one binary search per occupied level, newest first, until the key is found.
+ *   lookup   one binary search per occupied level, newest first, until the key is found; the
+ *            first 8 steps of each in shared memory (256 fences per level, cached per block of
+ *            1,024 queries for the lowest 8 levels).
  *   count,   two binary searches per occupied level, then a walk over the candidates of all
  *   range    levels in key order (each key's newest entry decides); after a cleanup and before
  *            any update the levels hold unique keys without tombstones and a count is the sum of

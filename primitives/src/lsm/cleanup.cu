@@ -47,6 +47,17 @@ struct lsm_place {
   }
 };
 
+// A lone level's run copied out: its length read on the device, so only the entries are read.
+template <typename K, typename V>
+__global__ void lsm_copy_run_kernel(const K *keys, const V *values, const uint64_t *n, K *keys_out, V *values_out,
+                                    uint64_t *n_out) {
+  const uint64_t len = *n, i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i == 0) *n_out = len;
+  if (i >= len) return;
+  keys_out[i] = keys[i];
+  values_out[i] = values[i];
+}
+
 // Each level's count after the placement of `*total` entries.
 __global__ void lsm_set_counts_kernel(uint64_t *counts, int levels, uint64_t b, uint64_t target,
                                       const uint64_t *total) {
@@ -123,9 +134,10 @@ msplit_status lsm_cleanup_run(const char *fn, void *d_temp, size_t *temp_bytes, 
   }
   if (run_bound == lsm_level_capacity(b, first_level)) {
     // a lone level: copied out, since the compaction may write into it
-    MSPLIT_CUDA_TRY(cudaMemcpyAsync(buf_k[0], run_k, run_bound * sizeof(K), cudaMemcpyDeviceToDevice, stream));
-    MSPLIT_CUDA_TRY(cudaMemcpyAsync(buf_v[0], run_v, run_bound * sizeof(V), cudaMemcpyDeviceToDevice, stream));
-    MSPLIT_CUDA_TRY(cudaMemcpyAsync(&counts[0], run_n, sizeof(uint64_t), cudaMemcpyDeviceToDevice, stream));
+    constexpr int THREADS = 256;
+    lsm_copy_run_kernel<K, V><<<lsm_blocks(run_bound, THREADS), THREADS, 0, stream>>>(run_k, run_v, run_n, buf_k[0],
+                                                                                       buf_v[0], &counts[0]);
+    MSPLIT_LAUNCH_CHECK();
     run_k = buf_k[0];
     run_v = buf_v[0];
     run_n = &counts[0];

@@ -13,17 +13,29 @@ namespace msplit {
 namespace detail {
 namespace {
 
-constexpr int THREADS = tuning::LSM_THREADS;
+constexpr int THREADS = tuning::LSM_THREADS, ITEMS = tuning::LSM_QUERY_ITEMS;
+constexpr uint64_t BLOCK_QUERIES = uint64_t(THREADS) * ITEMS;
+
+// Runs answer(i) for this thread's queries below n, after the block has loaded the fences.
+template <typename K, typename V, typename Answer>
+__device__ __forceinline__ void lsm_for_queries(const lsm_view<K, V> &s, lsm_fences<K> &f, uint64_t n, Answer answer) {
+  lsm_load_fences(s, f);
+  for (int r = 0; r < ITEMS; ++r) {
+    const uint64_t i = uint64_t(blockIdx.x) * BLOCK_QUERIES + uint64_t(r) * THREADS + threadIdx.x;
+    if (i < n) answer(i);
+  }
+}
 
 template <typename K, typename V>
 __global__ void __launch_bounds__(THREADS)
     lsm_lookup_kernel(lsm_view<K, V> s, const K *keys, uint64_t n, V *values_out, uint8_t *found) {
-  const uint64_t i = uint64_t(blockIdx.x) * THREADS + threadIdx.x;
-  if (i >= n) return;
-  V v;
-  const bool live = lsm_lookup_one(s, keys[i], &v);
-  if (values_out) values_out[i] = v;
-  if (found) found[i] = live;
+  __shared__ lsm_fences<K> f;
+  lsm_for_queries(s, f, n, [&](uint64_t i) {
+    V v;
+    const bool live = lsm_lookup_one(s, f, keys[i], &v);
+    if (values_out) values_out[i] = v;
+    if (found) found[i] = live;
+  });
 }
 
 struct lsm_no_emit {
@@ -34,9 +46,8 @@ struct lsm_no_emit {
 template <typename K, typename V>
 __global__ void __launch_bounds__(THREADS)
     lsm_count_kernel(lsm_view<K, V> s, const K *lo, const K *hi, uint64_t n, uint32_t *counts) {
-  const uint64_t i = uint64_t(blockIdx.x) * THREADS + threadIdx.x;
-  if (i >= n) return;
-  counts[i] = uint32_t(lsm_walk<true>(s, lo[i], hi[i], lsm_no_emit{}));
+  __shared__ lsm_fences<K> f;
+  lsm_for_queries(s, f, n, [&](uint64_t i) { counts[i] = uint32_t(lsm_walk<true>(s, f, lo[i], hi[i], lsm_no_emit{})); });
 }
 
 // Writes a query's entries into its slice, the ones beyond the slice dropped.
@@ -56,13 +67,15 @@ template <typename K, typename V>
 __global__ void __launch_bounds__(THREADS)
     lsm_range_kernel(lsm_view<K, V> s, const K *lo, const K *hi, uint64_t n, const uint64_t *offsets, K *keys_out,
                      V *values_out, error_record *record) {
-  const uint64_t i = uint64_t(blockIdx.x) * THREADS + threadIdx.x;
-  if (i >= n) return;
-  const uint64_t at = offsets[i], end = offsets[i + 1];
-  const uint64_t room = end > at ? end - at : 0;
-  const uint64_t got = lsm_walk<false>(s, lo[i], hi[i], lsm_slice_emit<K, V>{keys_out, values_out, at, room});
-  if (got > room) record_error(record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_LSM,
-                               MSPLIT_SITE_LSM_RANGE_SLICE, i, got, room);
+  __shared__ lsm_fences<K> f;
+  lsm_for_queries(s, f, n, [&](uint64_t i) {
+    const uint64_t at = offsets[i], end = offsets[i + 1];
+    const uint64_t room = end > at ? end - at : 0;
+    const uint64_t got = lsm_walk<false>(s, f, lo[i], hi[i], lsm_slice_emit<K, V>{keys_out, values_out, at, room});
+    if (got > room)
+      record_error(record, MSPLIT_ERROR_INVALID_ARGUMENT, MSPLIT_PRIMITIVE_LSM, MSPLIT_SITE_LSM_RANGE_SLICE, i, got,
+                   room);
+  });
 }
 
 struct lsm_count_of {
@@ -93,7 +106,7 @@ msplit_status lsm_lookup_run(const char *fn, const msplit_lsm *h, const K *keys,
   if (!keys) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_keys is NULL with n = %zu", fn, n);
   if (!values_out && !found)
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_values_out and d_found are both NULL", fn);
-  lsm_lookup_kernel<K, V><<<lsm_blocks(n, THREADS), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), keys, n,
+  lsm_lookup_kernel<K, V><<<lsm_blocks(n, int(BLOCK_QUERIES)), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), keys, n,
                                                                          values_out, found);
   MSPLIT_LAUNCH_CHECK();
   return MSPLIT_SUCCESS;
@@ -119,7 +132,7 @@ msplit_status lsm_count_run(const char *fn, void *d_temp, size_t *temp_bytes, co
   uint32_t *c = counts ? counts : reinterpret_cast<uint32_t *>(temp + o_counts);
   // 2. the counts; 3. their scan (the total at offsets[n], also for n == 0)
   if (n > 0) {
-    lsm_count_kernel<K, V><<<lsm_blocks(n, THREADS), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), lo, hi, n, c);
+    lsm_count_kernel<K, V><<<lsm_blocks(n, int(BLOCK_QUERIES)), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), lo, hi, n, c);
     MSPLIT_LAUNCH_CHECK();
   }
   if (!offsets) return MSPLIT_SUCCESS;
@@ -143,7 +156,7 @@ msplit_status lsm_range_run(const char *fn, void *d_temp, size_t *temp_bytes, co
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "%s: d_keys_out and d_values_out are both NULL", fn);
   MSPLIT_TRY(clear_record(d_temp, stream));
   if (n == 0) return MSPLIT_SUCCESS;
-  lsm_range_kernel<K, V><<<lsm_blocks(n, THREADS), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), lo, hi, n, offsets,
+  lsm_range_kernel<K, V><<<lsm_blocks(n, int(BLOCK_QUERIES)), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), lo, hi, n, offsets,
                                                                         keys_out, values_out, temp_record(d_temp));
   MSPLIT_LAUNCH_CHECK();
   return MSPLIT_SUCCESS;
