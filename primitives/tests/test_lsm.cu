@@ -303,6 +303,11 @@ void test_errors() {
   CHECK(st == MSPLIT_ERROR_UNSUPPORTED, "U32 keys with U64 values: %s", msplit_status_string(st));
   st = msplit_lsm_count(f.temp->p, &f.temp_bytes, &f.t.handle(), dlo.p, dhi.p, 1, nullptr, nullptr, nullptr);
   CHECK(st == MSPLIT_ERROR_INVALID_ARGUMENT, "count with no output: %s", msplit_status_string(st));
+  // no queries: the total alone, 0
+  CHECK_CUDA(cudaMemset(doff.p, 0xff, 16));
+  CHECK_MSPLIT(f.t.count(f.temp->p, &f.temp_bytes, nullptr, nullptr, 0, nullptr, doff.as<uint64_t>()));
+  CHECK(doff.get<uint64_t>(1)[0] == 0, "count of no queries: offsets[0] = %llu",
+        (unsigned long long)doff.get<uint64_t>(1)[0]);
   st = f.t.reclaim_sync();
   CHECK(st == MSPLIT_ERROR_INVALID_ARGUMENT, "reclaim after an update, not a cleanup: %s", msplit_status_string(st));
   size_t bytes = 0;

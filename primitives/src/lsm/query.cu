@@ -130,12 +130,16 @@ msplit_status lsm_count_run(const char *fn, void *d_temp, size_t *temp_bytes, co
   MSPLIT_TRY(clear_record(d_temp, stream));
   unsigned char *temp = static_cast<unsigned char *>(d_temp);
   uint32_t *c = counts ? counts : reinterpret_cast<uint32_t *>(temp + o_counts);
-  // 2. the counts; 3. their scan (the total at offsets[n], also for n == 0)
+  // 2. the counts; 3. their scan (the total at offsets[n])
   if (n > 0) {
     lsm_count_kernel<K, V><<<lsm_blocks(n, int(BLOCK_QUERIES)), THREADS, 0, stream>>>(make_lsm_view<K, V>(*h), lo, hi, n, c);
     MSPLIT_LAUNCH_CHECK();
   }
   if (!offsets) return MSPLIT_SUCCESS;
+  if (n == 0) {  // the total alone, without a launch
+    MSPLIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, sizeof(uint64_t), stream));
+    return MSPLIT_SUCCESS;
+  }
   return lsm_scan_launch(lsm_count_of{c}, lsm_offset_to{offsets}, lsm_length{n, nullptr}, n,
                          reinterpret_cast<uint64_t *>(temp + o_tiles), offsets + n, stream);
 }
