@@ -18,7 +18,7 @@
 # each suite runs until it has N (so that a soak longer than one call of a lent machine goes on in
 # the next; copy the file back into OUT first).
 # A stall is a run that reports "the GPU search stalled" (the kernels' bounded waits gave up:
-# app/gpu/barriers.cuh), "the GPU k-core stalled" or "gave up waiting" (msplit's waits), or that
+# app/sssp/gpu/barriers.cuh), "the GPU k-core stalled" or "gave up waiting" (msplit's waits), or that
 # CTest stopped at its timeout (a wait that nothing bounded).
 # Exit 0 when every run passed.
 set -uo pipefail
