@@ -82,17 +82,37 @@ static uint64_t fuse(const tctx *c, size_t limit) {
   return scanned;
 }
 
+/* The vertices a search stops at (ds_sssp_params.targets), kept beside the
+ * team's state: n is 0 where there are none. */
+typedef struct {
+  const uint32_t *v;
+  uint32_t n;
+  int stopped; /* the search stopped at them */
+} target_set;
+
+/* Whether every target's distance is final before bucket b is processed: no
+ * bucket below b holds an entry, so every later relaxation yields a key in
+ * bucket b or above, and a key in a lower bucket can no longer drop. */
+static int targets_settled(const dstate *s, const target_set *t, uint64_t b) {
+  if (t->n == 0) return 0;
+  for (uint32_t i = 0; i < t->n; i++)
+    if (bucket_of(s, key_of(s, t->v[i])) >= b) return 0;
+  return 1;
+}
+
 /* The thread that held a whole frontier (one chunk: the others had nothing to
  * relax, so their bins are as they left them at the gather) goes on alone
  * through its next buckets while they lie below every other thread's lowest
  * (others_low) and are small: a sequential delta-stepping with no barrier,
  * where a round would cost more than its few dozen relaxations. It stops at
  * the far bin, which needs the team. Returns arcs scanned. */
-static uint64_t lone_walk(tctx *c, size_t fuse_limit, size_t lone_limit, uint32_t others_low) {
+static uint64_t lone_walk(tctx *c, size_t fuse_limit, size_t lone_limit, uint32_t others_low,
+                          const target_set *targets) {
   uint64_t scanned = fuse(c, fuse_limit);
   while (c->mine[c->cur].len == 0 && !atomic_load_explicit(&c->s->oom, memory_order_relaxed)) {
     uint32_t k = lowest_slot(c->mine, c->cur + 1);
     if (k >= WINDOW_BUCKETS || k >= others_low || c->mine[k].len >= lone_limit) break;
+    if (targets_settled(c->s, targets, c->base + k)) break; /* the round after it stops the team */
     c->cur = k;
     scanned += fuse(c, lone_limit);
   }
@@ -196,9 +216,9 @@ static uint64_t help_heavy(const tctx *c, size_t wait) {
 }
 
 /* One thread's part of the search: rounds until no bin holds anything; with
- * `share` (the same for every thread), heavy vertices are offered to the team.
- * Returns the arcs it scanned. */
-static uint64_t search(dstate *s, int share) {
+ * `share` (the same for every thread), heavy vertices are offered to the team;
+ * it stops early once the targets are settled. Returns the arcs it scanned. */
+static uint64_t search(dstate *s, int share, target_set *targets) {
   const int tid = omp_get_thread_num(), team = omp_get_num_threads();
   share = share && team > 1;
   tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0};
@@ -239,7 +259,7 @@ static uint64_t search(dstate *s, int share) {
       uint32_t others_low = NO_SLOT;
       for (int t = 0; t < team; t++)
         if (t != tid && s->tb[t].low < others_low) others_low = s->tb[t].low;
-      scanned += lone_walk(&c, fuse_limit, lone_limit, others_low);
+      scanned += lone_walk(&c, fuse_limit, lone_limit, others_low, targets);
     } else {
       scanned += fuse(&c, fuse_limit);
     }
@@ -262,7 +282,13 @@ static uint64_t search(dstate *s, int share) {
     // 5. only far entries are left: move the window
     const int moved = next == WINDOW_BUCKETS;
     if (moved && (next = move_window(&c, tid)) == NO_SLOT) break;
-    // 6. gather: copy the own bin of the bucket into the frontier at a reserved offset
+    // 6. the targets are settled below the next bucket: stop (every thread reads the same keys,
+    // which nothing writes between the barrier and the next gather)
+    if (targets_settled(s, targets, c.base + next)) {
+      if (tid == 0) targets->stopped = 1;
+      break;
+    }
+    // 7. gather: copy the own bin of the bucket into the frontier at a reserved offset
     c.cur = next;
     bin *b = &c.mine[next];
     const size_t cap = s->frontier_cap;
@@ -314,6 +340,11 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   s.prefetch = params->cpu_prefetch == 0   ? PREFETCH_ARCS
                : params->cpu_prefetch < 0 ? UINT64_MAX
                                           : (uint64_t)params->cpu_prefetch;
+  target_set targets = {params->targets, params->targets != NULL ? params->n_targets : 0, 0};
+  for (uint32_t i = 0; i < targets.n; i++)
+    if (targets.v[i] >= g->n)
+      return ds_error_set(err, DS_ERR_ARG, "target %u is out of range: the graph has %u vertices",
+                          targets.v[i], g->n);
   int want_pred = params->want_pred && res->pred != NULL;
   int nthreads = params->threads > 0 ? params->threads : omp_get_max_threads();
   double t0 = omp_get_wtime();
@@ -368,7 +399,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     }
     /* the graph's largest out-degree is known once the loop's barrier is passed: graphs
      * without heavy vertices (roads) skip the offers, and the waits for them */
-    scanned += search(&s, max_arcs > s.heavy_arcs);
+    scanned += search(&s, max_arcs > s.heavy_arcs, &targets);
     if (s.wide) {
       uint64_t *dist = (uint64_t *)res->dist;
 #pragma omp for schedule(static)
@@ -406,6 +437,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = s.rounds;
   res->edges_relaxed = scanned;
+  res->stopped_early = targets.stopped;
   ds_sssp_count_reached(g, params->dist_width, res);
 
 cleanup:

@@ -8,6 +8,10 @@
  * included). The keys are narrowed to the width asked for at the end, where
  * a distance that does not fit is DS_ERR_RANGE.
  *
+ * With targets (params->targets) the search stops once the last of them
+ * leaves the heap: its distance is final then, and so is every vertex's on its
+ * predecessor path, each of which left the heap before it.
+ *
  * Invariants: a vertex leaves the heap with its final distance; pred[v] is the
  * vertex whose relaxation last lowered dist[v], which was popped before v, so
  * the predecessors form a tree even with zero weights.
@@ -83,6 +87,7 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
                            ds_sssp_result *res, ds_error *err) {
   ds_status st = DS_OK;
   uint64_t *key = NULL;
+  unsigned char *is_target = NULL;
   index_heap heap = {NULL, NULL, NULL, 0};
 
   // 1. check arguments
@@ -96,6 +101,11 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
   int wide = params != NULL && params->dist_width == DS_DIST_WIDE;
   if (wide && is_float)
     return ds_error_set(err, DS_ERR_ARG, "dijkstra: 64-bit distances need integer weights");
+  const uint32_t n_targets = params != NULL && params->targets != NULL ? params->n_targets : 0;
+  for (uint32_t i = 0; i < n_targets; i++)
+    if (params->targets[i] >= g->n)
+      return ds_error_set(err, DS_ERR_ARG, "target %u is out of range: the graph has %u vertices",
+                          params->targets[i], g->n);
   double t0 = omp_get_wtime();
 
   // 2. allocate scratch
@@ -107,6 +117,18 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
     goto cleanup;
   }
   heap.key = key;
+  /* the targets not yet settled: one mark a vertex, so that a pop costs one load */
+  uint32_t pending = 0;
+  if (n_targets > 0) {
+    if ((is_target = (unsigned char *)calloc(g->n, 1)) == NULL) {
+      st = ds_error_set(err, DS_ERR_NOMEM, "dijkstra: out of memory for %u vertices", g->n);
+      goto cleanup;
+    }
+    for (uint32_t i = 0; i < n_targets; i++) {
+      pending += !is_target[params->targets[i]];
+      is_target[params->targets[i]] = 1;
+    }
+  }
 
   // 3. initialise: everything unreached, the source at 0
   const uint64_t inf_key = is_float ? ds_key_inf(1) : DS_INF_U64;
@@ -123,9 +145,14 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
   const uint32_t *wu = (const uint32_t *)g->weights; /* integer weights */
   const float *wf = (const float *)g->weights;       /* float weights */
   uint64_t pops = 0, scanned = 0;
+  int stopped = 0;
   while (heap.size > 0) {
     uint32_t u = heap_pop(&heap);
     pops++;
+    if (is_target != NULL && is_target[u] && --pending == 0) {
+      stopped = 1;
+      break;
+    }
     uint64_t du = key[u];
     for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
       uint32_t v = g->col[e];
@@ -156,10 +183,12 @@ ds_status ds_sssp_dijkstra(const ds_graph *g, uint32_t source, const ds_sssp_par
   res->time_ms = (omp_get_wtime() - t0) * 1e3;
   res->rounds = pops;
   res->edges_relaxed = scanned;
+  res->stopped_early = stopped;
   ds_sssp_count_reached(g, wide ? DS_DIST_WIDE : DS_DIST_NATURAL, res);
 
 cleanup:
   free(key);
+  free(is_target);
   free(heap.items);
   free(heap.pos);
   return st;

@@ -114,6 +114,10 @@ typedef struct {
                                team; 0 = the default, SIZE_MAX = never */
   int cpu_prefetch;         /* cpu-delta: arcs ahead whose head's distance is prefetched;
                                0 = the default, negative = none */
+  const uint32_t *targets;  /* n_targets vertices (0-based, < n) the search may stop at, or NULL:
+                               the CPU algorithms stop once every target's distance is final
+                               (ds_sssp_result.stopped_early); the GPU ones search to the end */
+  uint32_t n_targets;
 } ds_sssp_params;
 
 typedef struct {
@@ -124,6 +128,10 @@ typedef struct {
   uint64_t edges_relaxed;  /* arcs relaxed, counting repeats: the work */
   uint64_t reached_arcs;   /* out-arcs of reached vertices: the TEPS numerator */
   uint32_t reached;        /* vertices with finite distance */
+  int stopped_early;       /* 1: the search stopped once params->targets were settled: only the
+                              targets' distances, and those of the vertices on their
+                              predecessor paths, are sure to be final; the others are upper
+                              bounds (inf included) */
 } ds_sssp_result;
 
 /* Delta from the graph when the user says --delta auto (documented in README).
@@ -316,6 +324,29 @@ ds_status ds_dist_range_error(const ds_graph *g, uint32_t v, ds_error *err);
  * first from source. O(n + m); DS_ERR_NOMEM if its queue cannot be had. */
 ds_status ds_pred_from_tight_arcs(const ds_graph *g, uint32_t source, const uint64_t *dist,
                                   uint32_t *pred, ds_error *err);
+
+/* The shortest path from source to target along pred (n predecessors, as a
+ * search fills them): *len vertices, source first, target last, into path
+ * (cap entries); 0 where target is unreached, 1 where it is the source.
+ * path NULL: only *len is set (the size to allocate). Errors: DS_ERR_ARG
+ * (NULL g, pred or len, a vertex out of range, cap below the length),
+ * DS_ERR_VALIDATION (the predecessors do not lead from target to source in
+ * fewer than n steps: a cycle, or a chain that ends elsewhere). O(length). */
+ds_status ds_sssp_path(const ds_graph *g, uint32_t source, const uint32_t *pred, uint32_t target,
+                       uint32_t *path, uint32_t cap, uint32_t *len, ds_error *err);
+
+/* Checks a search that stopped at targets (params->targets): for each of the
+ * n_targets targets, its distance in dist equals expected's (Dijkstra's full
+ * distances, or NULL to skip) and, where reached, its path along pred starts
+ * at source, every step is an arc of g, and the distances along it are tight
+ * (dist[v] == dist[u] + w(u, v)) from dist[source] == 0, so the arcs' weights
+ * sum to the target's distance. DS_ERR_VALIDATION names the first bad target
+ * (file numbering); bad_vertex (optional) gets its 0-based id. O(sum of the
+ * paths' lengths x their vertices' degrees). */
+ds_status ds_sssp_check_targets(const ds_graph *g, uint32_t source, const uint32_t *targets,
+                                uint32_t n_targets, const void *dist, ds_dist_width w,
+                                const uint32_t *pred, const void *expected, uint32_t *bad_vertex,
+                                ds_error *err);
 
 /* Fills res->reached and res->reached_arcs from res->dist (width w). */
 void ds_sssp_count_reached(const ds_graph *g, ds_dist_width w, ds_sssp_result *res);

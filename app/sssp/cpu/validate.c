@@ -229,3 +229,62 @@ ds_status ds_sssp_compare(const ds_graph *g, const void *expected, const void *a
 cleanup:
   return st;
 }
+
+/* Each target's distance against expected's, and its path along pred: from the
+ * source at distance 0, over arcs of g, tight at every step (sssp.h). */
+ds_status ds_sssp_check_targets(const ds_graph *g, uint32_t source, const uint32_t *targets,
+                                uint32_t n_targets, const void *dist, ds_dist_width w,
+                                const uint32_t *pred, const void *expected, uint32_t *bad_vertex,
+                                ds_error *err) {
+  ds_status st = DS_OK;
+  char a[64], b[64];
+  // 1. check arguments
+  if (g == NULL || dist == NULL || pred == NULL || (targets == NULL && n_targets > 0))
+    return ds_error_set(err, DS_ERR_ARG, "check targets: graph, distances, predecessors or "
+                                         "targets are NULL");
+  if (source >= g->n)
+    return ds_error_set(err, DS_ERR_ARG, "source %u is out of range: the graph has %u vertices",
+                        source, g->n);
+  const uint32_t base = (uint32_t)g->index_base;
+  checker c = checker_of(g, dist, w), ce = checker_of(g, expected, w);
+  if (!is_zero(&c, dist_of(&c, source)))
+    FAIL(source, "source %u has a distance other than 0", source + base);
+  for (uint32_t i = 0; i < n_targets; i++) {
+    const uint32_t t = targets[i];
+    if (t >= g->n)
+      return ds_error_set(err, DS_ERR_ARG, "target %u is out of range: the graph has %u vertices",
+                          t, g->n);
+    const dval dt = dist_of(&c, t);
+    // 2. the distance, against the full search's
+    if (expected != NULL && !same_value(&c, dist_of(&ce, t), dt)) {
+      format_value(&c, a, sizeof a, dt);
+      format_value(&c, b, sizeof b, dist_of(&ce, t));
+      FAIL(t, "target %u: distance %s, expected %s", t + base, a, b);
+    }
+    // 3. the path: back along pred, every step a tight arc of g, ending at the source
+    uint32_t len = 0;
+    if ((st = ds_sssp_path(g, source, pred, t, NULL, 0, &len, err)) != DS_OK) {
+      if (bad_vertex != NULL) *bad_vertex = t;
+      goto cleanup;
+    }
+    if (len == 0) {
+      if (!dt.inf) FAIL(t, "target %u has a distance but no path", t + base);
+      continue;
+    }
+    for (uint32_t v = t; v != source; v = pred[v]) {
+      const uint32_t u = pred[v];
+      const uint64_t e = find_arc(g, u, v);
+      if (e == UINT64_MAX)
+        FAIL(t, "target %u: its path steps from %u to %u, which is not an arc", t + base, u + base,
+             v + base);
+      if (!is_tight(&c, dist_of(&c, v), path_sum(&c, dist_of(&c, u), e))) {
+        format_value(&c, a, sizeof a, dist_of(&c, v));
+        format_value(&c, b, sizeof b, dist_of(&c, u));
+        FAIL(t, "target %u: on its path, vertex %u at %s is not its predecessor %u at %s plus "
+                "the arc's weight", t + base, v + base, a, u + base, b);
+      }
+    }
+  }
+cleanup:
+  return st;
+}
