@@ -43,6 +43,7 @@
  * Distances are deterministic; predecessors may differ between runs among
  * equally short paths.
  */
+#include <assert.h>
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
@@ -350,9 +351,15 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   double t0 = omp_get_wtime();
 
   // 2. allocate: distances, per-thread bins, the shared frontier (room for every vertex once;
-  // grown between barriers if duplicates overflow it)
-  if (s.wide || want_pred) s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
-  else s.key = (_Atomic uint32_t *)malloc((size_t)g->n * sizeof(*s.key));
+  // grown between barriers if duplicates overflow it). A key alone (64-bit keys, or 32-bit
+  // ones without predecessors) is searched in place in the result: no array to allocate, fault
+  // in and copy out, which on a graph of a million vertices cost milliseconds a call
+  static_assert(sizeof(_Atomic uint32_t) == sizeof(uint32_t) &&
+                    sizeof(_Atomic uint64_t) == sizeof(uint64_t),
+                "keys are searched in place in the caller's distances");
+  if (s.wide) s.cell = (_Atomic uint64_t *)res->dist;
+  else if (want_pred) s.cell = (_Atomic uint64_t *)malloc((size_t)g->n * sizeof(*s.cell));
+  else s.key = (_Atomic uint32_t *)res->dist;
   s.tb = (tbins *)aligned_alloc(CACHE_LINE, (size_t)nthreads * sizeof(tbins));
   s.heavy = (heavy_vertex *)aligned_alloc(CACHE_LINE, 2 * HEAVY_MAX * sizeof(heavy_vertex));
   if (s.heavy != NULL)
@@ -368,6 +375,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   const uint32_t inf_key = ds_key_inf(s.is_float);
   const uint64_t inf_cell = s.wide ? DS_INF_U64 : ((uint64_t)inf_key << 32) | DS_NO_PRED;
   atomic_init(&s.oom, 0);
+  atomic_init(&s.saturated, 0);
   for (int i = 0; i < 2; i++) {
     atomic_init(&s.next_slot[i].v, NO_SLOT);
     atomic_init(&s.tail[i].v, 0);
@@ -390,33 +398,36 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   {
     /* first touch by the threads that read the pages out (NUMA: each thread's part of the
      * arrays lands on its node), with a static schedule; its barrier orders it before the search */
+    /* the arrays in locals: an atomic store makes the compiler load them again each vertex */
+    const uint64_t *row = g->row_offsets;
+    _Atomic uint32_t *key = s.key;
+    _Atomic uint64_t *cell = s.cell;
 #pragma omp for schedule(static) reduction(max : max_arcs)
     for (uint32_t v = 0; v < g->n; v++) {
-      const uint64_t arcs = g->row_offsets[v + 1] - g->row_offsets[v];
+      const uint64_t arcs = row[v + 1] - row[v];
       if (arcs > max_arcs) max_arcs = arcs;
-      if (s.key != NULL) atomic_init(&s.key[v], v == source ? 0 : inf_key);
-      else atomic_init(&s.cell[v], v == source ? source_cell : inf_cell);
+      if (key != NULL) atomic_init(&key[v], v == source ? 0 : inf_key);
+      else atomic_init(&cell[v], v == source ? source_cell : inf_cell);
     }
     /* the graph's largest out-degree is known once the loop's barrier is passed: graphs
      * without heavy vertices (roads) skip the offers, and the waits for them */
     scanned += search(&s, max_arcs > s.heavy_arcs, &targets);
-    if (s.wide) {
-      uint64_t *dist = (uint64_t *)res->dist;
-#pragma omp for schedule(static)
-      for (uint32_t v = 0; v < g->n; v++)
-        dist[v] = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
-    } else {
+    if (!s.wide) { /* 64-bit keys are the distances already */
       uint32_t *dist_keys = (uint32_t *)res->dist; /* float results are their keys' bits */
-#pragma omp for schedule(static) reduction(min : first_sat)
-      for (uint32_t v = 0; v < g->n; v++) {
-        if (s.key != NULL) {
-          dist_keys[v] = atomic_load_explicit(&s.key[v], memory_order_relaxed);
-        } else {
-          uint64_t c = atomic_load_explicit(&s.cell[v], memory_order_relaxed);
+      if (cell != NULL) { /* key << 32 | pred: split */
+#pragma omp for schedule(static)
+        for (uint32_t v = 0; v < g->n; v++) {
+          uint64_t c = atomic_load_explicit(&cell[v], memory_order_relaxed);
           dist_keys[v] = (uint32_t)(c >> 32);
-          if (want_pred) res->pred[v] = (uint32_t)c;
+          res->pred[v] = (uint32_t)c;
         }
-        if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
+      }
+      /* a sum beyond the keys' range was recorded where it was made: the distances are read
+       * for it only then (every thread reads the same flag after the search's last barrier) */
+      if (atomic_load_explicit(&s.saturated, memory_order_relaxed)) {
+#pragma omp for schedule(static) reduction(min : first_sat)
+        for (uint32_t v = 0; v < g->n; v++)
+          if (dist_keys[v] == sat_key && v < first_sat) first_sat = v;
       }
     }
   }
@@ -447,7 +458,6 @@ cleanup:
   free(s.tb);
   free(s.heavy);
   free(s.frontier);
-  free((void *)s.cell);
-  free((void *)s.key);
+  if (!s.wide) free((void *)s.cell); /* else, and s.key: the caller's distances */
   return st;
 }

@@ -107,6 +107,7 @@ typedef struct {
   size_t fuse_limit, lone_limit;
   uint64_t prefetch;      /* arcs ahead (PREFETCH_ARCS); UINT64_MAX: none */
   atomic_int oom;
+  atomic_int saturated;   /* a 32-bit key reached ds_key_sat: the read-out looks for the first */
   uint64_t rounds;
 } dstate;
 
@@ -235,6 +236,7 @@ relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64
     const uint32_t nk = is_float ? ds_key_add_f32(ku, ((const float *)g->weights)[e])
                                  : ds_key_add_u32(ku, ((const uint32_t *)g->weights)[e]);
     if (lower_narrow(s, v, nk, u, cells)) {
+      if (nk == ds_key_sat(is_float)) atomic_store_explicit(&s->saturated, 1, memory_order_relaxed);
       const uint64_t bucket = is_float ? bucket_of(s, nk) : width_quotient(nk, magic, shift);
       bin_push(s, &mine[slot_of(bucket, base)], entry_of(v, nk));
     }
