@@ -88,7 +88,16 @@ static dsp_status resolve(const ds_graph *g, const dsp_gpu *gpu, const dsp_sssp_
   p->params.delta = delta > 0.0 ? delta : run_delta; /* Dijkstra and Bellman-Ford: unused */
   p->params.buckets = o->buckets ? o->buckets : ds_buckets_auto(g, run_delta);
   p->buckets = a == DS_ALGO_MULTISPLIT || a == DS_ALGO_SORT ? p->params.buckets : 0;
-  p->params.want_pred = o->predecessors != 0;
+  if (o->targets == NULL && o->n_targets > 0)
+    return dsp_fail(err, DSP_ERR_ARG, "targets is NULL with n_targets %u", o->n_targets);
+  for (uint32_t i = 0; i < o->n_targets; i++)
+    if (o->targets[i] >= g->n)
+      return dsp_fail(err, DSP_ERR_ARG, "target %u is out of range: the graph has %u vertices",
+                      o->targets[i], g->n);
+  p->params.targets = o->n_targets > 0 ? o->targets : NULL;
+  p->params.n_targets = o->n_targets;
+  // a target's path is read from the predecessors
+  p->params.want_pred = o->predecessors != 0 || o->n_targets > 0;
   p->params.threads = o->threads;
   p->params.dist_width = o->width == DSP_WIDTH_AUTO ? ds_sssp_dist_width(g)
                          : o->width == DSP_WIDTH_WIDE ? DS_DIST_WIDE
@@ -103,18 +112,25 @@ size_t dsp_sssp_dist_bytes(const dsp_graph *g, const dsp_sssp_options *opt) {
   return ds_dist_size(&g->g, ds_sssp_dist_width(&g->g));
 }
 
-/* The validator's checks, then Dijkstra's distances (into ref, n values). */
+/* The validator's checks, then Dijkstra's distances (into ref, n values); a
+ * search to targets at its targets alone, against Dijkstra's full distances. */
 static ds_status validate(const ds_graph *g, uint32_t source, const plan *p, const ds_sssp_result *r,
                           void *ref, ds_error *e) {
-  ds_status st = ds_sssp_validate(g, source, r->dist, p->params.dist_width, r->pred, NULL, e);
+  const ds_sssp_params *q = &p->params;
+  ds_status st = q->n_targets > 0 ? DS_OK : ds_sssp_validate(g, source, r->dist, q->dist_width, r->pred, NULL, e);
   if (st != DS_OK) return st;
   ds_sssp_params dp = p->params;
   dp.want_pred = 0;
+  dp.targets = NULL;
+  dp.n_targets = 0;
   ds_sssp_result rr;
   memset(&rr, 0, sizeof rr);
   rr.dist = ref;
   if ((st = ds_sssp_dijkstra(g, source, &dp, &rr, e)) != DS_OK) return st;
-  return ds_sssp_compare(g, ref, r->dist, p->params.dist_width, NULL, e);
+  if (q->n_targets > 0)
+    return ds_sssp_check_targets(g, source, q->targets, q->n_targets, r->dist, q->dist_width, r->pred, ref,
+                                 NULL, e);
+  return ds_sssp_compare(g, ref, r->dist, q->dist_width, NULL, e);
 }
 
 /* One source's search into *out (its arrays allocated where NULL). */
@@ -156,6 +172,7 @@ static dsp_status run_one(const ds_graph *g, dsp_gpu *gpu, const plan *p, uint32
   out->edges_relaxed = r.edges_relaxed;
   out->reached_arcs = r.reached_arcs;
   out->reached = r.reached;
+  out->stopped_early = r.stopped_early;
   return DSP_OK;
 }
 
@@ -204,6 +221,19 @@ void dsp_sssp_result_free(dsp_sssp_result *results, uint32_t count) {
     }
     r->owned = 0;
   }
+}
+
+dsp_status dsp_sssp_path(const dsp_graph *g, const dsp_sssp_result *r, uint32_t target,
+                         uint32_t *path, uint32_t cap, uint32_t *len, dsp_error *err) {
+  dsp_clear(err);
+  if (g == NULL || r == NULL || len == NULL)
+    return dsp_fail(err, DSP_ERR_ARG, "dsp_sssp_path: g, r and len must not be NULL");
+  if (r->pred == NULL)
+    return dsp_fail(err, DSP_ERR_ARG, "dsp_sssp_path: the result has no predecessors (ask for "
+                                      "predecessors or targets)");
+  ds_error e = {{0}};
+  const ds_status st = ds_sssp_path(&g->g, r->source, r->pred, target, path, cap, len, &e);
+  return st == DS_OK ? DSP_OK : dsp_fail(err, dsp_from_ds(st), "dsp_sssp_path: %s", e.msg);
 }
 
 double dsp_sssp_distance(const dsp_sssp_result *r, uint32_t v) {

@@ -61,7 +61,10 @@ void ds_cli_free(ds_cli *c) {
   free(c->json_path);
   free(c->output_path);
   free(c->cache_dir);
+  free(c->targets);
   c->json_path = c->output_path = c->cache_dir = NULL;
+  c->targets = NULL;
+  c->n_targets = 0;
 }
 
 ds_exit_code ds_cli_set_string(char **dst, const char *value, char *msg, size_t msg_len) {
@@ -166,6 +169,31 @@ ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, ch
   c->source_mode = DS_SOURCE_VERTEX;
   c->source = v;
   return DS_EXIT_OK;
+}
+
+ds_exit_code ds_cli_add_targets(ds_cli *c, const char *text, const char *what, char *msg,
+                                size_t msg_len) {
+  const char *p = text;
+  for (;;) {
+    const size_t len = strcspn(p, ",");
+    char one[32];
+    if (len == 0 || len >= sizeof one || strspn(p, "0123456789") != len)
+      return usage_error(msg, msg_len, "%s: '%s' is not a list of vertex numbers (T or T1,T2,...)",
+                         what, text);
+    memcpy(one, p, len);
+    one[len] = '\0';
+    uint64_t v;
+    ds_exit_code rc = ds_cli_parse_u64(one, 0, UINT32_MAX, &v, what, msg, msg_len);
+    if (rc != DS_EXIT_OK) return rc;
+    if (c->n_targets == DS_CLI_MAX_TARGETS)
+      return usage_error(msg, msg_len, "%s: more than %u targets", what, DS_CLI_MAX_TARGETS);
+    if (c->targets == NULL &&
+        (c->targets = (uint64_t *)malloc(DS_CLI_MAX_TARGETS * sizeof(uint64_t))) == NULL)
+      return ds_cli_fail(DS_EXIT_INTERNAL, msg, msg_len, "out of memory for the targets");
+    c->targets[c->n_targets++] = v;
+    if (p[len] == '\0') return DS_EXIT_OK;
+    p += len + 1;
+  }
 }
 
 ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, char *msg,
@@ -312,6 +340,8 @@ ds_exit_code ds_cli_parse(int argc, char **argv, ds_cli *c, char *msg, size_t ms
       rc = ds_cli_add_graph(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--source") == 0) {
       rc = ds_cli_set_source(c, v, name, msg, msg_len);
+    } else if (strcmp(name, "--target") == 0) {
+      rc = ds_cli_add_targets(c, v, name, msg, msg_len);
     } else if (strcmp(name, "--sources") == 0) {
       rc = ds_cli_parse_u64(v, 1, UINT32_MAX, &x, name, msg, msg_len);
       c->sources = (uint32_t)x;
@@ -394,6 +424,10 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
     return usage_error(msg, msg_len,
                        "--source %llu and --sources %u conflict: several sources are random",
                        (unsigned long long)c->source, c->sources);
+  if (c->n_targets > 0 && c->sources > 1)
+    return usage_error(msg, msg_len, "--target needs a single source, not --sources %u", c->sources);
+  if (c->n_targets > 0 && (c->gpus > 0 || c->mpi))
+    return usage_error(msg, msg_len, "--target runs on one GPU or none, not with --gpus or --mpi");
   ds_error err;
   if (ds_weight_dist_check(c->weight_dist, c->weight_min, c->weight_max, &err) != DS_OK)
     return usage_error(msg, msg_len, "--weights %u:%u with --weight-dist %s: %s", c->weight_min,

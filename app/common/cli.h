@@ -63,6 +63,7 @@ const char *ds_cli_intersect_name(ds_intersect_mode m);
 #define DS_CLI_MAX_SEED 9007199254740991ull
 #define DS_CLI_MSG_LEN 1024
 #define DS_CLI_MAX_ALGOS 16
+#define DS_CLI_MAX_TARGETS 4096 /* --target: each printed with its path, so a screenful or a file */
 
 struct ds_cli;
 
@@ -87,6 +88,8 @@ typedef struct ds_cli {
   ds_source_mode source_mode;
   uint64_t source;      /* DS_SOURCE_VERTEX: in the file's numbering */
   uint32_t sources;     /* how many sources (random ones when > 1) */
+  uint64_t *targets;    /* --target: in the file's numbering, in the order given (owned) */
+  uint32_t n_targets;
   uint32_t buckets;
   int buckets_auto;     /* 1: ds_buckets_auto */
   int delta_auto;       /* 1: each backend's rule, ds_delta_auto or ds_delta_auto_cpu */
@@ -144,6 +147,10 @@ ds_exit_code ds_cli_set_algos(ds_cli *c, const char *list, int append, const cha
                               char *msg, size_t msg_len);
 ds_exit_code ds_cli_set_source(ds_cli *c, const char *text, const char *what, char *msg,
                                size_t msg_len);
+/* --target T[,T2,...]: appends the vertices (file numbering; the range is the
+ * graph's, checked once it is loaded). */
+ds_exit_code ds_cli_add_targets(ds_cli *c, const char *text, const char *what, char *msg,
+                                size_t msg_len);
 ds_exit_code ds_cli_set_delta(ds_cli *c, const char *text, const char *what, char *msg,
                               size_t msg_len);
 ds_exit_code ds_cli_set_weights(ds_cli *c, const char *text, const char *what, char *msg,

@@ -44,6 +44,10 @@ static void usage(FILE *f) {
 "  --sources K         K random sources (seeded), distinct vertices with an\n"
 "                      out-arc (fewer, with a note, where the graph has fewer);\n"
 "                      each reported, and the mean\n"
+"  --target T[,T2..]   stop once every target's distance is final (dijkstra,\n"
+"                      cpu-delta; the GPU algorithms search to the end) and\n"
+"                      print each target's distance and path from the source,\n"
+"                      file numbering, for the first algorithm; one source\n"
 "  --algo LIST|all     comma-separated: dijkstra, cpu-delta, near-far,\n"
 "                      multisplit, sort, bellman-ford; all = every available.\n"
 "                      Default: multisplit,near-far with a GPU, else\n"
@@ -78,7 +82,9 @@ static void usage(FILE *f) {
 "  --predecessors      compute predecessors (checked by --validate)\n"
 "output\n"
 "  --output FILE       'vertex distance [predecessor]' per line for the first\n"
-"                      algorithm, file numbering, 'inf' and '-' if unreached\n",
+"                      algorithm, file numbering, 'inf' and '-' if unreached;\n"
+"                      with --target only the vertices on the targets' paths,\n"
+"                      with their predecessors\n",
           DS_CLI_DEFAULT_EDGE_FACTOR, DS_CLI_DEFAULT_WEIGHT_MIN, DS_CLI_DEFAULT_WEIGHT_MAX,
           DS_CLI_DEFAULT_SEED, DS_CLI_MIN_BUCKETS, DS_CLI_MAX_BUCKETS, DS_BUCKETS_AUTO_MIN,
           DS_BUCKETS_AUTO_MAX,
@@ -99,7 +105,7 @@ static void usage(FILE *f) {
 
 /* The options, configuration keys and algorithms of sssp (cli.h). */
 static const char *const SSSP_VALUE_OPTIONS[] = {
-    "--graph", "--source", "--sources", "--buckets", "--delta", "--algo",    "--trials",
+    "--graph", "--source", "--sources", "--target", "--buckets", "--delta", "--algo",    "--trials",
     "--json",  "--config", "--weights", "--weight-dist", "--seed", "--output", "--device",
     "--cache-dir", "--threads", "--gpus", "--kron", "--edgefactor", NULL};
 static const char *const SSSP_FLAG_OPTIONS[] = {"--validate", "--undirected", "--predecessors",

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ds/out_file.h"
 #include "ds/rng.h"
 #include "app.h"
 #include "driver.h"
@@ -28,6 +27,7 @@
 #include "run.h"
 #include "run_memory.h"
 #include "run_sources.h"
+#include "run_targets.h"
 #include "sssp.h"
 
 _Static_assert(DS_CLI_MIN_BUCKETS == DS_SSSP_MIN_BUCKETS && DS_CLI_MAX_BUCKETS == DS_SSSP_MAX_BUCKETS,
@@ -126,6 +126,7 @@ static ds_status run_one(ds_gpu_ctx *ctx, const ds_graph *g, ds_algo algo, uint3
   res->time_ms = 0.0;
   res->rounds = res->edges_relaxed = res->reached_arcs = 0;
   res->reached = 0;
+  res->stopped_early = 0;
   if (ds_algo_is_gpu(algo)) return ds_gpu_sssp_env(ctx, algo, source, params, res, err);
   return ds_sssp_cpu(g, algo, source, params, res, err);
 }
@@ -143,48 +144,22 @@ static void corrupt_for_test(const ds_graph *g, uint32_t source, void *dist, ds_
   }
 }
 
-/* One distance as --output prints it: exact integers, floats to 9 digits. */
-static void print_distance(FILE *f, const ds_graph *g, const void *dist, ds_dist_width w,
-                           uint32_t v) {
-  if (!ds_dist_is_finite(g, dist, w, v)) fputs("inf", f);
-  else if (g->weight_type == DS_WEIGHT_F32) fprintf(f, "%.9g", (double)((const float *)dist)[v]);
-  else if (w == DS_DIST_WIDE) fprintf(f, "%llu", (unsigned long long)((const uint64_t *)dist)[v]);
-  else fprintf(f, "%u", ((const uint32_t *)dist)[v]);
-}
-
-/* --output: one line per vertex in the file's numbering (run.h). */
-ds_exit_code ds_run_write_output(const char *path, const ds_graph *g, const void *dist,
-                                 ds_dist_width w, const uint32_t *pred) {
-  ds_out_file out;
-  ds_error err = {{0}};
-  if (ds_out_open(path, &out, &err) != DS_OK) {
-    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
-    return DS_EXIT_INPUT;
-  }
-  FILE *f = out.stream;
-  const uint32_t base = (uint32_t)g->index_base;
-  for (uint32_t v = 0; v < g->n; v++) {
-    fprintf(f, "%u ", v + base);
-    print_distance(f, g, dist, w, v);
-    if (pred != NULL) {
-      if (pred[v] == DS_NO_PRED) fputs(" -", f);
-      else fprintf(f, " %u", pred[v] + base);
-    }
-    fputc('\n', f);
-  }
-  if (ds_out_close(&out, &err) != DS_OK) {
-    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
-    return DS_EXIT_INPUT;
-  }
-  return DS_EXIT_OK;
-}
-
-/* Checks one result; records the first failure of (algorithm, source). */
+/* Checks one result; records the first failure of (algorithm, source). A
+ * search that stopped at targets is checked at them: their distances against
+ * Dijkstra's full ones, their paths arc by arc (the other distances need not
+ * be final). */
 static int check_result(const ds_graph *g, uint32_t source, const ds_sssp_result *res,
-                        ds_dist_width w, const void *ref, ds_algo_stats *a, uint32_t s) {
+                        ds_dist_width w, const void *ref, const ds_sssp_params *params,
+                        ds_algo_stats *a, uint32_t s) {
   ds_error err = {{0}};
-  ds_status st = ds_sssp_validate(g, source, res->dist, w, res->pred, NULL, &err);
-  if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, w, NULL, &err);
+  ds_status st = DS_OK;
+  if (params->n_targets > 0) {
+    st = ds_sssp_check_targets(g, source, params->targets, params->n_targets, res->dist, w,
+                               res->pred, ref, NULL, &err);
+  } else {
+    st = ds_sssp_validate(g, source, res->dist, w, res->pred, NULL, &err);
+    if (st == DS_OK && ref != NULL) st = ds_sssp_compare(g, ref, res->dist, w, NULL, &err);
+  }
   if (ds_driver_check_note(&a->check[s], st == DS_OK ? NULL : err.msg, a->failure,
                            sizeof a->failure))
     fprintf(stderr, "sssp: validation failed: %s from source %u on %s: %s\n",
@@ -260,8 +235,10 @@ typedef struct {
   ds_sssp_result res;
   ds_dist_width width;
   void *ref;           /* the reference distances, when validating */
-  void *kept_dist;     /* the first algorithm's result, for --output (NULL: not kept) */
+  void *kept_dist;     /* the first algorithm's result, for --output and the targets' paths
+                          (NULL: not kept) */
   uint32_t *kept_pred;
+  int first_stopped;   /* the first algorithm's search stopped at the targets */
 } measure;
 
 static ds_exit_code m_reference(void *ctx, uint32_t s) {
@@ -300,7 +277,8 @@ static void m_corrupt(void *ctx, int i, uint32_t s) {
 
 static int m_check(void *ctx, int i, uint32_t s) {
   measure *m = (measure *)ctx;
-  return check_result(m->g, m->r->sources[s], &m->res, m->width, m->ref, &m->r->algos[i], s);
+  return check_result(m->g, m->r->sources[s], &m->res, m->width, m->ref, &m->params,
+                      &m->r->algos[i], s);
 }
 
 static void m_done(void *ctx, int i, uint32_t s) {
@@ -310,6 +288,7 @@ static void m_done(void *ctx, int i, uint32_t s) {
   a->edges_relaxed[s] = m->res.edges_relaxed;
   a->reached_arcs[s] = m->res.reached_arcs;
   a->reached[s] = m->res.reached;
+  if (i == 0) m->first_stopped = m->res.stopped_early;
   if (i == 0 && m->kept_dist != NULL) {
     memcpy(m->kept_dist, m->res.dist, (size_t)m->g->n * ds_dist_size(m->g, m->width));
     if (m->kept_pred != NULL) memcpy(m->kept_pred, m->res.pred, m->g->n * sizeof(uint32_t));
@@ -328,7 +307,7 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   measure m;
   memset(&m, 0, sizeof m);
   void *dist = NULL;
-  uint32_t *pred = NULL;
+  uint32_t *pred = NULL, *targets = NULL;
   ds_error err = {{0}};
   int loaded = 0;
 
@@ -352,6 +331,11 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   r.sources = (uint32_t *)malloc(r.n_sources * sizeof(uint32_t));
   if (r.sources == NULL) goto nomem;
   if ((rc = ds_run_pick_sources(cli, &g, path, r.sources, r.n_sources)) != DS_EXIT_OK) goto cleanup;
+  if (cli->n_targets > 0 &&
+      (targets = (uint32_t *)malloc(cli->n_targets * sizeof(uint32_t))) == NULL)
+    goto nomem;
+  if (targets != NULL && (rc = ds_run_pick_targets(cli, &g, path, targets)) != DS_EXIT_OK)
+    goto cleanup;
 
   // 3c. memory for results and statistics
   if (!ds_run_report_alloc(&r)) goto nomem;
@@ -359,12 +343,13 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   const size_t dist_bytes = ds_dist_size(&g, width);
   dist = malloc(n * dist_bytes);
   if (dist == NULL) goto nomem;
-  int want_pred = cli->predecessors;
+  // the targets' paths are read from the predecessors
+  int want_pred = cli->predecessors || targets != NULL;
   if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
   if (cli->validate && (m.ref = malloc(n * dist_bytes)) == NULL) goto nomem;
-  // --output is the first algorithm's result, written once every algorithm
-  // has run and been checked; the later ones overwrite dist, so it is kept
-  const int keep_first = cli->output_path != NULL && p->n_algos > 1;
+  // --output and the targets' paths are the first algorithm's result, told once every
+  // algorithm has run and been checked; the later ones overwrite dist, so it is kept
+  const int keep_first = (cli->output_path != NULL || targets != NULL) && p->n_algos > 1;
   if (keep_first && (m.kept_dist = malloc(n * dist_bytes)) == NULL) goto nomem;
   if (keep_first && want_pred && (m.kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
     goto nomem;
@@ -385,6 +370,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   m.params.want_pred = want_pred;
   m.params.threads = cli->threads;
   m.params.dist_width = width;
+  m.params.targets = targets;
+  m.params.n_targets = targets != NULL ? cli->n_targets : 0;
   m.params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
   m.params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
   m.params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
@@ -407,10 +394,15 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
 
   // 3f. --output: the first algorithm's result (a single source, checked by
-  // the CLI), unless a result was found wrong
+  // the CLI), unless a result was found wrong; with targets, their paths
+  const ds_target_answer answer = {&g, p->algos[0], r.sources[0], targets, m.params.n_targets,
+                                   keep_first ? m.kept_dist : dist, width,
+                                   keep_first ? m.kept_pred : pred, m.first_stopped};
   if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
-    ds_exit_code orc = ds_run_write_output(cli->output_path, &g, keep_first ? m.kept_dist : dist,
-                                           width, keep_first ? m.kept_pred : pred);
+    ds_exit_code orc =
+        targets != NULL
+            ? ds_run_write_target_output(cli->output_path, &answer)
+            : ds_run_write_output(cli->output_path, &g, answer.dist, width, answer.pred);
     if (orc != DS_EXIT_OK) {
       rc = orc;
       goto cleanup;
@@ -421,9 +413,14 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   if (!cli->quiet) {
     ds_report_graph_line(stdout, &r);
     ds_report_table(stdout, &r);
+    if (targets != NULL) {
+      ds_exit_code trc = ds_run_print_targets(stdout, &answer);
+      if (trc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = trc;
+    }
     fflush(stdout);
   }
   if (run->json != NULL && !ds_report_json_graph(run->json, &r, cli)) goto nomem;
+  if (run->json != NULL && targets != NULL && !ds_run_json_targets(run->json, &answer)) goto nomem;
   goto cleanup;
 
 nomem:
@@ -434,6 +431,7 @@ cleanup:
   ds_run_report_free(&r);
   free(dist);
   free(pred);
+  free(targets);
   free(m.ref);
   free(m.kept_dist);
   free(m.kept_pred);

@@ -14,6 +14,14 @@ ds_exit_code ds_run(const ds_cli *cli);
  * stderr, where the file cannot be written. pred may be NULL. */
 ds_exit_code ds_run_write_output(const char *path, const ds_graph *g, const void *dist,
                                  ds_dist_width w, const uint32_t *pred);
+/* The same for only the vertices v with only[v] set (NULL: every vertex). */
+ds_exit_code ds_run_write_output_of(const char *path, const ds_graph *g, const void *dist,
+                                    ds_dist_width w, const uint32_t *pred,
+                                    const unsigned char *only);
+
+/* One distance as --output prints it: exact integers, floats to 9 digits, inf. */
+void ds_run_print_distance(FILE *f, const ds_graph *g, const void *dist, ds_dist_width w,
+                           uint32_t v);
 
 /* What every driver of a graph's run (run.c, run_dist.c) sets alike in r:
  * the sources' count (cli's, or with a note the vertices that have out-arcs

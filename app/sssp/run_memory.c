@@ -4,9 +4,10 @@
  *
  * Per vertex, from what each part allocates (the files of app/sssp/):
  *   results: dist (one distance: 4 bytes, 8 where the graph needs 64-bit
- *            distances), pred (--predecessors), the reference distances
- *            (--validate), and with --output and more than one algorithm
- *            a copy of the first one's dist and pred (written at the end);
+ *            distances), pred (--predecessors or --target), the reference
+ *            distances (--validate), and with --output or --target and more
+ *            than one algorithm a copy of the first one's dist and pred
+ *            (written at the end);
  *   scratch, the largest of (they run one after another):
  *     dijkstra   an 8-byte key, heap items and heap positions: 8 + 2 x 4 bytes;
  *     cpu-delta  an 8-byte cell and a 4-byte key per vertex (8 with 64-bit
@@ -44,10 +45,11 @@ void ds_run_memory_estimate(const ds_graph *g, const ds_cli *cli, const ds_algo 
   // 2. result arrays
   const uint64_t dist_bytes = ds_dist_size(g, w);
   m->results = n * dist_bytes;
-  if (cli->predecessors) m->results += n * sizeof(uint32_t);
+  const int pred = cli->predecessors || cli->n_targets > 0;
+  if (pred) m->results += n * sizeof(uint32_t);
   if (cli->validate) m->results += n * dist_bytes;
-  if (cli->output_path != NULL && n_algos > 1)
-    m->results += n * (dist_bytes + (cli->predecessors ? sizeof(uint32_t) : 0));
+  if ((cli->output_path != NULL || cli->n_targets > 0) && n_algos > 1)
+    m->results += n * (dist_bytes + (pred ? sizeof(uint32_t) : 0));
   // 3. the largest working set
   uint64_t per_vertex = SOURCE_CHOICE_BYTES_PER_VERTEX;
   if (cli->validate)

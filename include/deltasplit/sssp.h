@@ -14,6 +14,14 @@
  *   if (dsp_sssp(g, gpu, &source, 1, &opt, &r, &err) == DSP_OK)
  *     printf("vertex 5 is at %g\n", dsp_sssp_distance(&r, 5));
  *   dsp_sssp_result_free(&r, 1);
+ *
+ * To a target, stopping there, and its path:
+ *   uint32_t target = 42, path[64], len = 0;
+ *   opt.targets = &target;
+ *   opt.n_targets = 1;
+ *   if (dsp_sssp(g, NULL, &source, 1, &opt, &r, &err) == DSP_OK &&
+ *       dsp_sssp_path(g, &r, target, path, 64, &len, &err) == DSP_OK && len > 0)
+ *     printf("%u vertices, %g long\n", len, dsp_sssp_distance(&r, target));
  */
 #ifndef DELTASPLIT_SSSP_H
 #define DELTASPLIT_SSSP_H
@@ -74,6 +82,14 @@ typedef struct {
   int cpu_fallback;          /* a GPU algorithm without a GPU context runs as cpu-delta, as sssp
                                 does without a GPU (result.algo says so): 1; 0: DSP_ERR_DEVICE
                                 (DSP_ERR_NO_CUDA in a build without CUDA) */
+  const uint32_t *targets;   /* n_targets 0-based vertices, or NULL (the default): each search
+                                may stop once all of their distances are final (Dijkstra and
+                                cpu-delta do, result.stopped_early says so; the GPU algorithms
+                                search to the end). Predecessors are then filled whatever
+                                `predecessors` says, for dsp_sssp_path; only the targets' and
+                                their paths' distances are sure to be final, and validate
+                                checks those (against Dijkstra, and each path arc by arc) */
+  uint32_t n_targets;
 } dsp_sssp_options;
 
 void dsp_sssp_options_init(dsp_sssp_options *opt);
@@ -94,6 +110,7 @@ typedef struct {
   uint64_t edges_relaxed;   /* [out] arcs relaxed, counting repeats */
   uint64_t reached_arcs;    /* [out] out-arcs of reached vertices (the TEPS numerator) */
   uint32_t reached;         /* [out] vertices with a finite distance */
+  int stopped_early;        /* [out] 1: the search stopped at opt->targets (see there) */
   unsigned owned;           /* library use: which arrays dsp_sssp_result_free frees */
 } dsp_sssp_result;
 
@@ -115,8 +132,8 @@ size_t dsp_sssp_dist_bytes(const dsp_graph *g, const dsp_sssp_options *opt);
  * the failing one's arrays that the library allocated are freed, and the
  * results after it are untouched. A result starts zeroed (= {0}) with the
  * caller's arrays, if any, in dist and pred.
- * Errors: DSP_ERR_ARG (NULL g, sources or results, count 0, a source out of
- * range, delta not positive and finite, buckets out of range, a wide width on
+ * Errors: DSP_ERR_ARG (NULL g, sources or results, count 0, a source or a
+ * target out of range, targets NULL with n_targets > 0, delta not positive and finite, buckets out of range, a wide width on
  * float weights, gpu over another graph or without the SSSP engine, an unknown
  * algorithm), DSP_ERR_DEVICE (a GPU algorithm without gpu and cpu_fallback 0; a
  * CUDA failure; a GPU search that stalled), DSP_ERR_NO_CUDA, DSP_ERR_RANGE
@@ -128,6 +145,21 @@ dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, u
 /* Frees the arrays the library allocated in results[0..count-1] and sets them
  * to NULL; the caller's arrays are left alone. */
 void dsp_sssp_result_free(dsp_sssp_result *results, uint32_t count);
+
+/* The shortest path from r's source to target, read from r's predecessors
+ * (r from dsp_sssp with predecessors or targets).
+ * [in]  g       the graph r was computed on.
+ * [in]  r       a complete result, pred filled.
+ * [in]  target  0-based; where r stopped early, one of its targets (or a
+ *               vertex on a target's path), else any vertex.
+ * [out] path    cap vertices of room, or NULL to learn the length first.
+ * [out] len     the path's vertices, source first and target last; 0 where
+ *               target is unreachable, 1 where it is the source.
+ * Errors: DSP_ERR_ARG (NULL g, r or len; r without predecessors; target out
+ * of range; cap below the length), DSP_ERR_VALIDATION (the predecessors do
+ * not lead back to the source: not a result of g). O(path length). */
+dsp_status dsp_sssp_path(const dsp_graph *g, const dsp_sssp_result *r, uint32_t target,
+                         uint32_t *path, uint32_t cap, uint32_t *len, dsp_error *err);
 
 /* Distance of vertex v in r as a double (+INFINITY where unreached); exact for
  * integers below 2^53. */

@@ -8,6 +8,7 @@
  * usage: test_api_cpu DATASETS_DIR */
 #include "ds_test.h"
 
+#include <math.h>
 #include <pthread.h>
 
 #include <deltasplit/deltasplit.h>
@@ -39,6 +40,96 @@ static void same_distances(const ds_graph *ref, const void *want, const dsp_sssp
   ds_error e;
   const ds_dist_width w = r->dist_type == DSP_DIST_U64 ? DS_DIST_WIDE : DS_DIST_NATURAL;
   CHECK(ds_sssp_compare(ref, want, r->dist, w, NULL, &e) == DS_OK, "%s: %s", what, e.msg);
+}
+
+/* Searches to targets: with every CPU algorithm (and the automatic one),
+ * validated, each target's distance equal to Dijkstra's full one and its path
+ * (dsp_sssp_path, the length asked first) from the source along arcs of g,
+ * tight at every step; the source as a target; a nearby target stops the
+ * search early; and the errors: a target out of range, targets NULL, a
+ * result without predecessors, too little room for the path. */
+static void targets_cases(const dsp_graph *g, const ds_graph *ref) {
+  const uint32_t source = 0;
+  const ds_dist_width w = ds_sssp_dist_width(ref);
+  void *want = dijkstra(ref, source, w);
+  if (want == NULL) return;
+  uint32_t near = 1; /* the vertex nearest the source, which stops any search early */
+  for (uint32_t v = 1; v < ref->n; v++)
+    if (ds_dist_is_finite(ref, want, w, v) &&
+        (!ds_dist_is_finite(ref, want, w, near) ||
+         ds_dist_read(want, 0, w, v).i < ds_dist_read(want, 0, w, near).i))
+      near = v;
+  const uint32_t targets[] = {ref->n - 1, ref->n / 3, source, near};
+  const dsp_sssp_algo algos[] = {DSP_SSSP_AUTO, DSP_SSSP_CPU_DELTA, DSP_SSSP_DIJKSTRA};
+  uint32_t *path = (uint32_t *)malloc(ref->n * sizeof(uint32_t));
+  dsp_error err;
+  for (size_t a = 0; a < sizeof algos / sizeof algos[0] && path != NULL; a++) {
+    for (uint32_t k = 1; k <= 4; k *= 4) { /* the nearest alone, then all four */
+      dsp_sssp_options opt;
+      dsp_sssp_options_init(&opt);
+      opt.algo = algos[a];
+      opt.validate = 1;
+      opt.targets = k == 1 ? &near : targets;
+      opt.n_targets = k;
+      dsp_sssp_result r = {0};
+      if (!CHECK(dsp_sssp(g, NULL, &source, 1, &opt, &r, &err) == DSP_OK, "%s to %u targets: %s",
+                 dsp_sssp_algo_name(algos[a]), k, err.msg))
+        continue;
+      CHECK(r.pred != NULL, "%s: targets without predecessors", dsp_sssp_algo_name(algos[a]));
+      if (k == 1)
+        CHECK(r.stopped_early && r.reached < ref->n, "%s to vertex %u: did not stop early (%u reached)",
+              dsp_sssp_algo_name(algos[a]), near, r.reached);
+      for (uint32_t i = 0; i < k && r.pred != NULL; i++) {
+        const uint32_t t = opt.targets[i];
+        const double d = dsp_sssp_distance(&r, t);
+        const ds_dist_value x = ds_dist_read(want, ref->weight_type == DS_WEIGHT_F32, w, t);
+        CHECK(x.inf ? isinf(d) : d == (double)x.i, "%s: target %u at %g, Dijkstra says %llu",
+              dsp_sssp_algo_name(algos[a]), t, d, (unsigned long long)x.i);
+        uint32_t len = 0, len2 = 0;
+        if (!CHECK(dsp_sssp_path(g, &r, t, NULL, 0, &len, &err) == DSP_OK &&
+                       dsp_sssp_path(g, &r, t, path, len, &len2, &err) == DSP_OK && len == len2,
+                   "path to %u: %s", t, err.msg))
+          continue;
+        CHECK(x.inf ? len == 0 : len >= 1 && path[0] == source && path[len - 1] == t,
+              "%s: the path to %u has %u vertices, from %u to %u", dsp_sssp_algo_name(algos[a]), t,
+              len, len ? path[0] : 0, len ? path[len - 1] : 0);
+        uint64_t sum = 0;
+        for (uint32_t j = 1; j < len; j++) {
+          uint64_t e = ref->row_offsets[path[j - 1]];
+          while (e < ref->row_offsets[path[j - 1] + 1] && ref->col[e] != path[j]) e++;
+          if (!CHECK(e < ref->row_offsets[path[j - 1] + 1], "path to %u: %u -> %u is no arc", t,
+                     path[j - 1], path[j]))
+            break;
+          sum += ((const uint32_t *)ref->weights)[e];
+        }
+        CHECK(x.inf || sum == x.i, "path to %u sums to %llu, not %llu", t, (unsigned long long)sum,
+              (unsigned long long)x.i);
+        if (len > 1)
+          CHECK(dsp_sssp_path(g, &r, t, path, len - 1, &len2, &err) == DSP_ERR_ARG,
+                "path to %u: room for %u of %u vertices accepted", t, len - 1, len);
+      }
+      dsp_sssp_result_free(&r, 1);
+    }
+  }
+  // errors: a target out of range, targets missing, a result without predecessors
+  dsp_sssp_options opt;
+  dsp_sssp_options_init(&opt);
+  const uint32_t outside = ref->n;
+  opt.targets = &outside;
+  opt.n_targets = 1;
+  dsp_sssp_result r = {0};
+  CHECK(dsp_sssp(g, NULL, &source, 1, &opt, &r, &err) == DSP_ERR_ARG && strstr(err.msg, "target") != NULL,
+        "target %u of %u vertices: '%s'", outside, ref->n, err.msg);
+  opt.targets = NULL;
+  CHECK(dsp_sssp(g, NULL, &source, 1, &opt, &r, &err) == DSP_ERR_ARG, "targets NULL accepted");
+  opt.n_targets = 0;
+  uint32_t len = 0;
+  if (CHECK(dsp_sssp(g, NULL, &source, 1, &opt, &r, &err) == DSP_OK, "no targets: %s", err.msg))
+    CHECK(dsp_sssp_path(g, &r, 1, NULL, 0, &len, &err) == DSP_ERR_ARG,
+          "a path from a result without predecessors");
+  dsp_sssp_result_free(&r, 1);
+  free(path);
+  free(want);
 }
 
 /* every algorithm (n_algos 7), or the first n_algos: automatic, cpu-delta, Dijkstra */
@@ -229,6 +320,8 @@ int main(int argc, char **argv) {
   if (g != NULL && load_both(rome, 1, &ug, &und) && load_both(delaunay, 0, &dg, &dref)) {
     sssp_cases(g, &ref, 7);
     sssp_cases(dg, &dref, 3);
+    targets_cases(g, &ref);
+    targets_cases(dg, &dref);
     wrapped(g, &ref);
     whole_graph(g, &und);  /* directed: every arc an edge, as loaded undirected */
     whole_graph(dg, &dref);
