@@ -11,6 +11,7 @@
  * errors.
  */
 #include "app_test_util.h"
+#include "sssp_keys.h"
 #ifdef DS_TEST_HAVE_GEN
 #include "ds/gen.h"
 #endif
@@ -380,6 +381,34 @@ int main(void) {
     }
   }
 #endif
+  // the bucket of a 32-bit key by a multiply: key / width exactly, for widths from 1 to the
+  // largest and keys at both ends, around multiples of the width and spread over the range
+  {
+    static const uint32_t WIDTHS[] = {1,          2,          3,          7,          39,
+                                      1016,       1024,       1025,       65535,      65536,
+                                      0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu,
+                                      0xffffffffu};
+    uint64_t wrong = 0, tried = 0;
+    for (size_t i = 0; i < sizeof WIDTHS / sizeof WIDTHS[0]; i++) {
+      const uint32_t w = WIDTHS[i];
+      const ds_key_divider d = ds_key_divider_of(w);
+      uint64_t x = 0x9e3779b97f4a7c15ull + i; /* xorshift: keys spread over the range */
+      for (uint64_t k = 0; k < 300000; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const uint64_t near = (x >> 40) * (uint64_t)w + (k % 3) - 1; /* a multiple, +-1 */
+        const uint32_t key = k < 1000                 ? (uint32_t)k
+                             : k < 2000               ? UINT32_MAX - (uint32_t)(k - 1000)
+                             : k % 2 && near <= UINT32_MAX ? (uint32_t)near
+                                                       : (uint32_t)x;
+        wrong += ds_key_quotient(key, d) != key / w;
+        tried++;
+      }
+    }
+    CHECK(wrong == 0, "bucket by multiply: %llu of %llu quotients wrong",
+          (unsigned long long)wrong, (unsigned long long)tried);
+  }
   // 5. bad deltas are argument errors
   ds_graph small;
   if (test_random_graph(4, 4, W_WIDE, 0, 3, &small)) {

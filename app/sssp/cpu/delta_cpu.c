@@ -334,7 +334,7 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
     return ds_error_set(err, DS_ERR_ARG, "cpu-delta: 64-bit distances need integer weights");
   s.delta_f32 = params->delta;
   s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
-  width_divider((uint32_t)s.delta_u32, &s.width_magic, &s.width_shift); /* at most UINT32_MAX */
+  s.width_div = ds_key_divider_of((uint32_t)s.delta_u32); /* at most UINT32_MAX once normalised */
   s.fuse_limit = params->cpu_fuse_limit > 0 ? params->cpu_fuse_limit : FUSE_LIMIT;
   s.lone_limit = params->cpu_lone_limit > 0 ? params->cpu_lone_limit : LONE_LIMIT;
   s.heavy_arcs = params->cpu_heavy_arcs > 0 ? params->cpu_heavy_arcs : HEAVY_ARCS;

@@ -86,8 +86,7 @@ typedef struct {
   int is_float;
   int wide;               /* 64-bit distances: cell holds the key alone */
   uint64_t delta_u32;     /* integer bucket width */
-  uint64_t width_magic;   /* 32-bit keys: key / delta_u32 as a multiply (width_quotient) */
-  unsigned width_shift;
+  ds_key_divider width_div; /* 32-bit keys: key / delta_u32 as a multiply */
   double delta_f32;       /* float bucket width */
   _Atomic uint64_t *cell; /* per vertex: key << 32 | pred, where predecessors are asked */
   _Atomic uint32_t *key;  /* per vertex: the key alone, where they are not (32-bit keys): half
@@ -138,22 +137,6 @@ static uint64_t key_of(const dstate *s, uint32_t v) {
 static int entry_live(const dstate *s, entry e, uint64_t *key) {
   *key = key_of(s, entry_vertex(e));
   return (uint32_t)*key == (uint32_t)(e >> 32);
-}
-
-/* key / width for any 32-bit key, by a multiply and a shift (Granlund and Montgomery, "Division
- * by invariant integers using multiplication", 1994: with l = ceil(log2 width) and magic =
- * floor(2^(32 + l) / width) + 1, a 33-bit number, (key * magic) >> (32 + l) is exact): a
- * relaxation that lowers a key divides it to find its bucket, and a hardware division costs
- * 10-40 cycles and does not pipeline. */
-static void width_divider(uint32_t width, uint64_t *magic, unsigned *shift) {
-  unsigned l = 0;
-  while (l < 32 && ((uint64_t)1 << l) < width) l++;
-  *shift = 32 + l;
-  *magic = (uint64_t)(((unsigned __int128)1 << *shift) / width) + 1;
-}
-
-static uint32_t width_quotient(uint32_t key, uint64_t magic, unsigned shift) {
-  return (uint32_t)(((unsigned __int128)key * magic) >> shift);
 }
 
 /* Window slot of a bucket index relative to base: far beyond the window. */
@@ -215,7 +198,7 @@ static inline int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u, c
 /* The loop of relax_arcs_narrow for one weight type and one kind of per-vertex word (cells
  * with predecessors or keys alone): both are constants where it is called, so each of the
  * four copies the compiler makes tests neither per arc. The integer loop divides in 32 bits
- * (keys and the normalised width fit) by width_quotient, the float one goes through
+ * (keys and the normalised width fit) by ds_key_quotient, the float one goes through
  * bucket_of. */
 static inline __attribute__((always_inline)) uint64_t
 relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64_t last,
@@ -224,8 +207,7 @@ relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64
   const ds_graph *g = s->g;
   const uint32_t *col = g->col;
   const uint64_t base = c->base, ahead = s->prefetch;
-  const uint64_t magic = s->width_magic;
-  const unsigned shift = s->width_shift;
+  const ds_key_divider div = s->width_div;
   bin *mine = c->mine;
   for (uint64_t e = first; e < last; e++) {
     if (last - e > ahead) {
@@ -237,7 +219,7 @@ relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64
                                  : ds_key_add_u32(ku, ((const uint32_t *)g->weights)[e]);
     if (lower_narrow(s, v, nk, u, cells)) {
       if (nk == ds_key_sat(is_float)) atomic_store_explicit(&s->saturated, 1, memory_order_relaxed);
-      const uint64_t bucket = is_float ? bucket_of(s, nk) : width_quotient(nk, magic, shift);
+      const uint64_t bucket = is_float ? bucket_of(s, nk) : ds_key_quotient(nk, div);
       bin_push(s, &mine[slot_of(bucket, base)], entry_of(v, nk));
     }
   }
