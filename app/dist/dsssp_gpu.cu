@@ -5,7 +5,7 @@
  * A first version, simple and correct rather than fast: a round finds its
  * frontier and the next bucket by scans of the rank's n_local keys (no window
  * of bucket lists), and relaxes a warp a frontier vertex. It does not reuse
- * app/gpu's persistent engines: those keep a whole graph's buckets inside one
+ * app/sssp/gpu's persistent engines: those keep a whole graph's buckets inside one
  * kernel launch, while here every round ends on the host for the exchange.
  *
  * Memory on the GPU: the CSR (8 + 8 bytes an arc with the offsets' share), 21
