@@ -83,12 +83,13 @@ typedef struct {
                                 does without a GPU (result.algo says so): 1; 0: DSP_ERR_DEVICE
                                 (DSP_ERR_NO_CUDA in a build without CUDA) */
   const uint32_t *targets;   /* n_targets 0-based vertices, or NULL (the default): each search
-                                may stop once all of their distances are final (Dijkstra and
-                                cpu-delta do, result.stopped_early says so; the GPU algorithms
-                                search to the end). Predecessors are then filled whatever
-                                `predecessors` says, for dsp_sssp_path; only the targets' and
-                                their paths' distances are sure to be final, and validate
-                                checks those (against Dijkstra, and each path arc by arc) */
+                                may stop once all of their distances are final (Dijkstra,
+                                cpu-delta and near-far do, result.stopped_early says so;
+                                multisplit, sort and Bellman-Ford search to the end).
+                                Predecessors are then filled whatever `predecessors` says,
+                                for dsp_sssp_path; only the targets' and their paths'
+                                distances are sure to be final, and validate checks those
+                                (against Dijkstra, and each path arc by arc) */
   uint32_t n_targets;
 } dsp_sssp_options;
 

@@ -7,6 +7,7 @@
  * usage: test_api_gpu DATASETS_DIR */
 #include "ds_test.h"
 
+#include <math.h>
 #include <pthread.h>
 
 #include <cuda_runtime_api.h>
@@ -78,6 +79,63 @@ static void sssp_against_engine(const dsp_graph *g, const ds_graph *ref, dsp_gpu
 }
 
 /* k-core and triangles on the GPU: the API's against the engines' on und. */
+/* Every GPU algorithm to targets (the vertex nearest the source, two far ones,
+ * the source itself) against the CPU's full Dijkstra: validated (each
+ * target's distance against Dijkstra's, its path arc by arc), the distances
+ * compared here too, the paths read with dsp_sssp_path from the source to the
+ * target. Near-Far stops early at the nearest vertex where the graph needs
+ * more than one of its phases (require_stop: a road network); the bucket
+ * engines and Bellman-Ford search to the end. */
+static void targets_against_cpu(const dsp_graph *g, const ds_graph *ref, dsp_gpu *gpu, int require_stop) {
+  const uint32_t source = 0;
+  dsp_sssp_options opt;
+  dsp_sssp_options_init(&opt);
+  opt.algo = DSP_SSSP_DIJKSTRA;
+  dsp_sssp_result full = {0};
+  dsp_error err;
+  REQUIRE(dsp_sssp(g, NULL, &source, 1, &opt, &full, &err) == DSP_OK, "dijkstra: %s", err.msg);
+  uint32_t near = source == 0 ? 1 : 0;
+  for (uint32_t v = 0; v < ref->n; v++)
+    if (v != source && dsp_sssp_distance(&full, v) < dsp_sssp_distance(&full, near)) near = v;
+  const uint32_t targets[] = {near, ref->n - 1, ref->n / 3, source};
+  const uint32_t n_targets = sizeof targets / sizeof targets[0];
+  const dsp_sssp_algo algos[] = {DSP_SSSP_MULTISPLIT, DSP_SSSP_NEAR_FAR, DSP_SSSP_SORT, DSP_SSSP_BELLMAN_FORD};
+  uint32_t *path = malloc((size_t)ref->n * sizeof *path);
+  for (size_t a = 0; a < sizeof algos / sizeof algos[0] && path != NULL; a++) {
+    for (uint32_t k = 1; k <= n_targets; k += n_targets - 1) { /* the nearest alone, then all */
+      dsp_sssp_options_init(&opt);
+      opt.algo = algos[a];
+      opt.validate = 1;
+      opt.cpu_fallback = 0;
+      opt.targets = targets;
+      opt.n_targets = k;
+      dsp_sssp_result r = {0};
+      const char *name = dsp_sssp_algo_name(algos[a]);
+      if (!CHECK(dsp_sssp(g, gpu, &source, 1, &opt, &r, &err) == DSP_OK, "%s to %u targets: %s", name, k,
+                 err.msg))
+        continue;
+      if (algos[a] == DSP_SSSP_NEAR_FAR && k == 1 && require_stop)
+        CHECK(r.stopped_early, "near-far to the nearest vertex %u: ran to the end", near);
+      if (algos[a] != DSP_SSSP_NEAR_FAR)
+        CHECK(!r.stopped_early, "%s: stopped early, which it does not do", name);
+      for (uint32_t i = 0; i < k; i++) {
+        const uint32_t t = targets[i];
+        const double d = dsp_sssp_distance(&r, t), want = dsp_sssp_distance(&full, t);
+        CHECK(d == want || fabs(d - want) <= 1e-5 * want, "%s: target %u at %g, Dijkstra says %g", name, t, d,
+              want);
+        uint32_t len = 0;
+        if (CHECK(dsp_sssp_path(g, &r, t, path, ref->n, &len, &err) == DSP_OK, "%s: path to %u: %s", name, t,
+                  err.msg))
+          CHECK(isinf(want) ? len == 0 : len >= 1 && path[0] == source && path[len - 1] == t,
+                "%s: the path to %u has %u vertices", name, t, len);
+      }
+      dsp_sssp_result_free(&r, 1);
+    }
+  }
+  free(path);
+  dsp_sssp_result_free(&full, 1);
+}
+
 static void whole_graph_against_engine(const dsp_graph *g, const ds_graph *und, dsp_gpu *gpu) {
   ds_error e;
   dsp_error err;
@@ -282,6 +340,7 @@ int main(int argc, char **argv) {
         CHECK(dsp_gpu_open(g, NULL, &gpu, &err) == DSP_OK, "%s: dsp_gpu_open: %s", names[i], err.msg)) {
       printf("%s: %u vertices, %llu arcs\n", names[i], ref.n, (unsigned long long)ref.m);
       sssp_against_engine(g, &ref, gpu);
+      targets_against_cpu(g, &ref, gpu, i == 1);
       whole_graph_against_engine(g, &und, gpu);
       if (i == 1) memory_estimate(g); /* a road network of 264,346 vertices */
       if (i == 0) {

@@ -115,8 +115,9 @@ typedef struct {
   int cpu_prefetch;         /* cpu-delta: arcs ahead whose head's distance is prefetched;
                                0 = the default, negative = none */
   const uint32_t *targets;  /* n_targets vertices (0-based, < n) the search may stop at, or NULL:
-                               the CPU algorithms stop once every target's distance is final
-                               (ds_sssp_result.stopped_early); the GPU ones search to the end */
+                               the CPU algorithms and near-far stop once every target's
+                               distance is final (ds_sssp_result.stopped_early); multisplit,
+                               sort and bellman-ford search to the end */
   uint32_t n_targets;
 } ds_sssp_params;
 

@@ -13,7 +13,7 @@
 template <typename W>
 ds_status ds_bellman_ford_run(ds_gpu_ctx *ctx, uint32_t source, ds_sssp_result *res,
                               ds_error *err) {
-  return dsgpu::near_far_engine<W>(ctx, source, 1.0, 1, res, err);
+  return dsgpu::near_far_engine<W>(ctx, source, 1.0, 1, NULL, 0, res, err);
 }
 template ds_status ds_bellman_ford_run<uint32_t>(ds_gpu_ctx *, uint32_t, ds_sssp_result *,
                                                  ds_error *);

@@ -189,10 +189,12 @@ struct ds_gpu_ctx {
 };
 
 /* Algorithm entry points (one file each). They run on ctx->stream, time the
- * search with ctx's events and leave distances in ctx->vs.dist. */
+ * search with ctx's events and leave distances in ctx->vs.dist. Near-Far
+ * stops once its n_targets targets (host array, or NULL) are settled, and says
+ * so in res->stopped_early; the others search to the end. */
 template <typename W>
-ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, ds_sssp_result *res,
-                          ds_error *err);
+ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, const uint32_t *targets,
+                          uint32_t n_targets, ds_sssp_result *res, ds_error *err);
 template <typename W>
 ds_status ds_bellman_ford_run(ds_gpu_ctx *ctx, uint32_t source, ds_sssp_result *res,
                               ds_error *err);

@@ -9,7 +9,10 @@
  * the smallest live far distance in one step (S += delta * k, the k that makes
  * the near set non-empty, instead of k separate passes of +delta), the far
  * pile is split into near and the rest, and stale entries (distance < the old
- * S: expanded already) are dropped. Done when both are empty.
+ * S: expanded already) are dropped. Done when both are empty, or, with
+ * targets, when the near frontier is empty and every target lies below S:
+ * then no vertex below S waits anywhere, every later distance is S or more,
+ * and so the targets' distances are final.
  *
  * The whole loop is one cooperative kernel: rounds are separated by grid-wide
  * barriers, and the host launches once and waits once. Road graphs need
@@ -41,6 +44,7 @@ struct nf_ctl {
   uint32_t fr[3];     /* far pushes of round r in fr[r % 3] (rotating), from the pile's base */
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
+  uint32_t stopped;   /* the search stopped at its targets */
   stretch_ctl stretch; /* stretches of small frontiers (barriers.cuh) */
 };
 
@@ -55,6 +59,8 @@ template <typename W> struct nf_args {
   huge_entry *huge;
   typename weight_traits<W>::acc_t delta;
   int infinite; /* Bellman-Ford: one infinite bucket */
+  const uint32_t *targets; /* the search stops once these are settled; n_targets 0: none */
+  uint32_t n_targets;
   uint32_t far_cap;
   round_knobs kn; /* knobs_for this launch */
   round_trace trace;
@@ -108,6 +114,17 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
      thread 0's path, which every round's next barrier waits for */
   if (first && a.trace.t) a.trace.huge(r, *(volatile unsigned long long *)rp.huge.word);
   return handed;
+}
+
+/* Whether every target's distance is below S, read after a grid barrier past
+ * which nothing lowers a distance, and past the L1 (volatile: another block's
+ * relaxations wrote them), so that every block decides alike. */
+template <typename W>
+__device__ __forceinline__ bool nf_targets_below(const nf_args<W> &a, typename weight_traits<W>::acc_t S) {
+  const volatile unsigned long long *dist = a.vs.dist;
+  for (uint32_t i = 0; i < a.n_targets; i++)
+    if (!weight_traits<W>::below(dist_of(dist[a.targets[i]]), S)) return false;
+  return true;
 }
 
 template <typename W, int BPS, bool ORD>
@@ -167,6 +184,11 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
       ss.grid_sync();
       const uint32_t gmin = ctl->gmin;
       if (gmin == T::INF_BITS) break;
+      /* nothing below S waits: targets below it are settled */
+      if (a.n_targets > 0 && nf_targets_below<W>(a, S)) {
+        if (first) ctl->stopped = 1;
+        break;
+      }
       acc_t k = (acc_t)T::bucket(gmin, S, a.delta);
       S_new = S + a.delta * (k + 1);
       while (!T::below(gmin, S_new)) { /* float rounding */
@@ -208,7 +230,8 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
 
 template <typename W>
 ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int infinite,
-                          ds_sssp_result *res, ds_error *err) {
+                          const uint32_t *targets, uint32_t n_targets, ds_sssp_result *res,
+                          ds_error *err) {
   /* delta normalised: ds_gpu_sssp did it */
   using T = weight_traits<W>;
   using acc_t = typename T::acc_t;
@@ -223,8 +246,9 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   persistent_launch pl; /* the build for the context (kernel_for) and its grid */
   void *args[1] = {&a};
   float ms = 0;
-  // 1. queues: two near (n each), two far piles (far_cap each), control block
-  if (cudaMalloc(&buf, sizeof(uint32_t) * (2ull * n + 2 * far_cap)) != cudaSuccess ||
+  // 1. queues: two near (n each), two far piles (far_cap each), the targets, control block
+  if (infinite || targets == NULL) n_targets = 0; /* one bucket: nothing settles before the end */
+  if (cudaMalloc(&buf, sizeof(uint32_t) * (2ull * n + 2 * far_cap + n_targets)) != cudaSuccess ||
       cudaMalloc(&ctl, sizeof(nf_ctl)) != cudaSuccess) {
     st = ds_error_set(err, DS_ERR_DEVICE, "%s: cannot allocate %.1f MB of queues", who,
                       4.0 * (2.0 * n + 2.0 * far_cap) / 1e6);
@@ -242,6 +266,8 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   a.huge = (huge_entry *)ctx->d_huge;
   a.delta = (acc_t)delta;
   a.infinite = infinite;
+  a.targets = buf + 2ull * n + 2 * far_cap;
+  a.n_targets = n_targets;
   a.far_cap = (uint32_t)(far_cap > UINT32_MAX ? UINT32_MAX : far_cap);
   a.trace = ctx->trace;
   // 2. the source is the first near frontier
@@ -249,7 +275,9 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   h.gmin = T::INF_BITS;
   if (cudaMemcpyAsync(ctl, &h, sizeof h, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
       cudaMemcpyAsync(a.near[0], &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) !=
-          cudaSuccess) {
+          cudaSuccess ||
+      (n_targets > 0 && cudaMemcpyAsync((uint32_t *)a.targets, targets, sizeof(uint32_t) * n_targets,
+                                        cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess)) {
     st = ds_error_set(err, DS_ERR_DEVICE, "%s: upload failed: %s", who, cudaGetErrorString(cudaGetLastError()));
     goto done;
   }
@@ -274,6 +302,7 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   }
   res->time_ms = ms;
   res->rounds = h.rounds;
+  res->stopped_early = h.stopped != 0;
   st = ds_gpu_trace_read(ctx, h.rounds, err);
 done:
   cudaFree(buf);
@@ -283,17 +312,17 @@ done:
 
 } // namespace dsgpu
 
-template ds_status dsgpu::near_far_engine<uint32_t>(ds_gpu_ctx *, uint32_t, double, int,
-                                                    ds_sssp_result *, ds_error *);
-template ds_status dsgpu::near_far_engine<float>(ds_gpu_ctx *, uint32_t, double, int,
-                                                 ds_sssp_result *, ds_error *);
+template ds_status dsgpu::near_far_engine<uint32_t>(ds_gpu_ctx *, uint32_t, double, int, const uint32_t *,
+                                                    uint32_t, ds_sssp_result *, ds_error *);
+template ds_status dsgpu::near_far_engine<float>(ds_gpu_ctx *, uint32_t, double, int, const uint32_t *,
+                                                 uint32_t, ds_sssp_result *, ds_error *);
 
 template <typename W>
-ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, ds_sssp_result *res,
-                          ds_error *err) {
-  return dsgpu::near_far_engine<W>(ctx, source, delta, 0, res, err);
+ds_status ds_near_far_run(ds_gpu_ctx *ctx, uint32_t source, double delta, const uint32_t *targets,
+                          uint32_t n_targets, ds_sssp_result *res, ds_error *err) {
+  return dsgpu::near_far_engine<W>(ctx, source, delta, 0, targets, n_targets, res, err);
 }
-template ds_status ds_near_far_run<uint32_t>(ds_gpu_ctx *, uint32_t, double, ds_sssp_result *,
-                                             ds_error *);
-template ds_status ds_near_far_run<float>(ds_gpu_ctx *, uint32_t, double, ds_sssp_result *,
-                                          ds_error *);
+template ds_status ds_near_far_run<uint32_t>(ds_gpu_ctx *, uint32_t, double, const uint32_t *, uint32_t,
+                                             ds_sssp_result *, ds_error *);
+template ds_status ds_near_far_run<float>(ds_gpu_ctx *, uint32_t, double, const uint32_t *, uint32_t,
+                                          ds_sssp_result *, ds_error *);
