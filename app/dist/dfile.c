@@ -84,7 +84,10 @@ static ds_status cache_build(ds_comm *comm, const char *path, const ds_load_opti
   uint64_t begin, end;
   ds_partition_share(lay.m, me, ranks, &begin, &end);
   st = ds_comm_agree(comm, ds_cache_part_read(path, &lay, begin, end, &e, err), err);
-  if (st != DS_OK) return st;
+  if (st != DS_OK) { /* this rank's part may have been read while another rank's failed */
+    ds_text_part_edges_free(&e);
+    return st;
+  }
   mine->read_ms = ms_since(t0);
   /* the part as its range of head records, the body as the heads' array */
   mine->part_offset = lay.col_at + begin * sizeof(uint32_t);
