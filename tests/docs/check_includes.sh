@@ -11,7 +11,9 @@
 #   4. app/common, kcore and tc link no SSSP engine (ds_cpu, ds_gpu, its stub, ds_gpu_options,
 #      ds_dist): their CMake link lines name none;
 #   5. no circle of calls: among the C and CUDA files of graph/src, app/ and api/, no file calls a
-#      ds_ function of a file that calls (through any chain) back into it.
+#      ds_ function of a file that calls (through any chain) back into it;
+#   6. the graph codes use msplit through its public API: no file of graph/, app/ or api/
+#      includes a header under msplit/detail/.
 # usage: check_includes.sh ROOT
 set -u
 root=$1
@@ -101,8 +103,13 @@ circle=$([ -n "$code" ] && awk '
   grep -v 'input contains a loop' | sed 's/^tsort: //')
 [ -n "$circle" ] && fail "a circle of calls among: $(echo "$circle" | paste -sd' ')"
 
+# 6. msplit's internals, outside msplit
+detail=$(grep -rnE '#include [<"]msplit/detail/' "$root/graph" "$root/app" "$root/api" \
+           --include='*.c' --include='*.h' --include='*.cu' --include='*.cuh' 2>/dev/null | head -1)
+[ -n "$detail" ] && fail "${detail#"$root"/} (a graph code includes msplit's internals, not its public API)"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures arrows point up"
   exit 1
 fi
-echo "includes and calls in app/, api/ and graph/src point down"
+echo "includes and calls in app/, api/ and graph/src point down; msplit is used through its public API"

@@ -54,6 +54,8 @@ plant "a circle of calls in the CPU SSSP library" "a circle of calls among" \
   app/sssp/cpu/sssp.c 'static void planted(void) { ds_sssp_cpu_delta(0, 0, 0, 0, 0); }'
 plant "a circle of calls in the graph layer" "a circle of calls among" \
   graph/src/checksum.c 'static void planted(void) { ds_cache_seal(0, 0); }'
+plant "the GPU SSSP engine including msplit's internals" "msplit's internals, not its public API" \
+  app/sssp/gpu/frontier_queue.cuh '#include <msplit/detail/warp_scan.cuh>'
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures planted violations went unseen"

@@ -12,7 +12,7 @@
 
 #include <cooperative_groups.h>
 
-#include <msplit/detail/warp_scan.cuh>
+#include <msplit/warp_scan.cuh>
 
 #include "gpu_common.cuh"
 
@@ -207,7 +207,7 @@ __device__ void queue_pending(const dev_vertex_state &vs, uint32_t n, typename w
         }
       }
     const uint32_t c = __popc(mask);
-    const uint32_t x = msplit::detail::warp_inclusive_scan(c, lane);
+    const uint32_t x = msplit::warp_inclusive_scan(c, lane);
     const uint32_t total = __shfl_sync(0xffffffffu, x, WARP_SIZE - 1);
     if (total == 0) continue;
     uint32_t at = 0;

@@ -1,22 +1,17 @@
-// Warp-wide scans: of one value per lane, and of a warp's table of counters in shared memory.
+// Warp-wide scans: of one value per lane (msplit/warp_scan.cuh), and of a warp's table of counters
+// in shared memory.
 #pragma once
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "msplit/detail/warp.cuh"
+#include "msplit/warp_scan.cuh"
 
 namespace msplit {
 namespace detail {
 
-// Inclusive scan of one value per lane over the warp (every lane calls it with its lane index).
-template <typename T>
-__device__ __forceinline__ T warp_inclusive_scan(T v, unsigned lane) {
-  for (int d = 1; d < WARP_SIZE; d <<= 1) {
-    const T up = __shfl_up_sync(FULL_WARP_MASK, v, d);
-    if (int(lane) >= d) v += up;
-  }
-  return v;
-}
+// Inclusive scan of one value per lane over the warp (public: msplit/warp_scan.cuh).
+using msplit::warp_inclusive_scan;
 
 // In-place exclusive scan of a warp's m counters (shared memory, this warp only); returns the
 // total. Each lane scans a run of ceil(m / 32) consecutive counters, then the runs are combined
