@@ -7,6 +7,9 @@
 #include "sssp.h"
 #include "sssp_report.h"
 
+#include "dist/comm.h"
+#include "dist/dgraph.h"
+
 #define POISON_BYTE 0xA5 /* fills result arrays before each run, as run.c */
 #define MS_PER_S 1e3
 #define MEGA 1e6
@@ -52,6 +55,15 @@ typedef struct {
   double *setup_ms;    /* (algo, source): the slowest rank's engine setup, last trial */
   int validation_failed;
 } dist_run;
+/* --kron (run_dist_kron.c). The graph's description before the ranks build it. */
+void ds_dist_kron_shape(const ds_cli *cli, uint32_t scale, ds_graph *g);
+/* The report's parameters that need no arcs: ds_run_report_params' without the graph. */
+void ds_dist_kron_report_params(const ds_cli *cli, const ds_algo *algos, int n_algos, int threads,
+                                ds_graph_report *r);
+/* This rank's share built (collective), then the arcs, delta, buckets, sources and the build's
+ * split from the parts into the report. */
+ds_status ds_dist_kron_part(dist_run *d, ds_comm *host, ds_dgraph *part, ds_error *err);
+
 /* The table's lines of the ranks and their split (stdout). */
 void ds_dist_print_ranks(const dist_run *d);
 
