@@ -85,18 +85,6 @@ static ds_status kron_sources(const dist_run *d, ds_comm *host, const ds_dgraph 
   return st;
 }
 
-/* ds_delta_auto's rule for the GPU algorithms, on the ranks' parts: Graph500's
- * weights are uniform, so their mean is about their median and the rule's
- * heavy-tail branch never applies: DS_DELTA_AUTO_SCALE times the mean weight
- * (DS_DELTA_AUTO_SCALE_SPARSE below DS_DELTA_AUTO_SPARSE_DEGREE arcs a vertex),
- * at least DS_DELTA_AUTO_MIN_FLOAT. */
-static double kron_delta_auto(uint32_t n, uint64_t m, double mean_weight) {
-  if (!(mean_weight > 0.0)) return 1.0;
-  const int sparse = (double)m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)n;
-  const double delta = (sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE) * mean_weight;
-  return delta < DS_DELTA_AUTO_MIN_FLOAT ? DS_DELTA_AUTO_MIN_FLOAT : delta;
-}
-
 /* 3a under --kron (collective): this rank's share generated and built where
  * it lives (ds_dkron_build), then what a loaded graph gives the run, from the
  * parts: the arcs, delta, buckets, sources, and the build's split. Every rank
@@ -132,8 +120,15 @@ ds_status ds_dist_kron_part(dist_run *d, ds_comm *host, ds_dgraph *part, ds_erro
       (st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_MAX, &largest, &largest, 1, err)) != DS_OK)
     return st;
   // 3. delta and buckets by the one-GPU rules (ds_buckets_auto on the largest weight alone)
+  /* Graph500's weights are uniform: their mean is about their median, so the rule's
+   * heavy-tail branch never applies, and the mean of the parts' weights decides */
+  ds_graph whole;
+  memset(&whole, 0, sizeof whole);
+  whole.n = part->n;
+  whole.m = part->m;
+  whole.weight_type = DS_WEIGHT_F32;
   const double delta = cli->delta_auto
-                           ? kron_delta_auto(part->n, part->m, part->m ? sum / (double)part->m : 0.0)
+                           ? ds_delta_auto_of_mean(&whole, part->m ? sum / (double)part->m : 0.0)
                            : ds_delta_normalize(DS_WEIGHT_F32, cli->delta);
   const float heaviest = (float)largest;
   ds_graph one_arc;

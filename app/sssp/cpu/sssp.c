@@ -101,20 +101,25 @@ static double delta_from_scale(const ds_graph *g, double mean_weight, double sca
   return ds_delta_normalize(g->weight_type, delta);
 }
 
-double ds_delta_auto(const ds_graph *g) {
-  const double mean_weight = mean_weight_of(g);
+double ds_delta_auto_of_mean(const ds_graph *g, double mean_weight) {
   if (!(mean_weight > 0.0)) return 1.0;
   // a multiple of the mean weight, wider on road-like graphs (measured, see sssp.h)
   const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
-  if (sparse) return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_SCALE_SPARSE);
+  return delta_from_scale(g, mean_weight, sparse ? DS_DELTA_AUTO_SCALE_SPARSE : DS_DELTA_AUTO_SCALE);
+}
+
+double ds_delta_auto(const ds_graph *g) {
+  const double mean_weight = mean_weight_of(g);
+  if (!(mean_weight > 0.0)) return 1.0;
   // grids and geometric graphs are bound by their work: a heavy tail of weights lifts the mean
   // far above the typical weight, and one bucket then relaxes whole regions again and again
-  if ((double)g->m < DS_DELTA_AUTO_MEDIAN_DEGREE * (double)g->n) {
+  const int sparse = (double)g->m < DS_DELTA_AUTO_SPARSE_DEGREE * (double)g->n;
+  if (!sparse && (double)g->m < DS_DELTA_AUTO_MEDIAN_DEGREE * (double)g->n) {
     const double median = ds_median_weight(g);
     if (median > 0.0 && DS_DELTA_AUTO_HEAVY_TAIL * median < mean_weight)
       return delta_from_scale(g, median, DS_DELTA_AUTO_SCALE_HEAVY);
   }
-  return delta_from_scale(g, mean_weight, DS_DELTA_AUTO_SCALE);
+  return ds_delta_auto_of_mean(g, mean_weight);
 }
 
 /* Whether the ball of vertices around v grows like a plane's (roads, grids, geometric graphs:

@@ -170,6 +170,9 @@ typedef struct {
 #define DS_DELTA_AUTO_HEAVY_TAIL 4.0
 #define DS_DELTA_AUTO_SCALE_HEAVY 32.0
 double ds_delta_auto(const ds_graph *g);
+/* ds_delta_auto's rule without its heavy-tail branch, from a mean weight the caller has (g's
+ * n, m and weight type only: a graph held in parts, whose weights are uniform). */
+double ds_delta_auto_of_mean(const ds_graph *g, double mean_weight);
 
 /* Delta for the CPU backend (cpu-delta) under --delta auto, also beside GPU
  * algorithms in one run and where it runs in a GPU algorithm's place without a
