@@ -147,6 +147,35 @@ inline bool require_device() {
   return true;
 }
 
+// The options of a benchmark over sizes and configurations: --n LIST (log2 of the sizes),
+// --configs LIST, --trials T, --json FILE, --commit SHA. The caller sets the defaults first;
+// parse returns false, with the usage printed, on an unknown option or one without its value.
+struct sweep_args {
+  std::vector<std::string> ns, configs;
+  int trials = 10;
+  std::string json, commit;
+
+  bool parse(int argc, char **argv, const char *name) {
+    const std::string default_n = ns.empty() ? "" : ns[0];
+    const int default_trials = trials;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      const bool has = i + 1 < argc;
+      if (a == "--n" && has) ns = split_list(argv[++i]);
+      else if (a == "--configs" && has) configs = split_list(argv[++i]);
+      else if (a == "--trials" && has) trials = std::atoi(argv[++i]);
+      else if (a == "--json" && has) json = argv[++i];
+      else if (a == "--commit" && has) commit = argv[++i];
+      else {
+        std::fprintf(stderr, "usage: %s [--n %s] [--configs ...] [--trials %d] [--json FILE] [--commit SHA]\n", name,
+                     default_n.c_str(), default_trials);
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
 // argv joined by spaces (the command recorded in the JSON).
 inline std::string command_line(int argc, char **argv) {
   std::string command;

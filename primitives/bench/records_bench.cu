@@ -232,23 +232,14 @@ result run_split2(size_t n, int trials) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> ns = {"26"};
-  std::vector<std::string> configs = bench::split_list("gather16,gather32,gather64,gather128,split32,split2,sort64");
-  int trials = 10;
-  std::string json, commit = MSPLIT_BENCH_COMMIT;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool has = i + 1 < argc;
-    if (a == "--n" && has) ns = bench::split_list(argv[++i]);
-    else if (a == "--configs" && has) configs = bench::split_list(argv[++i]);
-    else if (a == "--trials" && has) trials = std::atoi(argv[++i]);
-    else if (a == "--json" && has) json = argv[++i];
-    else if (a == "--commit" && has) commit = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: records_bench [--n 26] [--configs ...] [--trials 10] [--json FILE] [--commit SHA]\n");
-      return 2;
-    }
-  }
+  bench::sweep_args args;
+  args.ns = {"26"};
+  args.configs = bench::split_list("gather16,gather32,gather64,gather128,split32,split2,sort64");
+  args.commit = MSPLIT_BENCH_COMMIT;
+  if (!args.parse(argc, argv, "records_bench")) return 2;
+  const std::vector<std::string> &ns = args.ns, &configs = args.configs;
+  const int trials = args.trials;
+  const std::string &json = args.json, &commit = args.commit;
   if (!bench::require_device()) return 77;
   const bench::machine mc;
   std::printf("# %s, CUDA runtime %d, driver %d; commit %s\n", mc.prop.name, mc.runtime, mc.driver, commit.c_str());

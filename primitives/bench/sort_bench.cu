@@ -183,23 +183,14 @@ result run_config(const std::string &name, size_t n, int end_bit, int trials) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> ns = {"28"};
-  std::vector<std::string> configs = bench::split_list("keys32,bits1,bits2,bits4,bits6,bits8,bits16,pairs32,pairs64_32,keys64");
-  int trials = 10;
-  std::string json, commit = MSPLIT_BENCH_COMMIT;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool has = i + 1 < argc;
-    if (a == "--n" && has) ns = bench::split_list(argv[++i]);
-    else if (a == "--configs" && has) configs = bench::split_list(argv[++i]);
-    else if (a == "--trials" && has) trials = std::atoi(argv[++i]);
-    else if (a == "--json" && has) json = argv[++i];
-    else if (a == "--commit" && has) commit = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: sort_bench [--n 28] [--configs ...] [--trials 10] [--json FILE] [--commit SHA]\n");
-      return 2;
-    }
-  }
+  bench::sweep_args args;
+  args.ns = {"28"};
+  args.configs = bench::split_list("keys32,bits1,bits2,bits4,bits6,bits8,bits16,pairs32,pairs64_32,keys64");
+  args.commit = MSPLIT_BENCH_COMMIT;
+  if (!args.parse(argc, argv, "sort_bench")) return 2;
+  const std::vector<std::string> &ns = args.ns, &configs = args.configs;
+  const int trials = args.trials;
+  const std::string &json = args.json, &commit = args.commit;
   if (!bench::require_device()) return 77;
   const bench::machine mc;
   const double bw = bench::copy_bandwidth(size_t(1) << 30, trials);
