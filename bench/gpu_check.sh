@@ -79,6 +79,11 @@ if [ $san = 1 ]; then
   # A suite that runs past SAN_TIMEOUT seconds under its tool is stopped and reported as timed
   # out (a failure), so that one slow racecheck cannot hold the device call past its limit.
   san_timeout=${SAN_TIMEOUT:-300}
+  # the runs are dealt out over the machine's GPUs: 36 at once on one GPU slowed every other process
+  # on it (a soak beside them hit CTest timeouts)
+  # (unless the caller chose the GPUs)
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+  [ "$ngpu" -ge 1 ] && [ -z "${CUDA_VISIBLE_DEVICES:-}" ] || ngpu=0
   logs=$(mktemp -d)
   idx=0
   for tool in memcheck racecheck; do
@@ -103,9 +108,11 @@ if [ $san = 1 ]; then
       # a primitive's suite is checked once the primitive is built in this tree
       if [ ! -x "$build/${t%% *}" ]; then echo "$tool ${envs:+$envs }$t: not built" > "$res"; continue; fi
       log="$logs/san-$tool-$(basename ${t%% *})-$idx.log"
+      dev=""
+      [ "$ngpu" -gt 0 ] && dev="CUDA_VISIBLE_DEVICES=$((idx % ngpu))"
       (
         # shellcheck disable=SC2086
-        timeout "$san_timeout" env $envs DS_GPU_STALL_MS=120000 MSPLIT_TEST_STALL_MS=20000 "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
+        timeout "$san_timeout" env $envs $dev DS_GPU_STALL_MS=120000 MSPLIT_TEST_STALL_MS=20000 "$san_bin" --tool $tool --error-exitcode 9 $build/$t > "$log" 2>&1
         r=$?
         line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
         [ $r = 124 ] && line="timed out after $san_timeout s (SAN_TIMEOUT)"

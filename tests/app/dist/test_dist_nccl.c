@@ -24,8 +24,9 @@ int main(void) { return ds_test_skip("built without NCCL (CUDA and NCCL found at
 
 #include "gpu_launch.h"
 
-#define COLLECTIVE_TIMEOUT_MS 10000u /* long enough for NCCL's set-up on a loaded machine */
-#define LATE_SLEEP_S 12              /* beyond the timeout */
+#define COLLECTIVE_TIMEOUT_MS 30000u /* long enough for NCCL's set-up on a loaded machine: 10 s was
+                                        not, beside 36 sanitizer processes and a soak */
+#define LATE_SLEEP_S 32              /* beyond the timeout */
 #define SETUP_FAIL_BOUND_S 5.0       /* a failure at setup reaches every rank well within this */
 
 static double now_s(void) {
