@@ -11,10 +11,18 @@
  * every rank, its line number included, also where the count of the header
  * and a bad line compete for the first error; gzip is refused. Binary caches
  * of the bundled graphs, each rank its exact range of arcs, against the
- * one-process read of the cache; a spoiled or short cache fails on every rank. */
+ * one-process read of the cache; a spoiled or short cache fails on every rank.
+ * On every load, the whole graph's statistics from the parts (ds_dgraph_stats_of)
+ * give the one-process run's delta, buckets, distance width, median weight and
+ * candidate sources, also on files made for the rules' other branches (a heavy
+ * tail of weights, paths beyond 32 bits); and ds_dfile_ranged sends gzip, a
+ * FIFO and nothing else to the whole-file load. */
 #include "ds_test.h"
 
+#include <math.h>
 #include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dist/dfile.h"
 #include "dist_test_util.h"
@@ -136,12 +144,15 @@ typedef struct {
   ds_load_options opt;
   ds_dgraph g[TEST_MAX_RANKS];
   ds_dfile_info info[TEST_MAX_RANKS];
+  ds_dgraph_stats stats[TEST_MAX_RANKS];
 } load_arg;
 
 static ds_status load_rank(ds_comm *c, void *argp, ds_error *err) {
   load_arg *a = argp;
   const int r = ds_comm_rank(c);
-  return ds_dfile_build(c, a->path, &a->opt, &a->g[r], &a->info[r], err);
+  ds_status st = ds_dfile_build(c, a->path, &a->opt, &a->g[r], &a->info[r], err);
+  if (st == DS_OK) st = ds_dgraph_stats_of(c, &a->g[r], &a->stats[r], err);
+  return st;
 }
 
 /* Loads path on R simulated ranks; the caller frees the parts and the arg. */
@@ -169,6 +180,34 @@ static void options(ds_load_options *opt) {
   opt->weight_max = 70;
 }
 
+/* The parts' statistics, on every rank, give what the one-process run
+ * computes from the whole graph: delta (exactly for integer weights; float
+ * sums in another order within a relative 1e-9), buckets, width, median. */
+static void check_stats(const char *what, int R, const load_arg *a, const ds_graph *whole) {
+  uint32_t with_arcs = 0;
+  for (uint32_t v = 0; v < whole->n; v++) with_arcs += whole->row_offsets[v + 1] > whole->row_offsets[v];
+  const double delta = ds_delta_auto(whole), median = ds_median_weight(whole);
+  const int is_float = whole->weight_type == DS_WEIGHT_F32;
+  for (int r = 0; r < R; r++) {
+    const ds_dgraph_stats *s = &a->stats[r];
+    const double d = ds_dgraph_delta_auto(s);
+    CHECK(s->n == whole->n && s->m == whole->m && s->with_arcs == with_arcs, "%s R=%d rank %d: "
+          "stats n %u m %llu with arcs %u, one process %u %llu %u", what, R, r, s->n,
+          (unsigned long long)s->m, s->with_arcs, whole->n, (unsigned long long)whole->m, with_arcs);
+    CHECK(is_float ? fabs(d - delta) <= 1e-9 * delta : d == delta, "%s R=%d rank %d: delta %.17g, "
+          "one process %.17g", what, R, r, d, delta);
+    CHECK(s->median == median, "%s R=%d rank %d: median %.17g, one process %.17g", what, R, r,
+          s->median, median);
+    CHECK(ds_dgraph_buckets_auto(s, delta) == ds_buckets_auto(whole, delta), "%s R=%d rank %d: "
+          "buckets %u, one process %u", what, R, r, ds_dgraph_buckets_auto(s, delta),
+          ds_buckets_auto(whole, delta));
+    CHECK(ds_dgraph_dist_width(s) == ds_sssp_dist_width(whole), "%s R=%d rank %d: width %d, one "
+          "process %d", what, R, r, (int)ds_dgraph_dist_width(s), (int)ds_sssp_dist_width(whole));
+    CHECK(strcmp(a->info[r].name, whole->name) == 0, "%s R=%d rank %d: name '%s', one process "
+          "'%s'", what, R, r, a->info[r].name, whole->name);
+  }
+}
+
 /* The file on every rank count gives the one-process load's graph. */
 static void check_same(const char *what, const char *path, int undirected) {
   ds_load_options opt;
@@ -190,6 +229,7 @@ static void check_same(const char *what, const char *path, int undirected) {
       CHECK(a->g[0].weight_type == whole.weight_type && a->g[0].symmetric == whole.symmetric,
             "%s R=%d: weight type %d symmetric %d, one process %d %d", what, R,
             (int)a->g[0].weight_type, a->g[0].symmetric, (int)whole.weight_type, whole.symmetric);
+      check_stats(what, R, a, &whole);
       // the parts tile the body, and their lines and entries add up
       uint64_t bytes = 0, entries = 0;
       for (int r = 0; r < R; r++) {
@@ -290,6 +330,50 @@ static void made_files(const char *dir) {
     write_bytes(path, tiny[k].bytes, strlen(tiny[k].bytes));
     check_same(tiny[k].name, path, 0);
   }
+  // the rules' other branches: 5 arcs a vertex (neither sparse nor dense) with 1 % of the
+  // weights a million times the rest (delta from the median), integer and real; weights near
+  // 2^31 on paths of many vertices (64-bit distances)
+  for (int real = 0; real <= 1; real++) {
+    text t = text_new();
+    uint64_t sd = 77 + (uint64_t)real;
+    const uint32_t n = 400, nnz = 5 * n;
+    put(&t, "%%%%MatrixMarket matrix coordinate %s general\n%u %u %u\n", real ? "real" : "integer",
+        n, n, nnz);
+    for (uint32_t k = 0; k < nnz; k++) {
+      const uint32_t i = 1 + k % n, j = 1 + (uint32_t)(rnd(&sd) % n);
+      const uint32_t w = rnd(&sd) % 100 == 0 ? 1000000u : 1u + (uint32_t)(rnd(&sd) % 9);
+      if (real) put(&t, "%u %u %u.25\n", i, j, w);
+      else put(&t, "%u %u %u\n", i, j, w);
+    }
+    write_text(dir, real ? "heavy_real.mtx" : "heavy.mtx", &t, path, sizeof path);
+    check_same(real ? "heavy tail, real" : "heavy tail", path, 0);
+    free(t.s);
+  }
+  text t = text_new();
+  put(&t, "p sp 40 39\n");
+  for (uint32_t v = 1; v < 40; v++) put(&t, "a %u %u %u\n", v, v + 1, 2147483000u + v);
+  write_text(dir, "wide.gr", &t, path, sizeof path);
+  check_same("wide paths", path, 0);
+  free(t.s);
+}
+
+/* What the ranks read in ranges, and what a program loads whole instead. */
+static void ranged(const char *dir, const char *text_file) {
+  char path[4200], why[512];
+  CHECK(ds_dfile_ranged(text_file, why, sizeof why) == 1 && why[0] == '\0', "%s: not ranged: "
+        "'%s'", text_file, why);
+  snprintf(path, sizeof path, "%s/packed.mtx.gz", dir);
+  CHECK(ds_dfile_ranged(path, why, sizeof why) == 0 && strstr(why, "gzip-compressed") != NULL &&
+        strstr(why, path) != NULL, "gzip: ranged, or '%s'", why);
+  snprintf(path, sizeof path, "%s/fifo.mtx", dir);
+  if (mkfifo(path, 0600) == 0) { /* (a FIFO is never opened: nothing blocks) */
+    CHECK(ds_dfile_ranged(path, why, sizeof why) == 0 && strstr(why, "not a regular file") != NULL,
+          "FIFO: ranged, or '%s'", why);
+    unlink(path);
+  }
+  snprintf(path, sizeof path, "%s/missing.mtx", dir);
+  CHECK(ds_dfile_ranged(path, NULL, 0) == 1, "a missing file: not left to the ranks' load");
+  CHECK(ds_dfile_ranged(dir, NULL, 0) == 1, "a folder: not left to the ranks' load");
 }
 
 /* A bad line at line `at` of an otherwise good file of `lines` entry lines. */
@@ -429,6 +513,7 @@ int main(int argc, char **argv) {
   scratch_make(dir, sizeof dir, "dist_file");
   made_files(dir);
   bad_files(dir);
+  ranged(dir, argc > 1 ? argv[1] : dir);
   cache_files(dir, (const char *const *)argv + 1, argc - 1);
   scratch_remove(dir);
   return ds_test_finish("dist file");
