@@ -36,6 +36,20 @@ void ds_dist_print_ranks(const dist_run *d) {
            "owner %.1f, exchange %.1f, CSR %.1f\n", d->build_ms[B_GENERATE],
            d->build_ms[B_PARTITION], d->build_ms[B_GROUP], d->build_ms[B_EXCHANGE],
            d->build_ms[B_CSR]);
+  if (d->ranged) { /* the file read by the ranks, each its byte range: the phases, then each rank */
+    printf("read by the ranks, each its byte range (the slowest rank's ms): header %.1f, read "
+           "%.1f, parse %.1f, partition %.1f, group by owner %.1f, exchange %.1f, CSR %.1f\n",
+           d->build_ms[B_HEADER], d->build_ms[B_READ], d->build_ms[B_PARSE],
+           d->build_ms[B_PARTITION], d->build_ms[B_GROUP], d->build_ms[B_EXCHANGE],
+           d->build_ms[B_CSR]);
+    printf("read per rank:");
+    for (int p = 0; p < d->ranks; p++) {
+      const double *h = d->held + (size_t)p * H_COUNT;
+      printf("%s rank %d %.2f MiB, read and parse %.1f ms, group and exchange %.1f ms, CSR %.1f ms",
+             p ? ";" : "", p, h[H_READ_BYTES] / MIB, h[H_READ_MS], h[H_EXCHANGE_MS], h[H_CSR_MS]);
+    }
+    printf("\n");
+  }
   // the split of each search's last trial, rank by rank
   printf("%-13s %10s %5s %10s %12s %13s %13s %10s %9s %11s\n", "algorithm", "source", "rank",
          "relax ms", "exchange ms", "all-reduce ms", "updates sent", "MiB sent", "setup ms",
@@ -83,6 +97,19 @@ int ds_dist_json(cJSON *root, const dist_run *d) {
     cJSON_AddNumberToObject(jb, "csr_ms", d->build_ms[B_CSR]);
     cJSON_AddStringToObject(jb, "time", "each phase the slowest rank's");
   }
+  if (d->ranged) { /* read by the ranks, each its byte range of the file */
+    cJSON *jb = cJSON_AddObjectToObject(jd, "build");
+    if (jb == NULL) return 0;
+    cJSON_AddStringToObject(jb, "source", "read by the ranks, each its byte range of the file");
+    cJSON_AddNumberToObject(jb, "header_ms", d->build_ms[B_HEADER]);
+    cJSON_AddNumberToObject(jb, "read_ms", d->build_ms[B_READ]);
+    cJSON_AddNumberToObject(jb, "parse_ms", d->build_ms[B_PARSE]);
+    cJSON_AddNumberToObject(jb, "partition_ms", d->build_ms[B_PARTITION]);
+    cJSON_AddNumberToObject(jb, "group_ms", d->build_ms[B_GROUP]);
+    cJSON_AddNumberToObject(jb, "exchange_ms", d->build_ms[B_EXCHANGE]);
+    cJSON_AddNumberToObject(jb, "csr_ms", d->build_ms[B_CSR]);
+    cJSON_AddStringToObject(jb, "time", "each phase the slowest rank's; per_rank: each rank's");
+  }
   cJSON *jr = cJSON_AddArrayToObject(jd, "per_rank");
   if (jr == NULL) return 0;
   for (int p = 0; p < d->ranks; p++) {
@@ -95,6 +122,12 @@ int ds_dist_json(cJSON *root, const dist_run *d) {
     cJSON_AddNumberToObject(o, "first_vertex", h[H_FIRST] + d->g->index_base);
     cJSON_AddNumberToObject(o, "vertices", h[H_VERTICES]);
     cJSON_AddNumberToObject(o, "arcs", h[H_ARCS]);
+    if (d->ranged) {
+      cJSON_AddNumberToObject(o, "bytes_read", h[H_READ_BYTES]);
+      cJSON_AddNumberToObject(o, "read_ms", h[H_READ_MS]);
+      cJSON_AddNumberToObject(o, "exchange_ms", h[H_EXCHANGE_MS]);
+      cJSON_AddNumberToObject(o, "csr_ms", h[H_CSR_MS]);
+    }
   }
   // per algorithm and source: Graph500's TEPS, the setup, each rank's split
   cJSON *ja = cJSON_GetObjectItemCaseSensitive(run, "algorithms");
