@@ -241,8 +241,11 @@ static void test_kron_search(ds_comm *c, uint32_t scale, uint32_t buckets) {
   ds_dgraph_free(&g);
 }
 
-/* A graph file read by the processes, each its byte range (ds_dfile_build):
- * every process's rows are those of the file loaded whole. */
+/* A graph file read by the processes, each its byte range (ds_dfile_build),
+ * as `sssp --mpi --graph FILE` reads it: every process's rows are those of
+ * the file loaded whole; the statistics of the parts give the one-process
+ * run's delta, buckets, width and candidate sources; the search from the
+ * first vertex with arcs (sssp's default source) matches Dijkstra's. */
 static void test_file(ds_comm *c, const char *path) {
   const int me = ds_comm_rank(c), size = ds_comm_size(c);
   ds_load_options opt;
@@ -273,6 +276,26 @@ static void test_file(ds_comm *c, const char *path) {
         parts[1] == whole.input_entries, "rank %d of %d: %s: %llu rows differ, %llu vertices "
         "and %llu entries over the ranks", me, size, path, (unsigned long long)rows_bad,
         (unsigned long long)parts[0], (unsigned long long)parts[1]);
+  ds_dgraph_stats s;
+  if (CHECK(ds_dgraph_stats_of(c, &g, &s, &err) == DS_OK, "rank %d: %s: stats: %s", me, path,
+            err.msg)) {
+    const double delta = ds_delta_auto(&whole);
+    uint32_t with_arcs = 0, source = UINT32_MAX;
+    for (uint32_t v = whole.n; v-- > 0;)
+      if (whole.row_offsets[v + 1] > whole.row_offsets[v]) {
+        with_arcs++;
+        source = v;
+      }
+    CHECK(ds_dgraph_delta_auto(&s) == delta && ds_dgraph_buckets_auto(&s, delta) ==
+          ds_buckets_auto(&whole, delta) && ds_dgraph_dist_width(&s) == ds_sssp_dist_width(&whole) &&
+          s.with_arcs == with_arcs && s.m == whole.m, "rank %d of %d: %s: the parts' delta %g, "
+          "buckets %u, width %d, %u vertices with arcs; the whole graph's %g, %u, %d, %u", me, size,
+          path, ds_dgraph_delta_auto(&s), ds_dgraph_buckets_auto(&s, delta),
+          (int)ds_dgraph_dist_width(&s), s.with_arcs, delta, ds_buckets_auto(&whole, delta),
+          (int)ds_sssp_dist_width(&whole), with_arcs);
+    if (source != UINT32_MAX && ds_sssp_dist_width(&whole) == DS_DIST_NATURAL)
+      check_search(c, &g, &whole, source, ds_dgraph_buckets_auto(&s, delta));
+  }
   ds_graph_free(&whole);
   ds_dgraph_free(&g);
 }
