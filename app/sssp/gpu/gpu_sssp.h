@@ -73,7 +73,8 @@ typedef struct {
                              gives up, and the search fails with "the GPU search
                              stalled" (DS_ERR_DEVICE); 0: the default, 10 s */
   int force_stall;        /* tests: 1, one block never arrives at its first grid
-                             barrier (the stall's path); 2, the team's last block
+                             barrier (the stall's path; a batched search stops
+                             after one round); 2, the team's last block
                              comes 0.2 ms late out of every team barrier (no block
                              may outrun what the others still read) */
   ds_gpu_trace *trace;    /* per-round trace (NULL: none); kept by the context */
@@ -94,6 +95,51 @@ ds_status ds_gpu_open(int device, const ds_graph *g, const ds_gpu_options *opt, 
  * (ds_delta_normalize); params->buckets must be in DS_SSSP_MIN_BUCKETS..MAX. */
 ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
                       const ds_sssp_params *params, ds_sssp_result *res, ds_error *err);
+
+/* Many sources at once (batch_sssp.cu): one launch in which each thread
+ * block runs a whole search of its own, for the graphs where one search
+ * leaves most SMs idle. Distances only (no predecessors, no targets: the
+ * searches run to the end); params->delta is normalised first, the other
+ * fields but dist_width are not read. The searches that run at once (slots)
+ * follow the occupancy and free device memory; a batch larger than a launch
+ * holds runs in several launches, never refused. Each result goes to sink, in
+ * the order of `sources`, with res->dist the source's distances at
+ * params->dist_width (valid during the call only), rounds, edges relaxed,
+ * reached, reached_arcs and time_ms (its launch's time over its searches); a
+ * sink's error stops the batch and is returned. Errors: DS_ERR_ARG, DS_ERR_DEVICE
+ * (a CUDA failure; one search that would not fit; "the GPU search stalled"
+ * where a search crossed its bound on rounds), DS_ERR_RANGE (a distance beyond
+ * 32 bits), DS_ERR_NOMEM. force_stall 1 (ds_gpu_options) bounds every search
+ * to one round, to test the stall's path. Synchronous. */
+typedef ds_status (*ds_gpu_batch_sink)(void *user, uint32_t index, const ds_sssp_result *res, ds_error *err);
+
+typedef struct {
+  double time_ms;    /* [out] the search launches alone (CUDA events), all of them */
+  uint32_t slots;    /* [out] searches that ran at once */
+  uint32_t rows;     /* [out] sources a launch took */
+  uint32_t launches; /* [out] */
+} ds_gpu_batch_info;
+
+ds_status ds_gpu_sssp_batch(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count,
+                            const ds_sssp_params *params, ds_gpu_batch_sink sink, void *user,
+                            ds_gpu_batch_info *info, ds_error *err);
+
+/* Whether `count` searches on g should run batched: where one search leaves
+ * most of the GPU idle, the low-degree graphs (roads, grids, meshes; under
+ * DS_GPU_BATCH_MAX_DEGREE arcs per vertex) whose searches are hundreds of
+ * rounds over frontiers of a few hundred vertices, a block's worth, so that a
+ * block a search loses little per search and gains the other SMs. Denser
+ * graphs have frontiers that fill the GPU, so one block a search would be
+ * slower than back to back; and above DS_GPU_BATCH_MAX_VERTICES the per-search
+ * scratch (24 bytes a vertex) leaves few searches room at once, and one search
+ * spends long stretches on frontiers larger than a block. One source has
+ * nothing to run beside. */
+#define DS_GPU_BATCH_MAX_DEGREE 8.0
+#define DS_GPU_BATCH_MAX_VERTICES (1u << 22)
+static inline int ds_gpu_batch_pays(const ds_graph *g, uint32_t count) {
+  return count > 1 && g->n > 0 && g->n <= DS_GPU_BATCH_MAX_VERTICES &&
+         (double)g->m < DS_GPU_BATCH_MAX_DEGREE * (double)g->n;
+}
 
 void ds_gpu_close(ds_gpu_ctx *ctx);
 

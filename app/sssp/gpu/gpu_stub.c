@@ -31,4 +31,17 @@ ds_status ds_gpu_sssp(ds_gpu_ctx *ctx, ds_algo algo, uint32_t source,
   return ds_error_set(err, DS_ERR_DEVICE, "%s needs a GPU: %s", ds_algo_name(algo), STUB_REASON);
 }
 
+ds_status ds_gpu_sssp_batch(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count,
+                            const ds_sssp_params *params, ds_gpu_batch_sink sink, void *user,
+                            ds_gpu_batch_info *info, ds_error *err) {
+  (void)ctx;
+  (void)sources;
+  (void)count;
+  (void)params;
+  (void)sink;
+  (void)user;
+  (void)info;
+  return ds_error_set(err, DS_ERR_DEVICE, "batched search needs a GPU: %s", STUB_REASON);
+}
+
 void ds_gpu_close(ds_gpu_ctx *ctx) { (void)ctx; }
