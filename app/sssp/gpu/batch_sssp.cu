@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "gpu_common.cuh"
@@ -105,6 +106,20 @@ __device__ void batch_fail(batch_error *e, uint32_t kind, uint32_t index, unsign
     e->index = index;
     e->rounds = rounds;
   }
+}
+
+/* The split after a phase whose least live far distance is `least`: the end
+ * of least's bucket, so that empty buckets are skipped (splits stay
+ * multiples of delta, above the old one). A float delta below least's
+ * precision would leave the sum at least itself, and the phase would find
+ * nothing below its split: then the next value above least. */
+template <typename W>
+__device__ typename weight_traits<W>::acc_t split_above(uint32_t least, typename weight_traits<W>::acc_t delta) {
+  using T = weight_traits<W>;
+  typename T::acc_t s = T::floor_to(least, delta) + delta;
+  if constexpr (std::is_same<W, float>::value)
+    if (!T::below(least, s)) s = nextafter(T::value(least), HUGE_VAL);
+  return s;
 }
 
 /* One search, the whole block: from a->sources[item] into row item. */
@@ -199,9 +214,7 @@ template <typename W> __device__ void block_search(const batch_args<W> &a, uint3
         batch_fail(a.error, BATCH_ROUND_BOUND, item, rounds);
         sh.stop = 1;
       }
-      /* the bucket of the least distance, so that empty buckets are skipped;
-         splits stay multiples of delta, so the new one is above the old */
-      sh.split = T::floor_to(sh.least, a.delta) + a.delta;
+      sh.split = split_above<W>(sh.least, a.delta);
       sh.far_kept = 0;
       sh.near_count = 0;
     }
