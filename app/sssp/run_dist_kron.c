@@ -26,6 +26,7 @@
  * run of the same graph picks. */
 #define SOURCE_STREAM 0x5EED50u
 #define MAX_SOURCE_DRAWS 64
+#define WEL_FIELDS 3 /* an edge list's line with a weight: tail, head, weight */
 
 static int has_arcs(const ds_dgraph *part, uint32_t v) {
   const uint32_t i = v - part->first;
@@ -233,6 +234,8 @@ ds_status ds_dist_file_part(dist_run *d, ds_comm *host, ds_dgraph *part, double 
     g->symmetric = part->symmetric;
     g->index_base = info.layout.index_base;
     g->format = info.layout.format;
+    if (g->format == DS_FORMAT_EL || g->format == DS_FORMAT_WEL) /* by its fields, as one load */
+      g->format = info.layout.fields == WEL_FIELDS ? DS_FORMAT_WEL : DS_FORMAT_EL;
     g->input_entries = entries;
     g->weights_generated = !info.layout.weighted;
     if (g->weights_generated) {
