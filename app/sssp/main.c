@@ -68,6 +68,15 @@ static void usage(FILE *f) {
 "                      %g arcs per vertex where neighbourhoods grow like a\n"
 "                      plane's (roads, grids, meshes), else %g * mean arc\n"
 "                      weight / arcs per vertex\n"
+"  --batch MODE        auto (default) | on | off: run the GPU algorithms'\n"
+"                      sources together, one thread block a search, in one\n"
+"                      launch (delta-stepping at the GPU delta, distances\n"
+"                      only); auto where one search leaves most of the GPU\n"
+"                      idle (fewer than %g arcs per vertex, at most %u\n"
+"                      vertices), on for any graph; with one source,\n"
+"                      --predecessors or --target the sources run one after\n"
+"                      another. One GPU only; the command line alone (no\n"
+"                      configuration key)\n"
 "  --threads T         CPU threads (default: OpenMP's)\n"
 "  --device ID         CUDA device (default 0)\n"
 "several GPUs (the distributed engine: multisplit and near-far only)\n"
@@ -94,7 +103,7 @@ static void usage(FILE *f) {
           DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_SCALE_HEAVY,
           DS_DELTA_AUTO_MEDIAN_DEGREE, DS_DELTA_AUTO_HEAVY_TAIL, DS_DELTA_AUTO_CPU_SCALE,
           DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
-          DS_CLI_DEFAULT_TRIALS);
+          DS_GPU_BATCH_MAX_DEGREE, DS_GPU_BATCH_MAX_VERTICES, DS_CLI_DEFAULT_TRIALS);
   ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device;\n"
                        "     with --gpus or --mpi also a rank's GPU or NCCL failing, and a\n"
                        "     build without NCCL (or, for --mpi, without MPI)");
@@ -123,9 +132,24 @@ static const ds_program SSSP = {
     "no_cache, weights, weight_dist, seed, device, threads, json, output, cache_dir",
     DS_ALGO_COUNT, sssp_algo_name, usage};
 
+/* --batch: taken off the command line before the shared parser sees it
+ * (run_sources.h), which has no place for it. */
+static ds_batch_mode batch_mode = DS_BATCH_AUTO;
+
 /* One GPU or none: run.c; several: the distributed engine's own driver. */
 static ds_exit_code run(const ds_cli *cli) {
-  return cli->gpus > 0 || cli->mpi ? ds_run_dist(cli) : ds_run(cli);
+  if ((cli->gpus > 0 || cli->mpi) && batch_mode == DS_BATCH_ON) {
+    fprintf(stderr, "sssp: --batch on runs on one GPU: not with --gpus or --mpi\n");
+    return DS_EXIT_USAGE;
+  }
+  return cli->gpus > 0 || cli->mpi ? ds_run_dist(cli) : ds_run(cli, batch_mode);
 }
 
-int main(int argc, char **argv) { return ds_app_main(argc, argv, &SSSP, run); }
+int main(int argc, char **argv) {
+  char msg[DS_CLI_MSG_LEN] = "";
+  if (ds_run_take_batch(&argc, argv, SSSP_VALUE_OPTIONS, &batch_mode, msg, sizeof msg) != DS_EXIT_OK) {
+    fprintf(stderr, "sssp: %s\n(sssp --help lists the options)\n", msg);
+    return DS_EXIT_USAGE;
+  }
+  return ds_app_main(argc, argv, &SSSP, run);
+}

@@ -46,6 +46,7 @@ typedef struct {
   ds_algo algos[DS_ALGO_COUNT];
   int n_algos;
   int uses_gpu;
+  ds_batch_mode batch; /* --batch */
 } run_plan;
 
 #define exit_of ds_app_exit_of
@@ -100,6 +101,9 @@ static ds_exit_code plan_algorithms(void *prog, const ds_driver_run *run) {
     fprintf(stderr, "sssp: no GPU (%s): running on the CPU backend%s%s%s\n", reason,
             replaced[0] ? " (cpu-delta in place of " : "", replaced,
             replaced[0] ? ")" : "");
+  if (!cli->quiet && p->batch == DS_BATCH_ON && !p->uses_gpu)
+    fprintf(stderr, "sssp: note: --batch on batches GPU searches: none run here, the sources run one "
+                    "after another\n");
   return DS_EXIT_OK;
 }
 
@@ -222,6 +226,7 @@ void ds_run_report_free(ds_graph_report *r) {
     free(a->check);
   }
   free(r->sources);
+  free(r->batch.times_ms);
   memset(r, 0, sizeof *r);
 }
 
@@ -318,8 +323,21 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   r.g = &g;
   r.path = path;
 
-  // 3b. parameters: sources and delta
+  // 3b. parameters: sources and delta; batched, the GPU algorithms leave the
+  // per-source measurement to the batched engine, at the GPU rule's delta
   ds_run_report_params(cli, &g, path, p->algos, p->n_algos, run->threads, &r);
+  r.batch.ran = p->uses_gpu && ds_run_batch_chosen(p->batch, &g, r.n_sources,
+                                                   cli->predecessors || cli->n_targets > 0, &r.batch.rule);
+  if (r.batch.ran) {
+    int kept = 0;
+    for (int i = 0; i < r.n_algos; i++)
+      if (!ds_algo_is_gpu(r.algos[i].algo)) r.algos[kept++] = r.algos[i];
+    r.n_algos = kept;
+    r.batch.delta = r.delta; /* the GPU rule's (Bellman-Ford's own is none) */
+  } else if (p->batch == DS_BATCH_ON && p->uses_gpu && !cli->quiet) {
+    fprintf(stderr, "sssp: note: --batch on: %s, so the sources run one after another\n",
+            r.n_sources < 2 ? "one source" : "predecessors or targets are asked for (batched searches give distances only)");
+  }
   // Integer graphs whose paths may not fit 32 bits get 64-bit distances.
   const ds_dist_width width = ds_sssp_dist_width(&g);
   if (width == DS_DIST_WIDE && !cli->quiet)
@@ -390,8 +408,17 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
                                    .times_ms = times, .ctx = &m, .reference = m_reference,
                                    .run = m_run, .corrupt = m_corrupt, .check = m_check,
                                    .done = m_done};
-  rc = ds_driver_measure(&trials);
+  if (r.n_algos > 0) rc = ds_driver_measure(&trials);
   if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
+  if (r.batch.ran) {
+    m.params.delta = r.batch.delta;
+    const ds_exit_code brc = ds_run_batch(cli, &g, m.ctx, r.sources, r.n_sources, &m.params, &r.batch);
+    if (brc != DS_EXIT_OK && brc != DS_EXIT_VALIDATION) {
+      rc = brc;
+      goto cleanup;
+    }
+    if (rc == DS_EXIT_OK) rc = brc;
+  }
 
   // 3f. --output: the first algorithm's result (a single source, checked by
   // the CLI), unless a result was found wrong; with targets, their paths
@@ -412,7 +439,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   // 3g. report
   if (!cli->quiet) {
     ds_report_graph_line(stdout, &r);
-    ds_report_table(stdout, &r);
+    if (r.n_algos > 0) ds_report_table(stdout, &r);
+    ds_report_batch(stdout, &r);
     if (targets != NULL) {
       ds_exit_code trc = ds_run_print_targets(stdout, &answer);
       if (trc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = trc;
@@ -439,9 +467,10 @@ cleanup:
   return rc;
 }
 
-ds_exit_code ds_run(const ds_cli *cli) {
+ds_exit_code ds_run(const ds_cli *cli, ds_batch_mode batch) {
   run_plan p;
   memset(&p, 0, sizeof p);
+  p.batch = batch;
   const ds_driver_program prog = {plan_algorithms, run_graph};
   return ds_driver_main(cli, &prog, &p);
 }

@@ -4,10 +4,12 @@
 #define DS_RUN_H
 
 #include "cli.h"
+#include "run_sources.h"
 #include "sssp.h"
 #include "sssp_report.h"
 
-ds_exit_code ds_run(const ds_cli *cli);
+/* batch: --batch, whether the GPU algorithms' sources run batched (run_sources.h). */
+ds_exit_code ds_run(const ds_cli *cli, ds_batch_mode batch);
 
 /* --output: one line a vertex, "vertex distance [predecessor]" in the file's
  * numbering (inf and - where unreached); DS_EXIT_INPUT, with the reason on

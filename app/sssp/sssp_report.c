@@ -32,6 +32,11 @@ static const char *check_name(ds_check c) {
   return c == DS_CHECK_PASSED ? "passed" : c == DS_CHECK_FAILED ? "FAILED" : "-";
 }
 
+/* A check in the JSON report. */
+static const char *validation_name(ds_check c) {
+  return c == DS_CHECK_PASSED ? "passed" : c == DS_CHECK_FAILED ? "failed" : "not run";
+}
+
 /* How an algorithm's delta was chosen: NULL for one without buckets. */
 static const char *delta_rule_of(const ds_graph_report *r, const ds_algo_stats *a) {
   if (!ds_algo_uses_delta(a->algo)) return NULL;
@@ -190,9 +195,7 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
       cJSON_AddNumberToObject(o, "reached", a->reached[s]);
       cJSON_AddNumberToObject(o, "reached_arcs", (double)a->reached_arcs[s]);
       cJSON_AddNumberToObject(o, "mteps", mteps(a->reached_arcs[s], med));
-      cJSON_AddStringToObject(o, "validation", a->check[s] == DS_CHECK_PASSED   ? "passed"
-                                               : a->check[s] == DS_CHECK_FAILED ? "failed"
-                                                                                : "not run");
+      cJSON_AddStringToObject(o, "validation", validation_name(a->check[s]));
       mean_ms += med / r->n_sources;
       mean_mteps += mteps(a->reached_arcs[s], med) / r->n_sources;
       if (r->reference >= 0) ref_mean += median_of(r, &r->algos[r->reference], s) / r->n_sources;
@@ -204,10 +207,45 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
       cJSON_AddNumberToObject(jalg, "speedup", ref_mean / mean_ms);
     else
       cJSON_AddNullToObject(jalg, "speedup");
-    cJSON_AddStringToObject(jalg, "validation", worst == DS_CHECK_PASSED   ? "passed"
-                                                : worst == DS_CHECK_FAILED ? "failed"
-                                                                           : "not run");
+    cJSON_AddStringToObject(jalg, "validation", validation_name(worst));
     if (worst == DS_CHECK_FAILED) cJSON_AddStringToObject(jalg, "failure", a->failure);
   }
+
+  // 4. the batched searches, where they ran
+  const ds_batch_stats *b = &r->batch;
+  if (!b->ran) return 1;
+  cJSON *jb = cJSON_AddObjectToObject(run, "batch");
+  if (jb == NULL) return 0;
+  double med, lo, hi;
+  ds_stats_of(b->times_ms, r->trials, &med, &lo, &hi);
+  cJSON_AddStringToObject(jb, "rule", b->rule);
+  cJSON_AddNumberToObject(jb, "delta", b->delta);
+  cJSON_AddNumberToObject(jb, "sources", r->n_sources);
+  cJSON_AddNumberToObject(jb, "slots", b->slots);
+  cJSON_AddNumberToObject(jb, "launches", b->launches);
+  cJSON_AddItemToObject(jb, "times_ms", cJSON_CreateDoubleArray(b->times_ms, (int)r->trials));
+  cJSON_AddNumberToObject(jb, "median_ms", med);
+  cJSON_AddNumberToObject(jb, "min_ms", lo);
+  cJSON_AddNumberToObject(jb, "max_ms", hi);
+  cJSON_AddNumberToObject(jb, "searches_per_s", med > 0.0 ? r->n_sources / (med / MS_PER_S) : 0.0);
+  cJSON_AddNumberToObject(jb, "rounds", (double)b->rounds);
+  cJSON_AddNumberToObject(jb, "edges_relaxed", (double)b->edges_relaxed);
+  cJSON_AddNumberToObject(jb, "reached_arcs", (double)b->reached_arcs);
+  cJSON_AddNumberToObject(jb, "mteps", mteps(b->reached_arcs, med));
+  cJSON_AddStringToObject(jb, "validation", validation_name(b->check));
+  if (b->check == DS_CHECK_FAILED) cJSON_AddStringToObject(jb, "failure", b->failure);
   return 1;
+}
+
+void ds_report_batch(FILE *f, const ds_graph_report *r) {
+  const ds_batch_stats *b = &r->batch;
+  if (!b->ran) return;
+  double med, lo, hi;
+  ds_stats_of(b->times_ms, r->trials, &med, &lo, &hi);
+  fprintf(f,
+          "batched (%s): %u searches, %u at once, %u launch%s: %.3f ms median [%.3f, %.3f] for all, "
+          "%.1f searches/s, %.1f MTEPS, %llu rounds, %llu edges relaxed, check %s, delta " DELTA_FMT "\n",
+          b->rule, r->n_sources, b->slots, b->launches, b->launches == 1 ? "" : "es", med, lo, hi,
+          med > 0.0 ? r->n_sources / (med / MS_PER_S) : 0.0, mteps(b->reached_arcs, med),
+          (unsigned long long)b->rounds, (unsigned long long)b->edges_relaxed, check_name(b->check), b->delta);
 }

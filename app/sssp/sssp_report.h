@@ -22,6 +22,19 @@ typedef struct {
   char failure[DS_ERROR_MSG_LEN]; /* first validation message */
 } ds_algo_stats;
 
+/* The batched engine over all sources of a graph (run_sources.c: ds_run_batch),
+ * where it ran in place of the GPU algorithms' searches one by one. */
+typedef struct {
+  int ran;
+  const char *rule;  /* why it ran: "auto" (ds_gpu_batch_pays) or "on" (--batch on) */
+  double delta;      /* the bucket width of its searches: the GPU rule's, or the given */
+  uint32_t slots, rows, launches; /* searches at once, sources a launch, launches a batch */
+  double *times_ms;  /* trials entries: every source's search, all together (device time) */
+  uint64_t rounds, edges_relaxed, reached_arcs; /* sums over the sources, last trial */
+  ds_check check;    /* of the last trial, every source */
+  char failure[DS_ERROR_MSG_LEN];
+} ds_batch_stats;
+
 typedef struct {
   const ds_graph *g;
   const char *path;
@@ -40,6 +53,7 @@ typedef struct {
   int n_algos;
   ds_algo_stats algos[DS_ALGO_COUNT];
   int reference; /* index into algos of the speedup reference, or -1 */
+  ds_batch_stats batch; /* the GPU algorithms' sources, batched (batch.ran) */
 } ds_graph_report;
 
 /* sssp's graph description: the graph's line and the parameters' line. */
@@ -48,6 +62,10 @@ void ds_report_graph_line(FILE *f, const ds_graph_report *r);
 /* The comparison table: one row per (source, algorithm), and mean rows when
  * there are several sources. */
 void ds_report_table(FILE *f, const ds_graph_report *r);
+
+/* The batched searches' line (nothing where they did not run): the time of
+ * all sources together, searches per second, the sums of the counts. */
+void ds_report_batch(FILE *f, const ds_graph_report *r);
 
 /* Adds one graph's measurements to root["runs"]. 0 when out of memory. */
 int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cli);
