@@ -75,6 +75,8 @@ static dsp_status resolve(const ds_graph *g, const dsp_gpu *gpu, const dsp_sssp_
     return dsp_fail(err, DSP_ERR_ARG, "buckets %u is out of range: %u..%u (0: automatic)", o->buckets,
                     DSP_MIN_BUCKETS, DSP_MAX_BUCKETS);
   if (o->threads < 0) return dsp_fail(err, DSP_ERR_ARG, "threads %d must be 0 or more", o->threads);
+  if ((unsigned)o->batch > DSP_BATCH_OFF)
+    return dsp_fail(err, DSP_ERR_ARG, "batch %d is not a dsp_sssp_batch", (int)o->batch);
   if ((unsigned)o->width > DSP_WIDTH_WIDE)
     return dsp_fail(err, DSP_ERR_ARG, "width %d is not a dsp_dist_width", (int)o->width);
   if (o->width == DSP_WIDTH_WIDE && g->weight_type != DS_WEIGHT_U32)
@@ -133,33 +135,25 @@ static ds_status validate(const ds_graph *g, uint32_t source, const plan *p, con
   return ds_sssp_compare(g, ref, r->dist, q->dist_width, NULL, e);
 }
 
-/* One source's search into *out (its arrays allocated where NULL). */
-static dsp_status run_one(const ds_graph *g, dsp_gpu *gpu, const plan *p, uint32_t source, void *ref,
-                          dsp_sssp_result *out, dsp_error *err) {
-  if (source >= g->n)
-    return dsp_fail(err, DSP_ERR_ARG, "source %u is out of range: the graph has %u vertices", source, g->n);
+/* A result's arrays, allocated where the caller gave none. */
+static ds_status alloc_result(const ds_graph *g, const plan *p, dsp_sssp_result *out, ds_error *e) {
   const size_t n = g->n ? g->n : 1;
   if (out->dist == NULL) {
     if ((out->dist = malloc(n * ds_dist_size(g, p->params.dist_width))) == NULL)
-      return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for %u distances", g->n);
+      return ds_error_set(e, DS_ERR_NOMEM, "out of host memory for %u distances", g->n);
     out->owned |= OWN_DIST;
   }
   if (p->params.want_pred && out->pred == NULL) {
     if ((out->pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
-      return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for %u predecessors", g->n);
+      return ds_error_set(e, DS_ERR_NOMEM, "out of host memory for %u predecessors", g->n);
     out->owned |= OWN_PRED;
   }
-  ds_sssp_result r;
-  memset(&r, 0, sizeof r);
-  r.dist = out->dist;
-  r.pred = p->params.want_pred ? out->pred : NULL;
-  ds_error e = {{0}};
-  ds_status st = ds_algo_is_gpu(p->algo) ? ds_gpu_sssp(gpu->sssp, p->algo, source, &p->params, &r, &e)
-                                         : ds_sssp_cpu(g, p->algo, source, &p->params, &r, &e);
-  if (st == DS_OK && ref != NULL) st = validate(g, source, p, &r, ref, &e);
-  if (st != DS_OK)
-    return dsp_fail(err, dsp_from_ds(st), "%s from source %u on %s: %s", ds_algo_name(p->algo), source,
-                    g->name, e.msg);
+  return DS_OK;
+}
+
+/* The public result of the search r from source. */
+static void fill_result(const ds_graph *g, const plan *p, uint32_t source, const ds_sssp_result *r,
+                        dsp_sssp_result *out) {
   out->source = source;
   out->dist_type = g->weight_type == DS_WEIGHT_F32 ? DSP_DIST_F32
                    : p->params.dist_width == DS_DIST_WIDE ? DSP_DIST_U64
@@ -167,13 +161,85 @@ static dsp_status run_one(const ds_graph *g, dsp_gpu *gpu, const plan *p, uint32
   out->algo = public_of(p->algo);
   out->delta = p->delta;
   out->buckets = p->buckets;
-  out->time_ms = r.time_ms;
-  out->rounds = r.rounds;
-  out->edges_relaxed = r.edges_relaxed;
-  out->reached_arcs = r.reached_arcs;
-  out->reached = r.reached;
-  out->stopped_early = r.stopped_early;
+  out->time_ms = r->time_ms;
+  out->rounds = r->rounds;
+  out->edges_relaxed = r->edges_relaxed;
+  out->reached_arcs = r->reached_arcs;
+  out->reached = r->reached;
+  out->stopped_early = r->stopped_early;
+  out->batched = 0;
+}
+
+/* One source's search into *out (its arrays allocated where NULL). */
+static dsp_status run_one(const ds_graph *g, dsp_gpu *gpu, const plan *p, uint32_t source, void *ref,
+                          dsp_sssp_result *out, dsp_error *err) {
+  if (source >= g->n)
+    return dsp_fail(err, DSP_ERR_ARG, "source %u is out of range: the graph has %u vertices", source, g->n);
+  ds_error e = {{0}};
+  ds_status st = alloc_result(g, p, out, &e);
+  ds_sssp_result r;
+  memset(&r, 0, sizeof r);
+  r.dist = out->dist;
+  r.pred = p->params.want_pred ? out->pred : NULL;
+  if (st == DS_OK)
+    st = ds_algo_is_gpu(p->algo) ? ds_gpu_sssp(gpu->sssp, p->algo, source, &p->params, &r, &e)
+                                 : ds_sssp_cpu(g, p->algo, source, &p->params, &r, &e);
+  if (st == DS_OK && ref != NULL) st = validate(g, source, p, &r, ref, &e);
+  if (st != DS_OK)
+    return dsp_fail(err, dsp_from_ds(st), "%s from source %u on %s: %s", ds_algo_name(p->algo), source,
+                    g->name, e.msg);
+  fill_result(g, p, source, &r, out);
   return DSP_OK;
+}
+
+/* Whether the call's searches run batched (dsp_sssp_batch): a GPU algorithm,
+ * distances only, and the graph's rule under auto (gpu_sssp.h). */
+static int batched(const ds_graph *g, const dsp_gpu *held, const plan *p, dsp_sssp_batch mode, uint32_t count) {
+  if (held == NULL || mode == DSP_BATCH_OFF || p->params.want_pred) return 0;
+  return mode == DSP_BATCH_ON || ds_gpu_batch_pays(g, count);
+}
+
+/* The batched searches' results, in the order of the sources: copied into
+ * the caller's arrays or the library's, validated where asked. */
+typedef struct {
+  const ds_graph *g;
+  const plan *p;
+  const uint32_t *sources;
+  dsp_sssp_result *results;
+  void *ref;
+  uint32_t done; /* results complete */
+} batch_out;
+
+static ds_status batch_result(void *user, uint32_t i, const ds_sssp_result *r, ds_error *e) {
+  batch_out *b = (batch_out *)user;
+  dsp_sssp_result *out = &b->results[i];
+  ds_status st = alloc_result(b->g, b->p, out, e);
+  if (st != DS_OK) return st;
+  memcpy(out->dist, r->dist, (size_t)b->g->n * ds_dist_size(b->g, b->p->params.dist_width));
+  ds_sssp_result mine = *r;
+  mine.dist = out->dist;
+  if (b->ref != NULL && (st = validate(b->g, b->sources[i], b->p, &mine, b->ref, e)) != DS_OK) return st;
+  fill_result(b->g, b->p, b->sources[i], &mine, out);
+  out->batched = 1;
+  out->delta = b->p->params.delta; /* the batched searches bucket by it, Bellman-Ford's too */
+  out->buckets = 0;
+  b->done = i + 1;
+  return DS_OK;
+}
+
+static dsp_status run_batch(const ds_graph *g, dsp_gpu *gpu, const plan *p, const uint32_t *sources, uint32_t count,
+                            void *ref, dsp_sssp_result *results, dsp_error *err) {
+  for (uint32_t i = 0; i < count; i++)
+    if (sources[i] >= g->n)
+      return dsp_fail(err, DSP_ERR_ARG, "source %u is out of range: the graph has %u vertices", sources[i], g->n);
+  batch_out b = {g, p, sources, results, ref, 0};
+  ds_gpu_batch_info info;
+  ds_error e = {{0}};
+  const ds_status st = ds_gpu_sssp_batch(gpu->sssp, sources, count, &p->params, batch_result, &b, &info, &e);
+  if (st == DS_OK) return DSP_OK;
+  dsp_sssp_result_free(results + b.done, 1); /* the failing one; the rest are untouched */
+  return dsp_fail(err, dsp_from_ds(st), "%s, batched, from source %u on %s: %s", ds_algo_name(p->algo),
+                  sources[b.done], g->name, e.msg);
 }
 
 dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, uint32_t count,
@@ -195,13 +261,17 @@ dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, u
   void *ref = NULL;
   if (opt->validate && (ref = malloc((g->g.n ? g->g.n : 1) * ds_dist_size(&g->g, p.params.dist_width))) == NULL)
     return dsp_fail(err, DSP_ERR_NOMEM, "dsp_sssp: out of host memory for the validation's distances");
-  // 3. the searches, one after another, the GPU context held throughout
+  // 3. the searches, batched or one after another, the GPU context held throughout
   dsp_gpu *held = ds_algo_is_gpu(p.algo) ? gpu : NULL;
   if ((st = dsp_gpu_begin(held, err)) == DSP_OK) {
-    uint32_t i = 0;
-    while (i < count && (st = run_one(&g->g, held, &p, sources[i], ref, &results[i], err)) == DSP_OK) i++;
+    if (batched(&g->g, held, &p, opt->batch, count)) {
+      st = run_batch(&g->g, held, &p, sources, count, ref, results, err);
+    } else {
+      uint32_t i = 0;
+      while (i < count && (st = run_one(&g->g, held, &p, sources[i], ref, &results[i], err)) == DSP_OK) i++;
+      if (st != DSP_OK) dsp_sssp_result_free(results + i, 1); /* the rest are untouched */
+    }
     dsp_gpu_end(held);
-    if (st != DSP_OK) dsp_sssp_result_free(results + i, 1); /* the rest are untouched */
   }
   free(ref);
   return st;

@@ -67,6 +67,19 @@ typedef enum { DSP_DIST_U32 = 0, DSP_DIST_U64 = 1, DSP_DIST_F32 = 2 } dsp_dist_t
 #define DSP_MIN_BUCKETS 2u
 #define DSP_MAX_BUCKETS 256u
 
+/* Whether the searches of one dsp_sssp call run batched: one launch in which
+ * each thread block of the GPU runs a whole search of its own (delta-stepping
+ * at the GPU delta), many at once. It pays where one search leaves most of
+ * the GPU idle: graphs of few arcs per vertex (roads, grids, meshes), whose
+ * searches are hundreds of short rounds. Batched searches give distances only:
+ * with predecessors or targets the searches run one after another. */
+typedef enum {
+  DSP_BATCH_AUTO = 0, /* batched for several sources of a GPU algorithm on a graph of fewer than 8
+                         arcs per vertex and at most 2^22 vertices (sssp --batch auto) */
+  DSP_BATCH_ON = 1,   /* batched for any GPU algorithm's sources, one source included */
+  DSP_BATCH_OFF = 2   /* one after another */
+} dsp_sssp_batch;
+
 typedef struct {
   dsp_sssp_algo algo;        /* DSP_SSSP_AUTO */
   double delta;              /* bucket width > 0; 0 (the default): each backend's rule from the
@@ -91,6 +104,7 @@ typedef struct {
                                 distances are sure to be final, and validate checks those
                                 (against Dijkstra, and each path arc by arc) */
   uint32_t n_targets;
+  dsp_sssp_batch batch;      /* DSP_BATCH_AUTO; applies with a GPU context only */
 } dsp_sssp_options;
 
 void dsp_sssp_options_init(dsp_sssp_options *opt);
@@ -112,6 +126,9 @@ typedef struct {
   uint64_t reached_arcs;    /* [out] out-arcs of reached vertices (the TEPS numerator) */
   uint32_t reached;         /* [out] vertices with a finite distance */
   int stopped_early;        /* [out] 1: the search stopped at opt->targets (see there) */
+  int batched;              /* [out] 1: it ran batched with the call's other sources (dsp_sssp_batch):
+                               time_ms is then its launch's time over its searches, and algo the
+                               algorithm asked for, whose delta the batched searches used */
   unsigned owned;           /* library use: which arrays dsp_sssp_result_free frees */
 } dsp_sssp_result;
 
@@ -126,15 +143,16 @@ size_t dsp_sssp_dist_bytes(const dsp_graph *g, const dsp_sssp_options *opt);
  * [in]  sources  count 0-based vertex ids.
  * [in]  opt      NULL: dsp_sssp_options_init's.
  * [in,out] results  count results (dist and pred: the caller's arrays or NULL).
- * Today the searches run one after another; a later batched engine will run
- * them together where that is faster, behind this same call.
+ * The searches run one after another, or together in one launch where
+ * opt->batch says so (dsp_sssp_batch; result.batched tells which).
  * Synchronous (gpu.h). Each result's arrays are complete when it returns DSP_OK;
  * on failure, the results of the sources before the failing one are complete,
  * the failing one's arrays that the library allocated are freed, and the
  * results after it are untouched. A result starts zeroed (= {0}) with the
  * caller's arrays, if any, in dist and pred.
  * Errors: DSP_ERR_ARG (NULL g, sources or results, count 0, a source or a
- * target out of range, targets NULL with n_targets > 0, delta not positive and finite, buckets out of range, a wide width on
+ * target out of range, targets NULL with n_targets > 0, delta not positive and finite, buckets out of range,
+ * batch not a dsp_sssp_batch, a wide width on
  * float weights, gpu over another graph or without the SSSP engine, an unknown
  * algorithm), DSP_ERR_DEVICE (a GPU algorithm without gpu and cpu_fallback 0; a
  * CUDA failure; a GPU search that stalled), DSP_ERR_NO_CUDA, DSP_ERR_RANGE

@@ -194,15 +194,17 @@ static void bad_sources_and_options(const dsp_graph *g, const dsp_graph *fg) {
     const char *what;
     double delta;
     uint32_t buckets;
-    int algo, threads, width;
-  } cases[] = {{"delta -1", -1.0, 0, DSP_SSSP_CPU_DELTA, 0, 0},
-               {"delta NaN", NAN, 0, DSP_SSSP_CPU_DELTA, 0, 0},
-               {"delta inf", INFINITY, 0, DSP_SSSP_CPU_DELTA, 0, 0},
-               {"buckets 1", 0.0, 1, DSP_SSSP_CPU_DELTA, 0, 0},
-               {"buckets 257", 0.0, 257, DSP_SSSP_MULTISPLIT, 0, 0},
-               {"algorithm 99", 0.0, 0, 99, 0, 0},
-               {"threads -1", 0.0, 0, DSP_SSSP_DIJKSTRA, -1, 0},
-               {"width 9", 0.0, 0, DSP_SSSP_DIJKSTRA, 0, 9}};
+    int algo, threads, width, batch;
+  } cases[] = {{"delta -1", -1.0, 0, DSP_SSSP_CPU_DELTA, 0, 0, 0},
+               {"delta NaN", NAN, 0, DSP_SSSP_CPU_DELTA, 0, 0, 0},
+               {"delta inf", INFINITY, 0, DSP_SSSP_CPU_DELTA, 0, 0, 0},
+               {"buckets 1", 0.0, 1, DSP_SSSP_CPU_DELTA, 0, 0, 0},
+               {"buckets 257", 0.0, 257, DSP_SSSP_MULTISPLIT, 0, 0, 0},
+               {"algorithm 99", 0.0, 0, 99, 0, 0, 0},
+               {"threads -1", 0.0, 0, DSP_SSSP_DIJKSTRA, -1, 0, 0},
+               {"width 9", 0.0, 0, DSP_SSSP_DIJKSTRA, 0, 9, 0},
+               {"batch 3", 0.0, 0, DSP_SSSP_DIJKSTRA, 0, 0, 3},
+               {"batch -1", 0.0, 0, DSP_SSSP_DIJKSTRA, 0, 0, -1}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     dsp_sssp_options_init(&opt);
     opt.delta = cases[i].delta;
@@ -210,6 +212,7 @@ static void bad_sources_and_options(const dsp_graph *g, const dsp_graph *fg) {
     opt.algo = (dsp_sssp_algo)cases[i].algo;
     opt.threads = cases[i].threads;
     opt.width = (dsp_dist_width)cases[i].width;
+    opt.batch = (dsp_sssp_batch)cases[i].batch;
     dsp_status st = dsp_sssp(g, NULL, &source, 1, &opt, &r, &err);
     CHECK(st == DSP_ERR_ARG && err.msg[0] != '\0', "%s: %s (%s)", cases[i].what, dsp_status_name(st), err.msg);
   }

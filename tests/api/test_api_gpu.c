@@ -79,6 +79,57 @@ static void sssp_against_engine(const dsp_graph *g, const ds_graph *ref, dsp_gpu
   ds_gpu_close(ctx);
 }
 
+/* Several sources batched (opt.batch on, and auto where the graph's rule
+ * says so) against the same sources one after another: the same distances,
+ * validated, with result.batched telling which ran; predecessors keep them one
+ * by one. A result the caller gave keeps its array. */
+static void batch_against_sequential(const dsp_graph *g, const ds_graph *ref, dsp_gpu *gpu) {
+  enum { K = 7 };
+  uint32_t sources[K];
+  for (uint32_t i = 0; i < K; i++) sources[i] = (uint32_t)(((uint64_t)i * 7919) % ref->n);
+  const size_t bytes = (size_t)ref->n * ds_dist_size(ref, ds_sssp_dist_width(ref));
+  const int pays = ds_gpu_batch_pays(ref, K);
+  dsp_sssp_result one[K], all[K];
+  memset(one, 0, sizeof one);
+  memset(all, 0, sizeof all);
+  void *mine = malloc(bytes);
+  all[3].dist = mine;
+  dsp_sssp_options opt;
+  dsp_sssp_options_init(&opt);
+  opt.validate = 1;
+  dsp_error err;
+  opt.batch = DSP_BATCH_OFF;
+  REQUIRE(dsp_sssp(g, gpu, sources, K, &opt, one, &err) == DSP_OK, "one by one: %s", err.msg);
+  for (int mode = DSP_BATCH_AUTO; mode <= DSP_BATCH_ON; mode++) {
+    opt.batch = (dsp_sssp_batch)mode;
+    if (!CHECK(dsp_sssp(g, gpu, sources, K, &opt, all, &err) == DSP_OK, "batch %d on %s: %s", mode, ref->name,
+               err.msg))
+      continue;
+    const int want = mode == DSP_BATCH_ON || pays;
+    for (int i = 0; i < K; i++) {
+      CHECK(all[i].batched == want && one[i].batched == 0, "%s batch %d source %u: batched %d / %d", ref->name,
+            mode, sources[i], all[i].batched, one[i].batched);
+      CHECK(all[i].source == sources[i] && all[i].reached == one[i].reached &&
+                all[i].reached_arcs == one[i].reached_arcs,
+            "%s batch %d source %u: reached %u / %u", ref->name, mode, sources[i], all[i].reached, one[i].reached);
+      if (ref->weight_type == DS_WEIGHT_U32)
+        CHECK(memcmp(all[i].dist, one[i].dist, bytes) == 0, "%s batch %d source %u: distances differ", ref->name,
+              mode, sources[i]);
+    }
+    CHECK(all[3].dist == mine, "the caller's array was replaced");
+  }
+  opt.batch = DSP_BATCH_ON;
+  opt.predecessors = 1;
+  dsp_sssp_result p[2];
+  memset(p, 0, sizeof p);
+  if (CHECK(dsp_sssp(g, gpu, sources, 2, &opt, p, &err) == DSP_OK, "with predecessors: %s", err.msg))
+    CHECK(p[0].batched == 0 && p[0].pred != NULL, "with predecessors the searches run one by one");
+  dsp_sssp_result_free(p, 2);
+  dsp_sssp_result_free(one, K);
+  dsp_sssp_result_free(all, K);
+  free(mine);
+}
+
 /* k-core and triangles on the GPU: the API's against the engines' on und. */
 /* Every GPU algorithm to targets (the vertex nearest the source, two far ones,
  * the source itself) against the CPU's full Dijkstra: validated (each
@@ -348,6 +399,7 @@ int main(int argc, char **argv) {
         CHECK(dsp_gpu_open(g, NULL, &gpu, &err) == DSP_OK, "%s: dsp_gpu_open: %s", names[i], err.msg)) {
       printf("%s: %u vertices, %llu arcs\n", names[i], ref.n, (unsigned long long)ref.m);
       sssp_against_engine(g, &ref, gpu);
+      batch_against_sequential(g, &ref, gpu);
       targets_against_cpu(g, &ref, gpu, i == 1);
       whole_graph_against_engine(g, &und, gpu);
       if (i == 1) memory_estimate(g); /* a road network of 264,346 vertices */
