@@ -233,26 +233,10 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
   const char *files[] = {"rome99.gr", "delaunay_n16.mtx.gz", "luxembourg_osm.mtx.gz",
                          "NY.mtx.gz", "BAY.mtx.gz", "COL.mtx.gz"};
   for (const char *f : files) {
-    std::string path = dir + "/" + f;
-    ds_load_options opt;
-    ds_load_options_default(&opt);
-    opt.use_cache = 0;
-    ds_graph dg;
-    ds_error err;
     const double t0 = seconds();
-    if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s",
-               path.c_str(), err.msg))
-      continue;
-    printf("%-24s loaded in %.2f s\n", f, seconds() - t0);
     Graph g;
-    g.name = f;
-    g.n = dg.n;
-    g.is_float = dg.weight_type == DS_WEIGHT_F32;
-    g.row.assign(dg.row_offsets, dg.row_offsets + dg.n + 1);
-    g.col.assign(dg.col, dg.col + dg.m);
-    const uint32_t *w = (const uint32_t *)dg.weights;
-    g.w.assign(w, w + dg.m);
-    ds_graph_free(&dg);
+    if (!load_graph(dir + "/" + f, &g)) continue;
+    printf("%-24s loaded in %.2f s\n", f, seconds() - t0);
     run_graph(g, cfgs, {0, g.n / 2});
   }
 }
@@ -262,19 +246,9 @@ void bundled(const std::string &dir, const std::vector<Config> &cfgs) {
 // exact, also widened to 64 bits; a larger one (integer) or a float sum past
 // FLT_MAX is DS_ERR_RANGE naming the first such vertex, never "unreached".
 void distance_range(const std::vector<Config> &cfgs) {
-  Graph past = past_32_bits(), at = at_32_bits();
-  Graph fl = build("past-flt-max", 3, {{0, 1, fbits(3e38f)}, {1, 2, fbits(3e38f)}}, false, true);
-  struct Case {
-    const Graph *g;
-    ds_dist_width width;
-    const char *error; // expected message part, or NULL for success
-  } cases[] = {{&past, DS_DIST_NATURAL, "vertex 2 is reached"},
-               {&past, DS_DIST_WIDE, "vertex 2 is reached"},
-               {&fl, DS_DIST_NATURAL, "vertex 2 is reached"},
-               {&at, DS_DIST_WIDE, NULL}};
-  const uint64_t want_at[6] = {0, 0x80000000ull, DS_DIST_MAX_U32, 7, DS_INF_U64, DS_INF_U64};
+  const DistanceRange range;
   const long before = ds_test_failures();
-  for (const Case &c : cases) {
+  for (const DistanceRange::Case &c : range.cases()) {
     ds_graph view = c.g->view();
     ds_gpu_ctx *ctx = NULL;
     ds_error err;
@@ -302,9 +276,9 @@ void distance_range(const std::vector<Config> &cfgs) {
       if (!CHECK(st == DS_OK, "%s algo %d: %s", c.g->name.c_str(), (int)cfg.algo, err.msg))
         continue;
       for (uint32_t v = 0; v < c.g->n; ++v)
-        if (!CHECK(dist[v] == want_at[v], "%s algo %d: 64-bit dist[%u] = %llu, expected %llu",
+        if (!CHECK(dist[v] == range.want_at[v], "%s algo %d: 64-bit dist[%u] = %llu, expected %llu",
                    c.g->name.c_str(), (int)cfg.algo, v, (unsigned long long)dist[v],
-                   (unsigned long long)want_at[v]))
+                   (unsigned long long)range.want_at[v]))
           break;
     }
     ds_gpu_close(ctx);

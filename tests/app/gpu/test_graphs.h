@@ -238,6 +238,27 @@ inline Graph at_32_bits() {
   return build("at-32-bits", 6, e, false, false);
 }
 
+// Distances at and past what 32 bits hold, the cases of both suites: the
+// largest (2^32-3) comes back exact, also widened to 64 bits (want_at, from
+// source 0); a larger one (integer) or a float sum past FLT_MAX is DS_ERR_RANGE
+// naming the first such vertex (error), never "unreached".
+struct DistanceRange {
+  Graph past = past_32_bits(), at = at_32_bits();
+  Graph fl = build("past-flt-max", 3, {{0, 1, fbits(3e38f)}, {1, 2, fbits(3e38f)}}, false, true);
+  struct Case {
+    const Graph *g;
+    ds_dist_width width;
+    const char *error; // expected message part, or NULL for success
+  };
+  std::vector<Case> cases() const {
+    return {{&past, DS_DIST_NATURAL, "vertex 2 is reached"},
+            {&past, DS_DIST_WIDE, "vertex 2 is reached"},
+            {&fl, DS_DIST_NATURAL, "vertex 2 is reached"},
+            {&at, DS_DIST_WIDE, NULL}};
+  }
+  const uint64_t want_at[6] = {0, 0x80000000ull, DS_DIST_MAX_U32, 7, DS_INF_U64, DS_INF_U64};
+};
+
 inline Graph one_vertex() { return build("one-vertex", 1, {}, false, false); }
 
 // With delta 1000 and a phase spill limit of 100 (DS_GPU_SPILL_LIMIT): the
@@ -305,5 +326,28 @@ inline double mid_delta(const Graph &g) {
   if (!g.is_float) d = ds_delta_normalize(DS_WEIGHT_U32, d);
   return d > 0 ? d : 1;
 }
+
+#ifdef DS_TEST_HAVE_LOADER
+// A graph file as the programs read it (no cache), into g; false (a failed
+// check) where it cannot be read.
+inline bool load_graph(const std::string &path, Graph *g) {
+  ds_load_options opt;
+  ds_load_options_default(&opt);
+  opt.use_cache = 0;
+  ds_graph dg;
+  ds_error err;
+  if (!CHECK(ds_graph_load(path.c_str(), &opt, &dg, &err) == DS_OK, "load %s: %s", path.c_str(), err.msg))
+    return false;
+  g->name = path.substr(path.find_last_of('/') + 1);
+  g->n = dg.n;
+  g->is_float = dg.weight_type == DS_WEIGHT_F32;
+  g->row.assign(dg.row_offsets, dg.row_offsets + dg.n + 1);
+  g->col.assign(dg.col, dg.col + dg.m);
+  const uint32_t *w = (const uint32_t *)dg.weights;
+  g->w.assign(w, w + dg.m);
+  ds_graph_free(&dg);
+  return true;
+}
+#endif
 
 } // namespace dstest
