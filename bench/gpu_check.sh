@@ -96,7 +96,7 @@ if [ $san = 1 ]; then
              "tests/app/graph_gpu/test_csr_gpu --sanitize" \
              "primitives/tests/test_grid_barrier --quick" "primitives/tests/test_lookback_stall --quick" \
              "primitives/tests/test_check_sync --quick" "primitives/tests/test_slab_hash_cycle --quick" \
-             "primitives/tests/test_records --quick" "primitives/tests/test_lsm --quick"; do
+             "primitives/tests/test_records --quick" "primitives/tests/test_lsm --quick" "primitives/tests/test_range_tree --quick"; do
       idx=$((idx + 1))
       envs=""
       case "$t" in

@@ -47,5 +47,6 @@
 #include "msplit/slab_hash.h"
 #include "msplit/records.h"
 #include "msplit/lsm.h"
+#include "msplit/range_tree.h"
 
 #endif /* MSPLIT_H */
