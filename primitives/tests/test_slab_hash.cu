@@ -139,6 +139,11 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
   std::vector<K> third1(pool_keys.begin(), pool_keys.begin() + distinct / 3);
   std::vector<K> third2(pool_keys.begin() + distinct / 3, pool_keys.begin() + 2 * distinct / 3);
   run_batch(tb, ops_of(MSPLIT_HASH_OP_ERASE, third1, 0), true, res, out);
+  // which copy each erase took, the multiset's values tell: find-all of every key that had one, in
+  // one batch (a batch per key cost a few ms of allocations each, minutes in all beside other GPU
+  // processes)
+  std::vector<K> erased;
+  std::vector<uint32_t> off{0};
   for (size_t i = 0; i < third1.size(); ++i) {
     auto &vs = o.m[third1[i]];
     REQUIRE_OR(false, res[i] == (vs.empty() ? MSPLIT_HASH_NOT_FOUND : MSPLIT_HASH_DONE), "%s: erase one copy",
@@ -147,19 +152,25 @@ bool case_duplicates(bool has_values, size_t n, uint32_t seed) {
       o.m.erase(third1[i]);
       continue;
     }
-    // the multiset loses one value: which one, find-all of the key tells
-    dbuf<K> d_k(std::vector<K>{third1[i]}), d_all(vs.size());
-    dbuf<uint32_t> d_off(std::vector<uint32_t>{0, uint32_t(vs.size() - 1)});
-    CHECK_MSPLIT(A::find_all(&tb.t, d_k.p, 1, d_off.p, d_all.p, nullptr));
-    std::vector<K> left = d_all.get(), before = vs;
-    left.resize(vs.size() - 1);
-    std::sort(left.begin(), left.end());
-    std::sort(before.begin(), before.end());
-    REQUIRE_OR(false, std::includes(before.begin(), before.end(), left.begin(), left.end()),
-           "%s: erase lost a wrong value", what);
-    vs = left;
-    --o.size;
-    if (vs.empty()) o.m.erase(third1[i]);
+    erased.push_back(third1[i]);
+    off.push_back(off.back() + uint32_t(vs.size() - 1));
+  }
+  if (!erased.empty()) {
+    dbuf<K> d_k(erased), d_all(std::max<size_t>(off.back(), 1));
+    dbuf<uint32_t> d_off(off);
+    CHECK_MSPLIT(A::find_all(&tb.t, d_k.p, erased.size(), d_off.p, d_all.p, nullptr));
+    const std::vector<K> all = d_all.get();
+    for (size_t j = 0; j < erased.size(); ++j) {
+      auto &vs = o.m[erased[j]];
+      std::vector<K> left(all.begin() + off[j], all.begin() + off[j + 1]), before = vs;
+      std::sort(left.begin(), left.end());
+      std::sort(before.begin(), before.end());
+      REQUIRE_OR(false, std::includes(before.begin(), before.end(), left.begin(), left.end()),
+             "%s: erase lost a wrong value", what);
+      vs = left;
+      --o.size;
+      if (vs.empty()) o.m.erase(erased[j]);
+    }
   }
   if (!exact_batch(what, tb, o, ops_of(MSPLIT_HASH_OP_ERASE_ALL, concat(third2, absent), 0), true))
     return false;
