@@ -5,7 +5,9 @@
 // labels, then CUB SortPairs on ceil(log2 m) bits: the strongest sort-based method in Ashkiani,
 // Davidson, Meyer and Owens, "GPU Multisplit"), CUB DevicePartition two-way (m = 2) and
 // three-way (m = 3); the variant "grid" is msplit::grid_multisplit_keys (keys only) in a
-// cooperative kernel of every resident block, launched per run; once per n and mode: CUB
+// cooperative kernel of every resident block, launched per run; "warp" and "block" are the
+// paper's WMS and BMS (paper_multisplit.cuh: not in the library), each checked against the
+// library's result once per configuration; once per n and mode: CUB
 // DeviceRadixSort on full 32-bit keys and a device-to-device copy (the bandwidth reference).
 // Protocol: one warm-up, then --trials timed runs (CUDA events), median, min and max. Inputs are
 // regenerated per (n, distribution, m) with a fixed seed; every input is larger than twice the L2
@@ -32,6 +34,7 @@
 #include "msplit/msplit.h"
 #include "msplit/multisplit.cuh"
 #include "bench_util.h"
+#include "paper_multisplit.cuh"
 
 #ifndef MSPLIT_BENCH_COMMIT
 #define MSPLIT_BENCH_COMMIT "unknown"
@@ -103,6 +106,43 @@ struct between {
   __device__ bool operator()(const uint32_t &k) const { return k >= lo && k < hi; }
 };
 
+__global__ void count_differences(const uint32_t *a, const uint32_t *b, size_t n, unsigned long long *diff) {
+  unsigned long long d = 0;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    d += a[i] != b[i];
+  if (d) atomicAdd(diff, d);
+}
+
+// The paper's variants (not the library's) are checked: their output must equal the library's
+// (a stable multisplit has one result), else the bench stops.
+void check_against_library(const uint32_t *kin, const uint32_t *kout, const uint32_t *vin, const uint32_t *vout,
+                           size_t n, uint32_t m, msplit::delta_bucket<uint32_t> op, dev_pool &ref_keys,
+                           dev_pool &ref_values, dev_pool &temp, const char *what) {
+  uint32_t *rk = static_cast<uint32_t *>(ref_keys.get(n * 4)), *rv = static_cast<uint32_t *>(ref_values.get(n * 4));
+  size_t bytes = 0;
+  if (vin) {
+    MS(msplit::multisplit_pairs(nullptr, &bytes, kin, rk, vin, rv, n, m, op, nullptr, 0, MSPLIT_VARIANT_AUTO));
+    void *t = temp.get(bytes);
+    MS(msplit::multisplit_pairs(t, &bytes, kin, rk, vin, rv, n, m, op, nullptr, 0, MSPLIT_VARIANT_AUTO));
+  } else {
+    MS(msplit::multisplit_keys(nullptr, &bytes, kin, rk, n, m, op, nullptr, 0, MSPLIT_VARIANT_AUTO));
+    void *t = temp.get(bytes);
+    MS(msplit::multisplit_keys(t, &bytes, kin, rk, n, m, op, nullptr, 0, MSPLIT_VARIANT_AUTO));
+  }
+  unsigned long long *d_diff = static_cast<unsigned long long *>(temp.get(sizeof(unsigned long long)));
+  CHECK_CUDA(cudaMemset(d_diff, 0, sizeof *d_diff));
+  count_differences<<<1024, 256>>>(rk, kout, n, d_diff);
+  if (vin) count_differences<<<1024, 256>>>(rv, vout, n, d_diff);
+  CHECK_CUDA(cudaGetLastError());
+  unsigned long long diff = 0;
+  CHECK_CUDA(cudaMemcpy(&diff, d_diff, sizeof diff, cudaMemcpyDeviceToHost));
+  if (diff != 0) {
+    std::fprintf(stderr, "msplit_bench: %s (m = %u, n = %zu) differs from the library in %llu elements\n", what, m, n,
+                 diff);
+    std::exit(1);
+  }
+}
+
 struct result {
   std::string method, mode, dist;
   size_t n;
@@ -155,8 +195,6 @@ int main(int argc, char **argv) {
   dev_pool p_kin, p_kout, p_vin, p_vout, p_temp, p_lab, p_lab2, p_pack, p_pack2, p_off, p_sel;
   auto variant_of = [](const std::string &v) {
     if (v == "direct") return MSPLIT_VARIANT_DIRECT;
-    if (v == "warp") return MSPLIT_VARIANT_WARP;
-    if (v == "block") return MSPLIT_VARIANT_BLOCK;
     if (v == "sort") return MSPLIT_VARIANT_SORT;
     if (v == "auto") return MSPLIT_VARIANT_AUTO;
     return MSPLIT_VARIANT_ONEPASS;
@@ -235,6 +273,26 @@ int main(int argc, char **argv) {
                                                        dim3(msplit::tuning::BLOCK_THREADS), args, 0, 0));
               }, trials, med, mn, mx);
               add("ms_grid", mode, dist_s, m, med, mn, mx, min_bytes);
+              continue;
+            }
+            if (v_s == "warp" || v_s == "block") {
+              if (n > 0xFFFFFFFFull) continue;
+              const bool wms = v_s == "warp";
+              auto run = [&](void *t, size_t *b) {
+                if (pairs)
+                  return wms ? paper::multisplit<paper::level::WARP>(t, b, kin, kout, vin, vout, n, m, op, off, 0)
+                             : paper::multisplit<paper::level::BLOCK>(t, b, kin, kout, vin, vout, n, m, op, off, 0);
+                const msplit::detail::no_value *nv = nullptr;
+                msplit::detail::no_value *nvo = nullptr;
+                return wms ? paper::multisplit<paper::level::WARP>(t, b, kin, kout, nv, nvo, n, m, op, off, 0)
+                           : paper::multisplit<paper::level::BLOCK>(t, b, kin, kout, nv, nvo, n, m, op, off, 0);
+              };
+              MS(run(nullptr, &bytes));
+              void *t = p_temp.get(bytes);
+              tm.run([&] { MS(run(t, &bytes)); }, trials, med, mn, mx);
+              check_against_library(kin, kout, pairs ? vin : nullptr, pairs ? vout : nullptr, n, m, op, p_lab,
+                                    p_lab2, p_pack, v_s.c_str());
+              add("ms_" + v_s, mode, dist_s, m, med, mn, mx, min_bytes);
               continue;
             }
             if (pairs) {

@@ -43,7 +43,9 @@ int main(void) {
   printf("with 0 buckets: %s: %s\n", msplit_status_string(st), msplit_last_error_message());
 
   printf("variant names:");
-  for (int v = MSPLIT_VARIANT_AUTO; v <= MSPLIT_VARIANT_SORT; ++v) printf(" %s", msplit_variant_name((msplit_variant)v));
+  const msplit_variant variants[] = {MSPLIT_VARIANT_AUTO, MSPLIT_VARIANT_DIRECT, MSPLIT_VARIANT_ONEPASS,
+                                     MSPLIT_VARIANT_SORT};
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) printf(" %s", msplit_variant_name(variants[v]));
   printf("\nversion: %s\n", msplit_version_string());
 
   cudaFree(d_temp);

@@ -31,8 +31,8 @@ int main() {
       expect(multisplit_resolve_variant(MSPLIT_VARIANT_AUTO, m, 4, vb, huge),
              m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_ONEPASS, "auto, n > 2^32", m, vb, huge);
       // an explicit request is kept up to 256 buckets
-      expect(multisplit_resolve_variant(MSPLIT_VARIANT_BLOCK, m, 4, vb, small),
-             m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_BLOCK, "block requested", m, vb, small);
+      expect(multisplit_resolve_variant(MSPLIT_VARIANT_DIRECT, m, 4, vb, small),
+             m > 256 ? MSPLIT_VARIANT_SORT : MSPLIT_VARIANT_DIRECT, "direct requested", m, vb, small);
     }
   }
   return msplit_test_finish("multisplit AUTO table");

@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 #define MSPLIT_VERSION_MAJOR 0
-#define MSPLIT_VERSION_MINOR 2
+#define MSPLIT_VERSION_MINOR 3
 #define MSPLIT_VERSION_PATCH 0
 
 #ifdef __cplusplus

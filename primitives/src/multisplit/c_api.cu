@@ -54,8 +54,6 @@ extern "C" const char *msplit_variant_name(msplit_variant variant) {
   switch (variant) {
     case MSPLIT_VARIANT_AUTO: return "auto";
     case MSPLIT_VARIANT_DIRECT: return "direct";
-    case MSPLIT_VARIANT_WARP: return "warp";
-    case MSPLIT_VARIANT_BLOCK: return "block";
     case MSPLIT_VARIANT_ONEPASS: return "onepass";
     case MSPLIT_VARIANT_SORT: return "sort";
   }

@@ -18,7 +18,8 @@
 namespace msplit {
 
 // AUTO's choice, from msplit_bench on the H100 (n = 2^28, delta buckets, CUDA 13.0). Uniform keys,
-// G keys/s:
+// G keys/s (WARP and BLOCK: the paper's variants that reorder in shared memory first, reproduced
+// in primitives/bench; not in the library, as the one-pass sweep beats them at every m):
 //   m          2     3     4     8    16    32    64   128   256
 //   ONEPASS  181   184   189   176   167   161   144   120   104
 //   DIRECT   181   160   158   111    64    51    40    32    27
@@ -29,6 +30,11 @@ namespace msplit {
 // from m = 64 when nearly every key is in one bucket (__match_any_sync is cheap then). So:
 // DIRECT for m <= 2, ONEPASS above (and for n >= 2^32, which only it counts to), the sort
 // above 256.
+inline bool multisplit_variant_known(msplit_variant v) {
+  return v == MSPLIT_VARIANT_AUTO || v == MSPLIT_VARIANT_DIRECT || v == MSPLIT_VARIANT_ONEPASS ||
+         v == MSPLIT_VARIANT_SORT;
+}
+
 inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint32_t num_buckets,
                                                  size_t key_bytes, size_t value_bytes, size_t n) {
   (void)key_bytes;
@@ -80,14 +86,12 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
       sizes[3] = p.portions * m * sizeof(size_t);
       break;
     }
-    case MSPLIT_VARIANT_DIRECT:
-    case MSPLIT_VARIANT_WARP:
-    case MSPLIT_VARIANT_BLOCK: {
+    case MSPLIT_VARIANT_DIRECT: {
       if (n > 0xFFFFFFFFull)
         return set_error(MSPLIT_ERROR_UNSUPPORTED,
                          "multisplit: variant %s needs n < 2^32 (n = %zu); use AUTO or ONEPASS",
                          msplit_variant_name(p.variant), n);
-      p.L = p.variant == MSPLIT_VARIANT_BLOCK ? p.tiles : p.tiles * (tuning::BLOCK_THREADS / WARP_SIZE);
+      p.L = p.tiles * (tuning::BLOCK_THREADS / WARP_SIZE);
       sizes[0] = m * p.L * sizeof(uint32_t);
       sizes[1] = sizes[0];
       MSPLIT_TRY(exclusive_sum_u32(nullptr, &p.cub_bytes, nullptr, nullptr, m * p.L, 0));
@@ -119,14 +123,13 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
   return MSPLIT_SUCCESS;
 }
 
-template <pass_kind PASS, subproblem SUB, bool REORDER, typename Key, typename Value, typename Op>
+template <pass_kind PASS, typename Key, typename Value, typename Op>
 inline msplit_status launch_tile_kernel(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
   constexpr int BT = tuning::BLOCK_THREADS;
   constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
-  constexpr size_t ELEM = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
-  const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, REORDER,
-                                                      SUB == subproblem::WARP, PASS != pass_kind::PRESCAN);
-  auto kernel = multisplit_tile_kernel<PASS, SUB, REORDER, BT, ITEMS, Key, Value, Op>;
+  const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, 1, false, true,
+                                                      PASS != pass_kind::PRESCAN);
+  auto kernel = multisplit_tile_kernel<PASS, BT, ITEMS, Key, Value, Op>;
   MSPLIT_TRY(prepare_kernel(kernel, lay.total));
   kernel<<<unsigned(grid), BT, lay.total, stream>>>(a);
   MSPLIT_LAUNCH_CHECK();
@@ -180,7 +183,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
   // 1. check the arguments that size the storage (nothing is written before every check passes)
   if (!temp_bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: temp_bytes is NULL");
   if (m == 0) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: num_buckets is 0 (need at least 1)");
-  if (int(variant) < int(MSPLIT_VARIANT_AUTO) || int(variant) > int(MSPLIT_VARIANT_SORT))
+  if (!multisplit_variant_known(variant))
     return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: unknown variant %d", int(variant));
   // 2. plan the temporary storage
   multisplit_plan plan;
@@ -266,29 +269,17 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       }
       return MSPLIT_SUCCESS;
     }
-    case MSPLIT_VARIANT_DIRECT:
-    case MSPLIT_VARIANT_WARP:
-    case MSPLIT_VARIANT_BLOCK: {
+    case MSPLIT_VARIANT_DIRECT: {
       uint32_t *H = reinterpret_cast<uint32_t *>(temp + plan.off[0]);
       uint32_t *G = reinterpret_cast<uint32_t *>(temp + plan.off[1]);
       tile_args<Key, Value, Op> a{keys_in, keys_out, values_in, values_out, 0, n, m, pm, op, stage,
                                   stage_bytes, H, G, plan.L, nullptr, nullptr, nullptr,
                                   lookback_stall{temp_record(temp), 0, MSPLIT_PRIMITIVE_MULTISPLIT}};
-      // 3a. prescan
-      if (plan.variant == MSPLIT_VARIANT_BLOCK)
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::PRESCAN, subproblem::BLOCK, true>(a, plan.tiles, stream)));
-      else
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::PRESCAN, subproblem::WARP, false>(a, plan.tiles, stream)));
-      // 3b. scan
+      // 3a. prescan, 3b. scan, 3c. postscan
+      MSPLIT_TRY((launch_tile_kernel<pass_kind::PRESCAN>(a, plan.tiles, stream)));
       size_t cub_bytes = plan.cub_bytes;
       MSPLIT_TRY(exclusive_sum_u32(temp + plan.off[2], &cub_bytes, H, G, size_t(m) * plan.L, stream));
-      // 3c. postscan
-      if (plan.variant == MSPLIT_VARIANT_DIRECT)
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::POSTSCAN, subproblem::WARP, false>(a, plan.tiles, stream)));
-      else if (plan.variant == MSPLIT_VARIANT_WARP)
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::POSTSCAN, subproblem::WARP, true>(a, plan.tiles, stream)));
-      else
-        MSPLIT_TRY((launch_tile_kernel<pass_kind::POSTSCAN, subproblem::BLOCK, true>(a, plan.tiles, stream)));
+      MSPLIT_TRY((launch_tile_kernel<pass_kind::POSTSCAN>(a, plan.tiles, stream)));
       if (offsets) {
         multisplit_offsets_from_g_kernel<><<<unsigned((m + 1 + 255) / 256), 256, 0, stream>>>(G, plan.L, m, n, offsets);
         MSPLIT_LAUNCH_CHECK();
