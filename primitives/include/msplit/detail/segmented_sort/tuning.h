@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "msplit/detail/arch.h"
+
 namespace msplit {
 namespace segsort_tuning {
 
@@ -45,8 +47,8 @@ constexpr int LOAD_BATCH = 4;
 // merge kernel: one block per SM. 4 blocks of 256 threads with 4 loads each keep 16 KB of keys
 // and 16 KB of values in flight per SM.
 constexpr int MAX_BLOCKS_PER_SM = 4;
-// Shared memory per SM on sm_90, for the blocks-per-SM estimate above.
-constexpr size_t SHARED_BYTES_PER_SM = 228 * 1024;
+// Shared memory per SM of the architecture being compiled, for the blocks-per-SM estimate above.
+constexpr size_t SHARED_BYTES_PER_SM = detail::shared_bytes_per_sm(MSPLIT_COMPILED_ARCH);
 // Number of length bins (empty, 4, 8, 16, ..., 4,096, long).
 constexpr int NUM_BINS = 13;
 // A long segment is sorted by radix halves (detail/segmented_sort/long_radix.cuh) rather than by
