@@ -103,7 +103,8 @@ typedef enum {
   MSPLIT_PRIMITIVE_SEGMENTED_SORT = 4,
   MSPLIT_PRIMITIVE_SLAB_HASH = 5,
   MSPLIT_PRIMITIVE_RECORDS = 6, /* split, gather, scatter and sort of records (msplit/records.h) */
-  MSPLIT_PRIMITIVE_LSM = 7      /* the GPU LSM (msplit/lsm.h) */
+  MSPLIT_PRIMITIVE_LSM = 7,     /* the GPU LSM (msplit/lsm.h) */
+  MSPLIT_PRIMITIVE_RANGE_TREE = 8 /* the 2-D range tree (msplit/range_tree.h) */
 } msplit_primitive;
 
 /* Where an error was found (msplit_error_record::site), and what its detail words hold. */
@@ -125,8 +126,10 @@ typedef enum {
                                       num_buckets */
   MSPLIT_SITE_LSM_UPDATE = 9,      /* an LSM update entry that is not a valid op, or an insert of
                                       the reserved value: position, op, value */
-  MSPLIT_SITE_LSM_RANGE_SLICE = 10 /* an LSM range query with more entries than its slice of the
+  MSPLIT_SITE_LSM_RANGE_SLICE = 10, /* an LSM range query with more entries than its slice of the
                                       output: query, entries, slice length */
+  MSPLIT_SITE_RANGE_TREE_SLICE = 11 /* a range tree report (of a box or a skyline) with more points
+                                      than its slice of the output: query, points, slice length */
 } msplit_error_site;
 
 /* The device-side error record (see the top of this header). 48 bytes, at the start of the

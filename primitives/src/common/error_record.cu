@@ -20,6 +20,7 @@ const char *primitive_name(uint32_t p) {
     case MSPLIT_PRIMITIVE_SLAB_HASH: return "slab_hash";
     case MSPLIT_PRIMITIVE_RECORDS: return "records";
     case MSPLIT_PRIMITIVE_LSM: return "lsm";
+    case MSPLIT_PRIMITIVE_RANGE_TREE: return "range_tree";
     default: return "kernel";
   }
 }
@@ -103,6 +104,9 @@ extern "C" msplit_status msplit_error_record_status(const msplit_error_record *r
     case MSPLIT_SITE_LSM_RANGE_SLICE:
       return set_error(code, "msplit: lsm_range: query %llu has %llu entries but its slice of the output holds %llu "
                        "(offsets not from lsm_count of the same queries and structure?)", d[0], d[1], d[2]);
+    case MSPLIT_SITE_RANGE_TREE_SLICE:
+      return set_error(code, "msplit: range_tree: query %llu has %llu points but its slice of the output holds %llu "
+                       "(offsets not from the count call of the same queries and tree?)", d[0], d[1], d[2]);
     default:
       return set_error(code, "msplit: %s: block %u recorded %s at site %u", who, r->block, msplit_status_string(code),
                        r->site);

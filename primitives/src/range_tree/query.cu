@@ -13,10 +13,8 @@ namespace {
 
 constexpr int THREADS = tuning::RT_THREADS, REPORT_WARPS = tuning::RT_REPORT_WARPS;
 
-// The range tree has no msplit_primitive or msplit_error_site of its own in msplit/core.h yet: a
-// slice too small is recorded as a user kernel's error (detail: the query, its points, the slice).
-constexpr msplit_primitive RT_PRIMITIVE = MSPLIT_PRIMITIVE_NONE;
-constexpr msplit_error_site RT_SITE_SLICE = MSPLIT_SITE_NONE;
+constexpr msplit_primitive RT_PRIMITIVE = MSPLIT_PRIMITIVE_RANGE_TREE;
+constexpr msplit_error_site RT_SITE_SLICE = MSPLIT_SITE_RANGE_TREE_SLICE;
 
 struct rt_no_emit {
   __device__ void operator()(uint64_t, uint32_t) const {}
