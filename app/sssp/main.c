@@ -73,7 +73,8 @@ static void usage(FILE *f) {
 "                      launch (delta-stepping at the GPU delta, distances\n"
 "                      only); auto where one search leaves most of the GPU\n"
 "                      idle (fewer than %g arcs per vertex, at most %u\n"
-"                      vertices), on for any graph; with one source,\n"
+"                      vertices, %u sources or more), on for any graph\n"
+"                      and sources; with one source,\n"
 "                      --predecessors or --target the sources run one after\n"
 "                      another. One GPU only; the command line alone (no\n"
 "                      configuration key)\n"
@@ -103,7 +104,8 @@ static void usage(FILE *f) {
           DS_DELTA_AUTO_SCALE_SPARSE, DS_DELTA_AUTO_SPARSE_DEGREE, DS_DELTA_AUTO_SCALE_HEAVY,
           DS_DELTA_AUTO_MEDIAN_DEGREE, DS_DELTA_AUTO_HEAVY_TAIL, DS_DELTA_AUTO_CPU_SCALE,
           DS_DELTA_AUTO_CPU_DENSE_DEGREE, DS_DELTA_AUTO_CPU_DENSE_SCALE,
-          DS_GPU_BATCH_MAX_DEGREE, DS_GPU_BATCH_MAX_VERTICES, DS_CLI_DEFAULT_TRIALS);
+          DS_GPU_BATCH_MAX_DEGREE, DS_GPU_BATCH_MAX_VERTICES, DS_GPU_BATCH_MIN_SOURCES,
+          DS_CLI_DEFAULT_TRIALS);
   ds_cli_usage_tail(f, "CUDA failure, or the graph does not fit on the device;\n"
                        "     with --gpus or --mpi also a rank's GPU or NCCL failing, and a\n"
                        "     build without NCCL (or, for --mpi, without MPI)");

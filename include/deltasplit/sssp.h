@@ -74,8 +74,8 @@ typedef enum { DSP_DIST_U32 = 0, DSP_DIST_U64 = 1, DSP_DIST_F32 = 2 } dsp_dist_t
  * searches are hundreds of short rounds. Batched searches give distances only:
  * with predecessors or targets the searches run one after another. */
 typedef enum {
-  DSP_BATCH_AUTO = 0, /* batched for several sources of a GPU algorithm on a graph of fewer than 8
-                         arcs per vertex and at most 2^22 vertices (sssp --batch auto) */
+  DSP_BATCH_AUTO = 0, /* batched for 8 sources or more of a GPU algorithm on a graph of fewer than
+                         8 arcs per vertex and at most 2^22 vertices (sssp --batch auto) */
   DSP_BATCH_ON = 1,   /* batched for any GPU algorithm's sources, one source included */
   DSP_BATCH_OFF = 2   /* one after another */
 } dsp_sssp_batch;

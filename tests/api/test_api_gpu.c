@@ -84,7 +84,7 @@ static void sssp_against_engine(const dsp_graph *g, const ds_graph *ref, dsp_gpu
  * validated, with result.batched telling which ran; predecessors keep them one
  * by one. A result the caller gave keeps its array. */
 static void batch_against_sequential(const dsp_graph *g, const ds_graph *ref, dsp_gpu *gpu) {
-  enum { K = 7 };
+  enum { K = DS_GPU_BATCH_MIN_SOURCES }; /* as many as auto batches */
   uint32_t sources[K];
   for (uint32_t i = 0; i < K; i++) sources[i] = (uint32_t)(((uint64_t)i * 7919) % ref->n);
   const size_t bytes = (size_t)ref->n * ds_dist_size(ref, ds_sssp_dist_width(ref));

@@ -355,7 +355,7 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
   a.error = b.d_error;
   a.delta = (typename T::acc_t)p->delta;
   /* tests: force_stall makes every search that needs a second round cross the bound */
-  a.round_limit = ctx->knobs.force_stall ? 1 : BATCH_ROUNDS_PER_VERTEX * n + BATCH_ROUNDS_SLACK;
+  a.round_limit = ctx->knobs.force_stall == 1 ? 1 : BATCH_ROUNDS_PER_VERTEX * n + BATCH_ROUNDS_SLACK;
   memset(info, 0, sizeof *info);
   info->slots = slots;
   info->rows = rows;

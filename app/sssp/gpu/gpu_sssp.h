@@ -132,12 +132,15 @@ ds_status ds_gpu_sssp_batch(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t c
  * graphs have frontiers that fill the GPU, so one block a search would be
  * slower than back to back; and above DS_GPU_BATCH_MAX_VERTICES the per-search
  * scratch (24 bytes a vertex) leaves few searches room at once, and one search
- * spends long stretches on frontiers larger than a block. One source has
- * nothing to run beside. */
+ * spends long stretches on frontiers larger than a block. A block's search
+ * takes several times as long as the whole GPU's, so the batch pays only once
+ * that many run beside each other: DS_GPU_BATCH_MIN_SOURCES, an estimate from
+ * the engines' round costs that a measurement on the H100 has yet to replace. */
 #define DS_GPU_BATCH_MAX_DEGREE 8.0
 #define DS_GPU_BATCH_MAX_VERTICES (1u << 22)
+#define DS_GPU_BATCH_MIN_SOURCES 8u
 static inline int ds_gpu_batch_pays(const ds_graph *g, uint32_t count) {
-  return count > 1 && g->n > 0 && g->n <= DS_GPU_BATCH_MAX_VERTICES &&
+  return count >= DS_GPU_BATCH_MIN_SOURCES && g->n > 0 && g->n <= DS_GPU_BATCH_MAX_VERTICES &&
          (double)g->m < DS_GPU_BATCH_MAX_DEGREE * (double)g->n;
 }
 
