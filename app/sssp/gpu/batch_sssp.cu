@@ -39,8 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <memory>
+#include <new>
 #include <type_traits>
-#include <vector>
 
 #include "gpu_common.cuh"
 
@@ -278,9 +279,11 @@ struct batch_buffers {
   uint32_t *d_scratch = nullptr, *d_rows = nullptr, *d_sources = nullptr, *d_next = nullptr;
   unsigned long long *d_stats = nullptr;
   batch_error *d_error = nullptr;
-  std::vector<uint32_t> rows;
-  std::vector<unsigned long long> stats;
-  std::vector<unsigned char> wide; /* one row widened to 64 bits */
+  /* host staging, left uninitialised: every launch copies its rows over it
+     (a vector would first write hundreds of megabytes of zeros on a road network) */
+  std::unique_ptr<uint32_t[]> rows;
+  std::unique_ptr<unsigned long long[]> stats;
+  std::unique_ptr<uint64_t[]> wide; /* one row widened to 64 bits */
   ~batch_buffers() {
     cudaFree(d_scratch);
     cudaFree(d_rows);
@@ -337,14 +340,12 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
   DS_CUDA_TRY(cudaMalloc(&b.d_next, sizeof(uint32_t)));
   DS_CUDA_TRY(cudaMalloc(&b.d_stats, sizeof(unsigned long long) * BATCH_STATS * rows));
   DS_CUDA_TRY(cudaMalloc(&b.d_error, sizeof(batch_error)));
-  try {
-    b.rows.resize(n * rows);
-    b.stats.resize((size_t)BATCH_STATS * rows);
-    if (wide) b.wide.resize(8 * n);
-  } catch (const std::bad_alloc &) {
+  b.rows.reset(new (std::nothrow) uint32_t[n * rows]);
+  b.stats.reset(new (std::nothrow) unsigned long long[(size_t)BATCH_STATS * rows]);
+  if (wide) b.wide.reset(new (std::nothrow) uint64_t[n]);
+  if (!b.rows || !b.stats || (wide && !b.wide))
     return ds_error_set(err, DS_ERR_NOMEM, "batched search: out of host memory for %u rows of %u distances", rows,
                         ctx->n);
-  }
   batch_args<W> a;
   a.g = ds_dev_graph<W>(ctx);
   a.sources = b.d_sources;
@@ -374,8 +375,8 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
     DS_CUDA_TRY(cudaEventRecord(ctx->ev_stop, ctx->stream));
     batch_error e;
     DS_CUDA_TRY(cudaMemcpyAsync(&e, b.d_error, sizeof e, cudaMemcpyDeviceToHost, ctx->stream));
-    DS_CUDA_TRY(cudaMemcpyAsync(b.rows.data(), b.d_rows, 4 * n * c, cudaMemcpyDeviceToHost, ctx->stream));
-    DS_CUDA_TRY(cudaMemcpyAsync(b.stats.data(), b.d_stats, sizeof(unsigned long long) * BATCH_STATS * c,
+    DS_CUDA_TRY(cudaMemcpyAsync(b.rows.get(), b.d_rows, 4 * n * c, cudaMemcpyDeviceToHost, ctx->stream));
+    DS_CUDA_TRY(cudaMemcpyAsync(b.stats.get(), b.d_stats, sizeof(unsigned long long) * BATCH_STATS * c,
                                 cudaMemcpyDeviceToHost, ctx->stream));
     DS_CUDA_TRY(cudaStreamSynchronize(ctx->stream));
     float ms = 0.0f;
@@ -391,7 +392,7 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
                           (unsigned long long)e.rounds, (unsigned long long)a.round_limit);
     // 3. each row: what it reached, a distance that did not fit, the width asked for
     for (uint32_t j = 0; j < c; ++j) {
-      const uint32_t *row = b.rows.data() + n * j;
+      const uint32_t *row = b.rows.get() + n * j;
       ds_sssp_result res;
       memset(&res, 0, sizeof res);
       for (uint64_t v = 0; v < n; ++v) {
@@ -407,7 +408,7 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
       }
       res.dist = (void *)row;
       if (wide) {
-        uint64_t *w64 = (uint64_t *)b.wide.data();
+        uint64_t *w64 = b.wide.get();
         for (uint64_t v = 0; v < n; ++v) w64[v] = row[v] == DS_INF_U32 ? DS_INF_U64 : row[v];
         res.dist = w64;
       }
