@@ -91,7 +91,7 @@ if [ $san = 1 ]; then
              "primitives/tests/test_histogram --quick" "primitives/tests/test_radix_sort --quick" \
              "primitives/tests/test_segmented_sort --quick" "primitives/tests/test_slab_hash --quick" \
              "tests/app/gpu/gpu_sssp_test --quick" "local: tests/app/gpu/gpu_sssp_test --quick" \
-             "hub: tests/app/gpu/gpu_sssp_test --quick" "dense: tests/app/gpu/gpu_sssp_test --quick" \
+             "hub: tests/app/gpu/gpu_sssp_test --quick" "dense: tests/app/gpu/gpu_sssp_test --quick" "tests/app/gpu/gpu_batch_test --quick" \
              "tests/app/graph_gpu/test_graph_codes_gpu --sanitize" \
              "tests/app/graph_gpu/test_csr_gpu --sanitize" \
              "primitives/tests/test_grid_barrier --quick" "primitives/tests/test_lookback_stall --quick" \

@@ -254,10 +254,12 @@ void forced_stall() {
 
 int main(int argc, char **argv) {
   std::string datasets;
+  bool quick = false; // fewer sources and no bundled graphs: for compute-sanitizer
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--datasets") && i + 1 < argc) datasets = argv[++i];
+    else if (!strcmp(argv[i], "--quick")) quick = true;
     else {
-      fprintf(stderr, "usage: %s [--datasets DIR]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--datasets DIR] [--quick]\n", argv[0]);
       return 2;
     }
   }
@@ -271,13 +273,13 @@ int main(int argc, char **argv) {
   run_graph(unreachable_parts(), 40, {1, -1, 1e9});
   run_graph(zero_weights(5000, 3, 11), 100, deltas);
   // more sources than run at once (a thousand or so on an H100): they queue
-  run_graph(grid("grid-60x60", 60, 60, 1, 255, 9), 3000, deltas);
-  run_graph(rmat("kron-s12", 12, 16, 0.57, 0.19, 0.19, 1, 255, false, 3), 64, deltas);
-  run_graph(rmat("rmat-s10-float", 10, 8, 0.57, 0.19, 0.19, 0, 100, true, 5), 64, deltas);
-  run_graph(geo("geo-20k-float", 20000, 8, true, 22), 32, {-1, -64});
-  run_graph(star(20000), 16, {-1});
+  run_graph(grid("grid-60x60", 60, 60, 1, 255, 9), quick ? 200 : 3000, deltas);
+  run_graph(rmat("kron-s12", 12, 16, 0.57, 0.19, 0.19, 1, 255, false, 3), quick ? 16 : 64, deltas);
+  run_graph(rmat("rmat-s10-float", 10, 8, 0.57, 0.19, 0.19, 0, 100, true, 5), quick ? 16 : 64, deltas);
+  run_graph(geo("geo-20k-float", 20000, 8, true, 22), quick ? 8 : 32, {-1, -64});
+  run_graph(star(20000), quick ? 4 : 16, {-1});
 #ifdef DS_TEST_HAVE_LOADER
-  if (!datasets.empty()) {
+  if (!datasets.empty() && !quick) {
     Graph rome, ny;
     if (load_graph(datasets + "/rome99.gr", &rome)) run_graph(rome, 200, {-1, -256});
     if (load_graph(datasets + "/NY.mtx.gz", &ny)) {
