@@ -14,7 +14,10 @@
  * vertices unwritten fails validation.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,13 +54,36 @@ typedef struct {
 
 #define exit_of ds_app_exit_of
 
-/* A size from the environment, 0 where unset or not a number. */
-static size_t env_size(const char *name) {
+/* The CPU knobs from the lab's environment (0 where unset: the defaults); a value that is not
+ * a whole number (or, for the prefetch distance, an integer) is refused, not read as 0. */
+static ds_status lab_knob(const char *name, int may_be_negative, long long *out, ds_error *err) {
   const char *s = ds_lab_getenv(name);
-  if (s == NULL) return 0;
+  *out = 0;
+  if (s == NULL) return DS_OK;
   char *end = NULL;
-  unsigned long long x = strtoull(s, &end, 10);
-  return end != s && *end == '\0' ? (size_t)x : 0;
+  errno = 0;
+  const long long x = strtoll(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || (!may_be_negative && x < 0))
+    return ds_error_set(err, DS_ERR_ARG, "%s='%s' is not %s", name, s,
+                        may_be_negative ? "an integer" : "a whole number");
+  *out = x;
+  return DS_OK;
+}
+
+static ds_status cpu_knobs(ds_sssp_params *p, ds_error *err) {
+  long long fuse = 0, lone = 0, heavy = 0, prefetch = 0;
+  ds_status st = lab_knob(FUSE_LIMIT_ENV, 0, &fuse, err);
+  if (st == DS_OK) st = lab_knob(LONE_LIMIT_ENV, 0, &lone, err);
+  if (st == DS_OK) st = lab_knob(HEAVY_ARCS_ENV, 0, &heavy, err);
+  if (st == DS_OK) st = lab_knob(PREFETCH_ENV, 1, &prefetch, err);
+  if (st != DS_OK) return st;
+  if (prefetch < INT_MIN || prefetch > INT_MAX)
+    return ds_error_set(err, DS_ERR_ARG, "%s=%lld is out of range", PREFETCH_ENV, prefetch);
+  p->cpu_fuse_limit = (size_t)fuse;
+  p->cpu_lone_limit = (size_t)lone;
+  p->cpu_heavy_arcs = (size_t)heavy;
+  p->cpu_prefetch = (int)prefetch;
+  return DS_OK;
 }
 
 /* 1. The algorithm list, with GPU algorithms replaced where there is no GPU. */
@@ -390,11 +416,14 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   m.params.dist_width = width;
   m.params.targets = targets;
   m.params.n_targets = targets != NULL ? cli->n_targets : 0;
-  m.params.cpu_fuse_limit = env_size(FUSE_LIMIT_ENV);
-  m.params.cpu_lone_limit = env_size(LONE_LIMIT_ENV);
-  m.params.cpu_heavy_arcs = env_size(HEAVY_ARCS_ENV);
-  const char *prefetch = ds_lab_getenv(PREFETCH_ENV);
-  m.params.cpu_prefetch = prefetch != NULL ? atoi(prefetch) : 0;
+  {
+    ds_status st = cpu_knobs(&m.params, &err);
+    if (st != DS_OK) {
+      fprintf(stderr, "sssp: %s\n", err.msg);
+      rc = exit_of(st);
+      goto cleanup;
+    }
+  }
   m.cli = cli;
   m.g = &g;
   m.r = &r;
