@@ -5,14 +5,15 @@
  *   2. the partition, from the slices' degrees (ds_partition_by_arcs);
  *   3. the slice's arcs are grouped by owner rank: a counting sort by owner
  *      (the multisplit with bucket = owner, on the CPU), each arc packed as
- *      (tail, head, weight bits);
+ *      (tail, head, weight bits); or by a grouper the caller gives, that
+ *      returns the same arcs in the same order (the GPU's, dkron_gpu.h);
  *   4. one exchange: counts, then the arcs (ds_comm_exchange);
  *   5. the CSR of the arcs that arrived, by the rules of the one-graph build
  *      (ds_csr_build): self-loops dropped, duplicates keep the least weight,
  *      rows sorted by head. Heads stay global vertex ids.
  * No rank holds more than its slice, its arcs and O(R) counts: nothing of
- * size n. The GPU build will do steps 3 and 5 on the device (the library's
- * multisplit, the GPU CSR build) around the same exchange.
+ * size n. A GPU build does step 3 on the device (ds_dgraph_build_grouped);
+ * step 5 on the device (the GPU CSR build) is still to come.
  */
 #ifndef DS_DIST_DGRAPH_H
 #define DS_DIST_DGRAPH_H
@@ -49,7 +50,27 @@ typedef struct {
   uint64_t *arcs_from; /* [out] if not NULL, R values: arcs that arrived from each rank */
   uint64_t slice_arcs; /* arcs of the slice: self-loops dropped, symmetric edges twice */
   double partition_ms, group_ms, exchange_ms, build_ms;
+  int grouped_by_grouper; /* the arcs came grouped from the caller's grouper, not the CPU's */
 } ds_dgraph_build_info;
+
+/* The arcs of a slice grouped by owner somewhere else than the CPU loop of
+ * ds_dgraph_build (the GPU: dkron_gpu.h), once the partition is known.
+ * run(ctx, part, slice, symmetric, counts, arcs, err):
+ *   [in]  part, slice, symmetric  the build's partition and arguments
+ *   [out] counts  part->ranks values: the arcs for each rank
+ *   [out] arcs    a malloc'd host array of the sum of counts arcs, 3 uint32_t
+ *                 each (tail, head, weight bits: a float's bits with -0 as
+ *                 +0), rank 0's first: for edge i in slice order its arc
+ *                 (src, dst) then, if symmetric, (dst, src), self-loops
+ *                 dropped. The build frees it. Exactly the CPU grouping's arcs
+ *                 and order, so that the parts do not depend on who grouped.
+ *   Returns DS_OK with *arcs NULL to decline (the CPU grouping runs then), or
+ *   an error, which fails the build on every rank. Local: no collective. */
+typedef struct {
+  void *ctx;
+  ds_status (*run)(void *ctx, const ds_partition *part, const ds_edge_list *slice, int symmetric,
+                   uint64_t *counts, uint32_t **arcs, ds_error *err);
+} ds_dgraph_grouper;
 
 /* Builds this rank's part of the graph whose edges the ranks hold in slices
  * (collective: every rank of comm calls it).
@@ -68,6 +89,14 @@ typedef struct {
 ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetric,
                           const ds_load_options *opt, ds_dgraph *g, ds_dgraph_build_info *info,
                           ds_error *err);
+
+/* ds_dgraph_build with step 3 (the arcs grouped by owner) done by grouper
+ * (NULL, or a NULL run: the CPU's); info->grouped_by_grouper says whether it
+ * did or declined. The same parts as ds_dgraph_build. Slices with pattern
+ * weights are always grouped on the CPU (their weights are drawn there). */
+ds_status ds_dgraph_build_grouped(ds_comm *comm, const ds_edge_list *slice, int symmetric,
+                                  const ds_load_options *opt, const ds_dgraph_grouper *grouper,
+                                  ds_dgraph *g, ds_dgraph_build_info *info, ds_error *err);
 
 void ds_dgraph_free(ds_dgraph *g);
 

@@ -172,6 +172,12 @@ nomem:
 ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetric,
                           const ds_load_options *opt, ds_dgraph *g, ds_dgraph_build_info *info,
                           ds_error *err) {
+  return ds_dgraph_build_grouped(comm, slice, symmetric, opt, NULL, g, info, err);
+}
+
+ds_status ds_dgraph_build_grouped(ds_comm *comm, const ds_edge_list *slice, int symmetric,
+                                  const ds_load_options *opt, const ds_dgraph_grouper *grouper,
+                                  ds_dgraph *g, ds_dgraph_build_info *info, ds_error *err) {
   ds_load_options defaults;
   uint64_t *counts = NULL;
   uint32_t *send = NULL;
@@ -211,18 +217,22 @@ ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetri
   g->n_local = g->part.bounds[rank + 1] - g->first;
   if (info != NULL) info->partition_ms = ms_since(t0);
 
-  // 3. group the slice's arcs by owner
+  // 3. group the slice's arcs by owner: the grouper's (unless it declines), else the CPU's
   t0 = ds_comm_now();
   ds_status local = DS_OK;
+  const int by_grouper = grouper != NULL && grouper->run != NULL && kind != KIND_PATTERN;
   counts = malloc(2 * (size_t)ranks * sizeof *counts);
   if (counts == NULL)
     local = ds_error_set(err, DS_ERR_NOMEM, "rank %d: out of memory for %d counts", rank, ranks);
-  else
+  else if (by_grouper)
+    local = grouper->run(grouper->ctx, &g->part, slice, symmetric, counts, &send, err);
+  const int grouped = send != NULL;
+  if (local == DS_OK && send == NULL)
     local = group_by_owner(&g->part, slice, symmetric, opt, counts, &send, err);
   st = ds_comm_agree(comm, local, err);
   if (st != DS_OK) goto fail;
   if (info != NULL) {
-    info->group_ms = ms_since(t0);
+    info->grouped_by_grouper = grouped;
     info->slice_arcs = 0;
     for (int r = 0; r < ranks; r++) info->slice_arcs += counts[r];
     if (info->arcs_to != NULL) memcpy(info->arcs_to, counts, (size_t)ranks * sizeof *counts);
