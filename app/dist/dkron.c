@@ -45,6 +45,27 @@ void ds_dkron_edges_free(ds_dkron_edges *e) {
   memset(e, 0, sizeof *e);
 }
 
+ds_status ds_dkron_edges_alloc(const ds_dkron_spec *spec, uint64_t count, ds_dkron_edges *out,
+                               ds_error *err) {
+  memset(out, 0, sizeof *out);
+  const size_t cap = count ? (size_t)count : 1;
+  out->src = malloc(cap * sizeof *out->src);
+  out->dst = malloc(cap * sizeof *out->dst);
+  out->w = malloc(cap * sizeof *out->w);
+  if (out->src == NULL || out->dst == NULL || out->w == NULL) {
+    ds_dkron_edges_free(out);
+    return ds_error_set(err, DS_ERR_NOMEM, "kron: out of memory for %llu edges (%.1f MB)",
+                        (unsigned long long)count, (double)count * EDGE_BYTES / 1e6);
+  }
+  out->list.n = (uint32_t)(UINT64_C(1) << spec->scale);
+  out->list.count = count;
+  out->list.src = out->src;
+  out->list.dst = out->dst;
+  out->list.weight_type = DS_WEIGHT_F32;
+  out->list.weights = out->w;
+  return DS_OK;
+}
+
 ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t end,
                             ds_dkron_edges *out, ds_error *err) {
   if (out == NULL) return ds_error_set(err, DS_ERR_ARG, "kron: out must not be NULL");
@@ -53,35 +74,23 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
   if (st == DS_OK) st = ds_graph500_range_check(spec->scale, spec->edge_factor, begin, end, err);
   if (st != DS_OK) return st;
   // 1. the arrays
-  const uint64_t len = end - begin;
-  const size_t cap = len ? (size_t)len : 1;
-  out->src = malloc(cap * sizeof *out->src);
-  out->dst = malloc(cap * sizeof *out->dst);
-  out->w = malloc(cap * sizeof *out->w);
-  if (out->src == NULL || out->dst == NULL || out->w == NULL) {
-    ds_dkron_edges_free(out);
-    return ds_error_set(err, DS_ERR_NOMEM, "kron: out of memory for %llu edges (%.1f MB)",
-                        (unsigned long long)len, (double)len * EDGE_BYTES / 1e6);
-  }
+  st = ds_dkron_edges_alloc(spec, end - begin, out, err);
+  if (st != DS_OK) return st;
   // 2. each edge from its own stream: any split over ranks and threads gives the same edges
   st = ds_graph500_edges(spec->scale, spec->edge_factor, spec->seed, spec->threads, begin, end,
                          out->src, out->dst, out->w, err);
-  if (st != DS_OK) {
-    ds_dkron_edges_free(out);
-    return st;
-  }
-  const uint32_t n = (uint32_t)(UINT64_C(1) << spec->scale);
-  out->list.n = n;
-  out->list.count = len;
-  out->list.src = out->src;
-  out->list.dst = out->dst;
-  out->list.weight_type = DS_WEIGHT_F32;
-  out->list.weights = out->w;
-  return DS_OK;
+  if (st != DS_OK) ds_dkron_edges_free(out);
+  return st;
 }
 
 ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
                          ds_dkron_info *info, ds_error *err) {
+  return ds_dkron_build_with(comm, spec, NULL, g, info, err);
+}
+
+ds_status ds_dkron_build_with(ds_comm *comm, const ds_dkron_spec *spec,
+                              const ds_dkron_engine *engine, ds_dgraph *g, ds_dkron_info *info,
+                              ds_error *err) {
   if (comm == NULL || g == NULL)
     return ds_error_set(err, DS_ERR_ARG, "ds_dkron_build: comm and g must not be NULL");
   memset(g, 0, sizeof *g);
@@ -103,15 +112,24 @@ ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
   uint64_t begin, end;
   ds_partition_share(ds_dkron_edge_count(spec), rank, ranks, &begin, &end);
   ds_dkron_edges e;
-  st = ds_comm_agree(comm, ds_dkron_generate(spec, begin, end, &e, err), err);
-  if (st != DS_OK) return st;
+  int on_device = 0;
+  const int by_engine = engine != NULL && engine->generate != NULL;
+  ds_status local = by_engine ? engine->generate(engine->ctx, spec, begin, end, &e, &on_device, err)
+                              : ds_dkron_generate(spec, begin, end, &e, err);
+  st = ds_comm_agree(comm, local, err);
+  if (st != DS_OK) {
+    ds_dkron_edges_free(&e);
+    return st;
+  }
   if (info != NULL) {
     info->edges = end - begin;
     info->generate_ms = ms_since(t0);
+    info->generated_on_device = on_device;
   }
 
   // 3. to their owners, and the rank's CSR
-  st = ds_dgraph_build(comm, &e.list, 1, NULL, g, info != NULL ? &info->build : NULL, err);
+  st = ds_dgraph_build_grouped(comm, &e.list, 1, NULL, engine != NULL ? &engine->group : NULL, g,
+                               info != NULL ? &info->build : NULL, err);
   ds_dkron_edges_free(&e);
   return st;
 }

@@ -66,13 +66,34 @@ ds_status ds_dkron_generate(const ds_dkron_spec *spec, uint64_t begin, uint64_t 
                             ds_dkron_edges *out, ds_error *err);
 void ds_dkron_edges_free(ds_dkron_edges *e);
 
+/* out with room for count edges of the spec's graph (its list set up, the
+ * values not drawn): for generators that fill the arrays themselves (the
+ * GPU's, which copies its draws there). Errors: DS_ERR_NOMEM (out zeroed). */
+ds_status ds_dkron_edges_alloc(const ds_dkron_spec *spec, uint64_t count, ds_dkron_edges *out,
+                               ds_error *err);
+
+#define DS_DKRON_NOTE_LEN 256
+
 /* What a distributed generation did on this rank. */
 typedef struct {
   uint64_t edges;       /* drawn here */
   double generate_ms;   /* drawing them */
   ds_dgraph_build_info build; /* the build: partition, group by owner, exchange, CSR (its
                                  arcs_to and arcs_from pointers are the caller's, or NULL) */
+  int generated_on_device;    /* the engine's generator drew them, not the host's */
+  char note[DS_DKRON_NOTE_LEN]; /* why the engine left a step to the host, or empty */
 } ds_dkron_info;
+
+/* Where a build's edges are drawn and grouped, other than the host: the
+ * GPU's (dkron_gpu.h). generate fills out as ds_dkron_generate does (the same
+ * edges) and sets *on_device; group is the build's grouper (dgraph.h).
+ * Either NULL: the host's. */
+typedef struct {
+  void *ctx;
+  ds_status (*generate)(void *ctx, const ds_dkron_spec *spec, uint64_t begin, uint64_t end,
+                        ds_dkron_edges *out, int *on_device, ds_error *err);
+  ds_dgraph_grouper group;
+} ds_dkron_engine;
 
 /* Builds this rank's part of the graph (collective: every rank of comm calls
  * it with the same spec): its share of the edges (ds_partition_share), then
@@ -84,6 +105,12 @@ typedef struct {
  * ranks), DS_ERR_NOMEM, the communicator's and ds_dgraph_build's. */
 ds_status ds_dkron_build(ds_comm *comm, const ds_dkron_spec *spec, ds_dgraph *g,
                          ds_dkron_info *info, ds_error *err);
+
+/* ds_dkron_build with the edges drawn and grouped by engine (NULL: the
+ * host's): the same parts. */
+ds_status ds_dkron_build_with(ds_comm *comm, const ds_dkron_spec *spec,
+                              const ds_dkron_engine *engine, ds_dgraph *g, ds_dkron_info *info,
+                              ds_error *err);
 
 #ifdef __cplusplus
 }
