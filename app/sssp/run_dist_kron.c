@@ -17,6 +17,9 @@
 #include "dist/dfile.h"
 #include "dist/dgraph.h"
 #include "dist/dkron.h"
+#ifdef DS_HAVE_NCCL
+#include "dist/dkron_gpu.h" /* the ranks run on GPUs: they draw and group there */
+#endif
 #include "ds/graph500.h"
 
 #include "run_dist_state.h"
@@ -175,8 +178,15 @@ ds_status ds_dist_kron_part(dist_run *d, ds_comm *host, ds_dgraph *part, ds_erro
   spec.threads = d->gen_threads;
   ds_dkron_info info;
   memset(&info, 0, sizeof info);
+#ifdef DS_HAVE_NCCL
+  /* each rank's thread or process is on its GPU already (the NCCL communicator's setup) */
+  const ds_dkron_gpu_options gpu = {-1, 0};
+  ds_status st = ds_dkron_build_device(host, &spec, &gpu, part, &info, err);
+#else
   ds_status st = ds_dkron_build(host, &spec, part, &info, err);
+#endif
   if (st != DS_OK) return st;
+  if (info.note[0] != '\0' && !cli->quiet) fprintf(stderr, "sssp: note: %s\n", info.note);
   double ms[B_COUNT] = {0};
   ms[B_GENERATE] = info.generate_ms;
   ms[B_PARTITION] = info.build.partition_ms;

@@ -5,7 +5,8 @@
  *                 [--int-weights | --by-rank]
  *   mpirun -np N dist_gpu_kron --mpi --scale S ...
  * With --by-rank no process holds the graph: each rank generates its share of
- * Graph500's graph (ds_dkron_build: float weights on [0, 1), sssp --kron's
+ * Graph500's graph (ds_dkron_build_device: drawn and grouped by owner on its
+ * GPU, float weights on [0, 1), sssp --kron's
  * graph) and the JSON line adds the build's phases (the slowest rank's), the
  * graph's scale bounded by the GPUs' memory alone. Otherwise
  * every process draws the whole edge list (ds_gen_edges: Graph500's a, b, c,
@@ -31,6 +32,7 @@ int main(void) { return ds_test_skip("built without NCCL (CUDA and NCCL found at
 #include <time.h>
 
 #include "dist/dkron.h"
+#include "dist/dkron_gpu.h"
 #include "dist/dsssp_gpu.h"
 #include "dist_test_util.h"
 #include "ds/gen.h"
@@ -60,7 +62,7 @@ static int cmp_double(const void *a, const void *b) {
 
 #define BUILD_PHASES 5 /* generate, partition, group by owner, exchange, CSR */
 
-/* --by-rank: this rank's share generated and built (ds_dkron_build); the
+/* --by-rank: this rank's share generated and built (ds_dkron_build_device); the
  * slowest rank's time in each phase; the source (the first vertex with arcs)
  * and, unless given, delta (DS_DELTA_AUTO_SCALE times the mean weight), over
  * every rank's arcs. */
@@ -72,7 +74,8 @@ static ds_status by_rank_part(const kron_arg *a, ds_comm *host, ds_dgraph *g, do
   spec.edge_factor = a->edge_factor;
   ds_dkron_info info;
   memset(&info, 0, sizeof info);
-  ds_status st = ds_dkron_build(host, &spec, g, &info, err);
+  const ds_dkron_gpu_options gpu = {-1, 0}; /* the rank's GPU, set by the launch */
+  ds_status st = ds_dkron_build_device(host, &spec, &gpu, g, &info, err);
   if (st != DS_OK) return st;
   const double ms[BUILD_PHASES] = {info.generate_ms, info.build.partition_ms, info.build.group_ms,
                                    info.build.exchange_ms, info.build.build_ms};

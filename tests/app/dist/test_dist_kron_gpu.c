@@ -1,8 +1,13 @@
 /* Graph500's Kronecker edges drawn on the GPU (app/dist/dkron_gpu.cu) against
  * the host's (ds_graph500_edges): the same endpoints and weight bits, edge by
  * edge, for whole graphs and for ranges that start and end anywhere (a
- * rank's share of 3 or 7), on several scales and seeds; the refusals. Exits
- * 77 without a CUDA device. Prints the device's edges per second on the
+ * rank's share of 3 or 7), on several scales and seeds; the refusals. Then
+ * the distributed build with the edges drawn and grouped by owner on the GPU
+ * (ds_dkron_build_device) against the host's (ds_dkron_build), on 1 to 4
+ * simulated ranks (threads of this process, all on GPU 0), in one chunk and
+ * in many: every rank's part equal (rows, heads, weight bits), the same arcs
+ * sent to and received from every rank, and both steps done on the GPU.
+ * Exits 77 without a CUDA device. Prints the device's edges per second on the
  * largest graph (one untimed draw first). */
 #include "ds_test.h"
 
@@ -10,6 +15,8 @@
 
 #include "dist/dkron_gpu.h"
 #include "ds/graph500.h"
+
+#define GROUP_MAX_RANKS 4
 
 #define LARGEST_SCALE 20
 #define TIMED_DRAWS 5
@@ -110,6 +117,80 @@ static void check_refusals(void) {
         "an empty range refused: '%s'", err.msg);
 }
 
+/* ---- the build grouped on the GPU against the host's --------------------- */
+
+typedef struct {
+  ds_dkron_spec spec;
+  uint64_t chunk_edges;
+  ds_dgraph host[GROUP_MAX_RANKS], gpu[GROUP_MAX_RANKS];
+  uint64_t to[2][GROUP_MAX_RANKS][GROUP_MAX_RANKS], from[2][GROUP_MAX_RANKS][GROUP_MAX_RANKS];
+  int drawn_on_gpu[GROUP_MAX_RANKS], grouped_on_gpu[GROUP_MAX_RANKS], host_grouper[GROUP_MAX_RANKS];
+  char note[GROUP_MAX_RANKS][DS_DKRON_NOTE_LEN];
+} group_arg;
+
+/* One rank: its part built by the host, then on the GPU (checked by main: the
+ * test's counters are not for threads). */
+static ds_status group_rank(ds_comm *c, void *argp, ds_error *err) {
+  group_arg *a = argp;
+  const int r = ds_comm_rank(c);
+  ds_dkron_info hi, gi;
+  memset(&hi, 0, sizeof hi);
+  memset(&gi, 0, sizeof gi);
+  hi.build.arcs_to = a->to[0][r], hi.build.arcs_from = a->from[0][r];
+  gi.build.arcs_to = a->to[1][r], gi.build.arcs_from = a->from[1][r];
+  ds_status st = ds_dkron_build(c, &a->spec, &a->host[r], &hi, err);
+  if (st != DS_OK) return st;
+  const ds_dkron_gpu_options opt = {0, a->chunk_edges};
+  st = ds_dkron_build_device(c, &a->spec, &opt, &a->gpu[r], &gi, err);
+  a->drawn_on_gpu[r] = gi.generated_on_device;
+  a->grouped_on_gpu[r] = gi.build.grouped_by_grouper;
+  a->host_grouper[r] = hi.build.grouped_by_grouper;
+  memcpy(a->note[r], gi.note, sizeof gi.note);
+  return st;
+}
+
+static int same_part(const ds_dgraph *x, const ds_dgraph *y) {
+  if (x->first != y->first || x->n_local != y->n_local || x->m_local != y->m_local ||
+      x->m != y->m || x->weight_type != y->weight_type || x->symmetric != y->symmetric)
+    return 0;
+  const size_t m = (size_t)x->m_local;
+  return memcmp(x->row_offsets, y->row_offsets, ((size_t)x->n_local + 1) * 8) == 0 &&
+         (m == 0 || (memcmp(x->col, y->col, m * 4) == 0 &&
+                     memcmp(x->weights, y->weights, m * 4) == 0));
+}
+
+static void check_grouping(uint32_t scale, uint32_t edge_factor, uint64_t seed, uint64_t chunk) {
+  for (int R = 1; R <= GROUP_MAX_RANKS; R++) {
+    group_arg *a = calloc(1, sizeof *a);
+    if (a == NULL) exit(2);
+    ds_dkron_spec_default(&a->spec);
+    a->spec.scale = scale;
+    a->spec.edge_factor = edge_factor;
+    a->spec.seed = seed;
+    a->spec.threads = 1; /* R host threads already */
+    a->chunk_edges = chunk;
+    ds_status rs[GROUP_MAX_RANKS];
+    ds_error re[GROUP_MAX_RANKS], err;
+    const ds_status st = ds_comm_inproc_run(R, NULL, group_rank, a, rs, re, &err);
+    if (CHECK(st == DS_OK, "scale %u, %d ranks, chunks of %llu: %s", scale, R,
+              (unsigned long long)chunk, err.msg))
+      for (int r = 0; r < R; r++) {
+        CHECK(a->drawn_on_gpu[r] && a->grouped_on_gpu[r] && a->note[r][0] == '\0',
+              "scale %u, rank %d of %d: drawn on the GPU %d, grouped there %d (%s)", scale, r, R,
+              a->drawn_on_gpu[r], a->grouped_on_gpu[r], a->note[r]);
+        CHECK(!a->host_grouper[r], "rank %d of %d: the host build used a grouper", r, R);
+        CHECK(same_part(&a->host[r], &a->gpu[r]), "scale %u, chunks of %llu, rank %d of %d: its "
+              "part differs from the host build's", scale, (unsigned long long)chunk, r, R);
+        CHECK(memcmp(a->to[0][r], a->to[1][r], sizeof a->to[0][r]) == 0 &&
+              memcmp(a->from[0][r], a->from[1][r], sizeof a->from[0][r]) == 0,
+              "scale %u, rank %d of %d: arcs sent or received differ from the host build's",
+              scale, r, R);
+      }
+    for (int r = 0; r < R; r++) ds_dgraph_free(&a->host[r]), ds_dgraph_free(&a->gpu[r]);
+    free(a);
+  }
+}
+
 int main(void) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
@@ -119,6 +200,9 @@ int main(void) {
   check_graph(9, 16, 1);
   check_graph(12, 5, 0x5eed);
   check_graph(16, 16, 7);
+  check_grouping(10, 16, 1, 0);      /* one chunk */
+  check_grouping(12, 5, 0x5eed, 777); /* many, ending anywhere in a share */
+  check_grouping(16, 16, 7, 100000);
   time_largest();
   return ds_test_finish("dist kron gpu");
 }
