@@ -43,7 +43,7 @@ struct record_bucket {
 std::vector<query> queries() {
   std::vector<query> q;
   // multisplit: every variant, and a splitters description with no splitters yet
-  for (int v = MSPLIT_VARIANT_AUTO; v <= MSPLIT_VARIANT_SORT; ++v) {
+  for (int v : {MSPLIT_VARIANT_AUTO, MSPLIT_VARIANT_DIRECT, MSPLIT_VARIANT_ONEPASS, MSPLIT_VARIANT_SORT}) {
     const msplit_variant var = msplit_variant(v);
     const bool cub = var != MSPLIT_VARIANT_AUTO && var != MSPLIT_VARIANT_ONEPASS;
     q.push_back({msplit_variant_name(var), [var](size_t *b) {
