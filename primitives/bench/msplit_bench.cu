@@ -89,7 +89,7 @@ __global__ void label_pack(const uint32_t *keys, const uint32_t *values, uint32_
   }
 }
 
-__global__ void __launch_bounds__(msplit::tuning::BLOCK_THREADS)
+__global__ void __launch_bounds__(msplit::tuning::MULTISPLIT_BLOCK_THREADS)
     grid_split(const uint32_t *in, uint32_t *out, uint32_t n, uint32_t m, msplit::delta_bucket<uint32_t> op,
                uint32_t *counts, size_t *off) {
   __shared__ msplit::grid_multisplit_storage<> sm;
@@ -259,7 +259,7 @@ int main(int argc, char **argv) {
               if (pairs || n > 0xFFFFFFFFull) continue;
               int per_sm = 0;
               CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_split,
-                                                                       msplit::tuning::BLOCK_THREADS, 0));
+                                                                       msplit::tuning::MULTISPLIT_BLOCK_THREADS, 0));
               const unsigned blocks = unsigned(per_sm * prop.multiProcessorCount);
               uint32_t *counts = static_cast<uint32_t *>(
                   p_temp.get(msplit::grid_multisplit_count_words(blocks, m) * sizeof(uint32_t)));
@@ -270,7 +270,7 @@ int main(int argc, char **argv) {
               void *args[] = {&a_in, &a_out, &a_n, &a_m, &a_op, &counts, &a_off};
               tm.run([&] {
                 CHECK_CUDA(cudaLaunchCooperativeKernel((void *)grid_split, dim3(blocks),
-                                                       dim3(msplit::tuning::BLOCK_THREADS), args, 0, 0));
+                                                       dim3(msplit::tuning::MULTISPLIT_BLOCK_THREADS), args, 0, 0));
               }, trials, med, mn, mx);
               add("ms_grid", mode, dist_s, m, med, mn, mx, min_bytes);
               continue;

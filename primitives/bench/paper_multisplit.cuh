@@ -29,7 +29,7 @@ using msplit::detail::WARP_SIZE;
 enum class level { WARP, BLOCK };
 
 template <level LV, pass_kind PASS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
-__global__ void __launch_bounds__(BLOCK_THREADS, msplit::tuning::MIN_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(BLOCK_THREADS, msplit::tuning::MULTISPLIT_MIN_BLOCKS_PER_SM)
     reorder_tile_kernel(tile_args<Key, Value, Op> a) {
   using namespace msplit::detail;
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
@@ -146,9 +146,9 @@ __global__ void __launch_bounds__(BLOCK_THREADS, msplit::tuning::MIN_BLOCKS_PER_
 template <level LV, pass_kind PASS, typename Key, typename Value, typename Op>
 msplit_status launch_reorder(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
   using namespace msplit::detail;
-  constexpr int BT = msplit::tuning::BLOCK_THREADS;
-  constexpr int ITEMS =
-      msplit::tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
+  constexpr int BT = msplit::tuning::MULTISPLIT_BLOCK_THREADS;
+  constexpr int ITEMS = msplit::tuning::multisplit_items_per_thread<sizeof(Key),
+                                                                    std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
   constexpr size_t ELEM = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
   const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, true,
                                                       LV == level::WARP, PASS != pass_kind::PRESCAN);
@@ -166,13 +166,13 @@ template <level LV, typename Key, typename Value, typename Op>
 msplit_status multisplit(void *d_temp, size_t *temp_bytes, const Key *keys_in, Key *keys_out, const Value *values_in,
                          Value *values_out, size_t n, uint32_t m, Op op, size_t *offsets, cudaStream_t stream) {
   using namespace msplit::detail;
-  constexpr int BT = msplit::tuning::BLOCK_THREADS;
-  constexpr int ITEMS =
-      msplit::tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
+  constexpr int BT = msplit::tuning::MULTISPLIT_BLOCK_THREADS;
+  constexpr int ITEMS = msplit::tuning::multisplit_items_per_thread<sizeof(Key),
+                                                                    std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
   constexpr size_t TILE = size_t(BT) * ITEMS;
-  if (m == 0 || m > msplit::tuning::MAX_FAST_BUCKETS || n > 0xFFFFFFFFull)
+  if (m == 0 || m > msplit::tuning::MULTISPLIT_MAX_FAST_BUCKETS || n > 0xFFFFFFFFull)
     return set_error(MSPLIT_ERROR_UNSUPPORTED, "paper multisplit: m = %u, n = %zu (need 1 <= m <= %u, n < 2^32)", m,
-                     n, msplit::tuning::MAX_FAST_BUCKETS);
+                     n, msplit::tuning::MULTISPLIT_MAX_FAST_BUCKETS);
   const size_t tiles = (n + TILE - 1) / TILE;
   const size_t L = LV == level::BLOCK ? tiles : tiles * (BT / WARP_SIZE);
   const size_t table = align_up(m * L * sizeof(uint32_t), TEMP_ALIGN);
@@ -190,7 +190,7 @@ msplit_status multisplit(void *d_temp, size_t *temp_bytes, const Key *keys_in, K
   uint32_t *H = reinterpret_cast<uint32_t *>(temp + RECORD_BYTES);
   uint32_t *G = reinterpret_cast<uint32_t *>(temp + RECORD_BYTES + table);
   size_t stage_bytes = stage_bytes_of(op);
-  const bool stage = msplit::detail::is_staged<Op>::value && stage_bytes <= msplit::tuning::MAX_STAGE_BYTES;
+  const bool stage = msplit::detail::is_staged<Op>::value && stage_bytes <= msplit::tuning::MULTISPLIT_MAX_STAGE_BYTES;
   if (!stage) stage_bytes = 0;
   const peer_method pm = choose_peer_method(m);
   tile_args<Key, Value, Op> a{keys_in, keys_out, values_in, values_out, 0, n, m, pm, op, stage,

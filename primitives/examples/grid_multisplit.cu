@@ -34,7 +34,7 @@ int main() {
 
   void *args[] = {&d_keys, &d_out, &n, &d_counts, &d_offsets};
   CHECK_CUDA(cudaLaunchCooperativeKernel((const void *)split_by_low_bits, dim3(blocks),
-                                         dim3(msplit::tuning::BLOCK_THREADS), args, 0, 0));
+                                         dim3(msplit::tuning::MULTISPLIT_BLOCK_THREADS), args, 0, 0));
   CHECK_CUDA(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(offsets, d_offsets, sizeof offsets, cudaMemcpyDeviceToHost));
   example_print_keys("in:", keys, n, nullptr, 0);

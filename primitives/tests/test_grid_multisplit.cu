@@ -26,7 +26,7 @@ namespace {
 
 long g_runs = 0;
 
-constexpr int BT = msplit::tuning::BLOCK_THREADS;
+constexpr int BT = msplit::tuning::MULTISPLIT_BLOCK_THREADS;
 
 // Bucket of a vertex read from a table in device memory (SSSP's use): table[v] / width.
 struct table_bucket {

@@ -266,11 +266,17 @@ std::string describe(const test_case &c) {
 
 // Elements per tile of the fast path for these element sizes (the sizes around it are the edges).
 size_t tile_of(size_t ks, size_t vs) {
-  using msplit::tuning::items_per_thread;
+  using msplit::tuning::multisplit_items_per_thread;
   int items = 0;
-  if (ks == 4) items = vs == 0 ? items_per_thread<4, 0>::value : vs == 4 ? items_per_thread<4, 4>::value : items_per_thread<4, 8>::value;
-  else items = vs == 0 ? items_per_thread<8, 0>::value : vs == 4 ? items_per_thread<8, 4>::value : items_per_thread<8, 8>::value;
-  return size_t(msplit::tuning::BLOCK_THREADS) * items;
+  if (ks == 4)
+    items = vs == 0   ? multisplit_items_per_thread<4, 0>::value
+            : vs == 4 ? multisplit_items_per_thread<4, 4>::value
+                      : multisplit_items_per_thread<4, 8>::value;
+  else
+    items = vs == 0   ? multisplit_items_per_thread<8, 0>::value
+            : vs == 4 ? multisplit_items_per_thread<8, 4>::value
+                      : multisplit_items_per_thread<8, 8>::value;
+  return size_t(msplit::tuning::MULTISPLIT_BLOCK_THREADS) * items;
 }
 
 // A failed case, described for the reader: the harness counts it and prints the first ones.

@@ -15,7 +15,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include <msplit/multisplit.cuh> /* msplit::tuning::MAX_FAST_BUCKETS */
+#include <msplit/multisplit.cuh> /* msplit::tuning::MULTISPLIT_MAX_FAST_BUCKETS */
 
 #include "ds/cuda_try.h"
 #include "gpu_sssp.h"
@@ -31,8 +31,8 @@ constexpr uint32_t NO_PRED = DS_NO_PRED;
 /* The bucket engine's largest m: the program's limit, which the grid-wide
  * multisplit it splits with must reach. */
 constexpr uint32_t MAX_BUCKETS = DS_SSSP_MAX_BUCKETS;
-static_assert(MAX_BUCKETS <= msplit::tuning::MAX_FAST_BUCKETS,
-              "the grid multisplit handles at most MAX_FAST_BUCKETS buckets");
+static_assert(MAX_BUCKETS <= msplit::tuning::MULTISPLIT_MAX_FAST_BUCKETS,
+              "the grid multisplit handles at most MULTISPLIT_MAX_FAST_BUCKETS buckets");
 static_assert(MAX_BUCKETS <= (uint32_t)RELAX_BLOCK, "the bookkeeping and the sort's offsets: a thread per bucket");
 
 /* Weight traits: saturating addition on distance bits, bucket arithmetic. */

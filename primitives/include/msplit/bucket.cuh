@@ -19,8 +19,8 @@
 // has stage() called by every thread of each block (copy its table into smem, return a copy of
 // itself that reads smem); the kernel then synchronises the block and uses the returned
 // functor. splitter_bucket uses this to binary-search splitters held in shared memory. A table
-// larger than tuning::MAX_STAGE_BYTES is not staged: the functor is used as given and reads its
-// table from global memory.
+// larger than tuning::MULTISPLIT_MAX_STAGE_BYTES is not staged: the functor is used as given and
+// reads its table from global memory.
 //
 // Histogram bins (msplit/histogram.cuh). A histogram counts with the same functors, but a key
 // outside every bin is not counted rather than clamped. It asks a functor for
@@ -208,7 +208,7 @@ struct identity_bucket {
 // Splitter buckets: bucket = number of splitters <= key, i.e. bucket b holds
 // splitters[b-1] <= key < splitters[b]. d_splitters: num_splitters (normally m - 1) sorted keys
 // in device memory. The kernels stage them into shared memory (see "staging" above) when they
-// take at most tuning::MAX_STAGE_BYTES, and search them in global memory otherwise.
+// take at most tuning::MULTISPLIT_MAX_STAGE_BYTES, and search them in global memory otherwise.
 template <typename Key>
 struct splitter_bucket {
   const Key *splitters{nullptr};

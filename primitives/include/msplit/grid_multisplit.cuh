@@ -7,8 +7,8 @@
 //
 // Contract (preconditions; a violation is undefined behaviour, nothing is checked):
 //   - the kernel is launched cooperatively; every thread of every block calls it, with the same
-//     arguments; blockDim.x == BLOCK_THREADS (tuning::BLOCK_THREADS = 256 unless given);
-//   - 1 <= m <= tuning::MAX_FAST_BUCKETS (256), n < 2^32, d_out does not overlap d_in;
+//     arguments; blockDim.x == BLOCK_THREADS (tuning::MULTISPLIT_BLOCK_THREADS = 256 unless given);
+//   - 1 <= m <= tuning::MULTISPLIT_MAX_FAST_BUCKETS (256), n < 2^32, d_out does not overlap d_in;
 //   - temporary storage: `s` in shared memory (sizeof(grid_multisplit_storage<>), 11.1 KB at
 //     256 threads; it may share a union with the kernel's other uses) and d_counts,
 //     grid_multisplit_count_words(gridDim.x, m) words of global memory with any contents;
@@ -37,7 +37,7 @@
 //       grid.sync();  // before anyone reads out or offsets
 //     }
 //
-// launched cooperatively on 4 blocks of msplit::tuning::BLOCK_THREADS threads, with
+// launched cooperatively on 4 blocks of msplit::tuning::MULTISPLIT_BLOCK_THREADS threads, with
 // msplit::grid_multisplit_count_words(4, 4) words of counts, prints
 //
 //     in:      25 3 17 9 0 30 12 5 21 14
@@ -74,13 +74,13 @@
 namespace msplit {
 
 // Shared memory of one block (11.1 KB at 256 threads).
-template <int BLOCK_THREADS = tuning::BLOCK_THREADS>
+template <int BLOCK_THREADS = tuning::MULTISPLIT_BLOCK_THREADS>
 struct grid_multisplit_storage {
   static constexpr int WARPS = BLOCK_THREADS / detail::WARP_SIZE;
-  uint32_t warp_counts[WARPS][tuning::MAX_FAST_BUCKETS];  // a tile's counts per warp, then its warps' starts
-  uint32_t dest[tuning::MAX_FAST_BUCKETS];  // the block's histogram, then where its next key of bucket j goes
-  uint32_t pre[tuning::MAX_FAST_BUCKETS];   // bucket j in the chunks before this block's
-  uint32_t tot[tuning::MAX_FAST_BUCKETS];   // bucket j in all chunks
+  uint32_t warp_counts[WARPS][tuning::MULTISPLIT_MAX_FAST_BUCKETS];  // a tile's counts per warp, then its warps' starts
+  uint32_t dest[tuning::MULTISPLIT_MAX_FAST_BUCKETS];  // the block's histogram, then where its next key of bucket j goes
+  uint32_t pre[tuning::MULTISPLIT_MAX_FAST_BUCKETS];   // bucket j in the chunks before this block's
+  uint32_t tot[tuning::MULTISPLIT_MAX_FAST_BUCKETS];   // bucket j in all chunks
   uint32_t warp_sums[32];
 };
 
@@ -93,19 +93,19 @@ namespace detail {
 
 // How a warp finds the peers of a key for m buckets (choose_peer_method, on the device).
 __device__ __forceinline__ peer_method grid_peer_method(uint32_t m) {
-  if (m > tuning::BALLOT_MAX_BUCKETS) return peer_method{true, 0};
+  if (m > tuning::MULTISPLIT_BALLOT_MAX_BUCKETS) return peer_method{true, 0};
   return peer_method{false, m <= 1 ? 0 : 32 - __clz(int(m - 1))};
 }
 
 }  // namespace detail
 
-template <int BLOCK_THREADS = tuning::BLOCK_THREADS, typename Grid, typename Key, typename BucketOp>
+template <int BLOCK_THREADS = tuning::MULTISPLIT_BLOCK_THREADS, typename Grid, typename Key, typename BucketOp>
 __device__ void grid_multisplit_keys(Grid &grid,
                                      grid_multisplit_storage<BLOCK_THREADS> &s, const Key *d_in, Key *d_out,
                                      uint32_t n, uint32_t m, BucketOp op, uint32_t *d_counts,
                                      size_t *d_offsets) {
   using namespace detail;
-  static_assert(BLOCK_THREADS % WARP_SIZE == 0 && BLOCK_THREADS >= int(tuning::MAX_FAST_BUCKETS),
+  static_assert(BLOCK_THREADS % WARP_SIZE == 0 && BLOCK_THREADS >= int(tuning::MULTISPLIT_MAX_FAST_BUCKETS),
                 "grid_multisplit_keys scans the buckets with one thread each");
   constexpr uint32_t WARPS = BLOCK_THREADS / WARP_SIZE;
   const uint32_t tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;

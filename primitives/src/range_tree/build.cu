@@ -10,7 +10,7 @@ namespace msplit {
 namespace detail {
 namespace {
 
-constexpr int THREADS = tuning::RT_THREADS;
+constexpr int THREADS = tuning::RANGE_TREE_THREADS;
 
 __global__ void __launch_bounds__(THREADS) rt_iota_kernel(uint32_t *out, uint64_t n) {
   const uint64_t i = uint64_t(blockIdx.x) * THREADS + threadIdx.x;

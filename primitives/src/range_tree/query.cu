@@ -11,7 +11,7 @@ namespace msplit {
 namespace detail {
 namespace {
 
-constexpr int THREADS = tuning::RT_THREADS, REPORT_WARPS = tuning::RT_REPORT_WARPS;
+constexpr int THREADS = tuning::RANGE_TREE_THREADS, REPORT_WARPS = tuning::RANGE_TREE_REPORT_WARPS;
 
 constexpr msplit_primitive RT_PRIMITIVE = MSPLIT_PRIMITIVE_RANGE_TREE;
 constexpr msplit_error_site RT_SITE_SLICE = MSPLIT_SITE_RANGE_TREE_SLICE;

@@ -20,7 +20,7 @@ msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint3
   const lookback_stall stall{record, MSPLIT_STALL_NS, MSPLIT_PRIMITIVE_SEGMENTED_SORT};
   return multisplit_dispatch<uint32_t, no_value, segsort_bin_op>(
       d_temp, temp_bytes, ids, bin_ids, static_cast<const no_value *>(nullptr), static_cast<no_value *>(nullptr),
-      num_segments, uint32_t(segsort_tuning::NUM_BINS), segsort_bin_op{bins}, bin_offsets, stream,
+      num_segments, uint32_t(tuning::SEGSORT_NUM_BINS), segsort_bin_op{bins}, bin_offsets, stream,
       MSPLIT_VARIANT_AUTO, record ? &stall : nullptr);
 }
 

@@ -1,7 +1,7 @@
-// msplit histogram tuning constants (measured on an H100, sm_90). Change here, nowhere else.
-// Internal to the library: the templates include this header, so it is installed, but it is not
-// part of the API, and a change here is not an API change. The values are sm_90's, measured on the
-// H100; on another GPU they are a starting point, not a tuning.
+// msplit histogram tuning: the shapes of the counting kernels, the bin slicing and staging.
+// Internal, changed here and nowhere else: the templates include this header, so it is installed,
+// but it is not part of the API, and a change here is not an API change.
+// GPU: measured on the H100 (sm_90); on another GPU the values are a starting point, not a tuning.
 // The measurements are hist_bench's (f32 samples, n = 2^28, uniform).
 #pragma once
 #include <stddef.h>

@@ -1,4 +1,8 @@
-// Tuning of the GPU LSM (msplit/lsm.h): the shapes of its kernels. Chosen for an H100.
+// msplit LSM tuning (msplit/lsm.h): the shapes of its query, merge and scan kernels.
+// Internal, changed here and nowhere else: the templates include this header, so it is installed,
+// but it is not part of the API, and a change here is not an API change.
+// GPU: not yet measured; chosen for the H100 (sm_90). On another GPU the values are a starting
+// point, not a tuning.
 #pragma once
 #include <stdint.h>
 

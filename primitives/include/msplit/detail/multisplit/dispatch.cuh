@@ -39,7 +39,7 @@ inline msplit_variant multisplit_resolve_variant(msplit_variant requested, uint3
                                                  size_t key_bytes, size_t value_bytes, size_t n) {
   (void)key_bytes;
   (void)value_bytes;
-  if (num_buckets > tuning::MAX_FAST_BUCKETS) return MSPLIT_VARIANT_SORT;
+  if (num_buckets > tuning::MULTISPLIT_MAX_FAST_BUCKETS) return MSPLIT_VARIANT_SORT;
   if (requested != MSPLIT_VARIANT_AUTO) return requested;
   if (n > 0xFFFFFFFFull) return MSPLIT_VARIANT_ONEPASS;
   if (num_buckets <= 2) return MSPLIT_VARIANT_DIRECT;
@@ -62,7 +62,7 @@ struct multisplit_plan {
 };
 
 inline peer_method choose_peer_method(uint32_t m) {
-  if (m <= tuning::BALLOT_MAX_BUCKETS) return peer_method{false, ceil_log2(m)};
+  if (m <= tuning::MULTISPLIT_BALLOT_MAX_BUCKETS) return peer_method{false, ceil_log2(m)};
   return peer_method{true, 0};
 }
 
@@ -91,7 +91,7 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
         return set_error(MSPLIT_ERROR_UNSUPPORTED,
                          "multisplit: variant %s needs n < 2^32 (n = %zu); use AUTO or ONEPASS",
                          msplit_variant_name(p.variant), n);
-      p.L = p.tiles * (tuning::BLOCK_THREADS / WARP_SIZE);
+      p.L = p.tiles * (tuning::MULTISPLIT_BLOCK_THREADS / WARP_SIZE);
       sizes[0] = m * p.L * sizeof(uint32_t);
       sizes[1] = sizes[0];
       MSPLIT_TRY(exclusive_sum_u32(nullptr, &p.cub_bytes, nullptr, nullptr, m * p.L, 0));
@@ -102,7 +102,7 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
       if (n > 0xFFFFFFFFull)
         return set_error(MSPLIT_ERROR_UNSUPPORTED,
                          "multisplit: m = %u > %u uses the sort path, which needs n < 2^32 (n = %zu)", m,
-                         tuning::MAX_FAST_BUCKETS, n);
+                         tuning::MULTISPLIT_MAX_FAST_BUCKETS, n);
       for (int i = 0; i < 4; ++i) sizes[i] = n * sizeof(uint32_t);
       int selector = 0;
       MSPLIT_TRY(radix_sort_pairs_u32(nullptr, &p.cub_bytes, nullptr, nullptr, nullptr, nullptr, n,
@@ -125,8 +125,9 @@ inline msplit_status make_plan(multisplit_plan &p, size_t n, uint32_t m, msplit_
 
 template <pass_kind PASS, typename Key, typename Value, typename Op>
 inline msplit_status launch_tile_kernel(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
-  constexpr int BT = tuning::BLOCK_THREADS;
-  constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
+  constexpr int BT = tuning::MULTISPLIT_BLOCK_THREADS;
+  constexpr int ITEMS =
+      tuning::multisplit_items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
   const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, 1, false, true,
                                                       PASS != pass_kind::PRESCAN);
   auto kernel = multisplit_tile_kernel<PASS, BT, ITEMS, Key, Value, Op>;
@@ -138,8 +139,9 @@ inline msplit_status launch_tile_kernel(const tile_args<Key, Value, Op> &a, size
 
 template <int BITS, typename Key, typename Value, typename Op>
 inline msplit_status launch_onesweep_bits(const tile_args<Key, Value, Op> &a, size_t grid, cudaStream_t stream) {
-  constexpr int BT = tuning::BLOCK_THREADS;
-  constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
+  constexpr int BT = tuning::MULTISPLIT_BLOCK_THREADS;
+  constexpr int ITEMS =
+      tuning::multisplit_items_per_thread<sizeof(Key), std::is_same_v<Value, no_value> ? 0 : sizeof(Value)>::value;
   constexpr size_t ELEM = sizeof(Key) > sizeof(Value) ? sizeof(Key) : sizeof(Value);
   const tile_layout lay = make_tile_layout<BT, ITEMS>(a.m, a.stage ? a.stage_bytes : 0, ELEM, true, false, true,
                                                       onesweep_counts_words<BITS, BT>());
@@ -174,11 +176,11 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
                                   const lookback_stall *outer = nullptr) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr size_t VALUE_BYTES = HAS_VALUES ? sizeof(Value) : 0;
-  constexpr int BT = tuning::BLOCK_THREADS;
-  constexpr int ITEMS = tuning::items_per_thread<sizeof(Key), VALUE_BYTES>::value;
+  constexpr int BT = tuning::MULTISPLIT_BLOCK_THREADS;
+  constexpr int ITEMS = tuning::multisplit_items_per_thread<sizeof(Key), VALUE_BYTES>::value;
   constexpr int TILE = BT * ITEMS;
-  static_assert(tuning::MAX_FAST_BUCKETS <= uint32_t(BT), "one-pass look-back needs a thread per bucket");
-  static_assert(tuning::MAX_FAST_BUCKETS <= 256, "bucket ids are exchanged as uint8_t");
+  static_assert(tuning::MULTISPLIT_MAX_FAST_BUCKETS <= uint32_t(BT), "one-pass look-back needs a thread per bucket");
+  static_assert(tuning::MULTISPLIT_MAX_FAST_BUCKETS <= 256, "bucket ids are exchanged as uint8_t");
 
   // 1. check the arguments that size the storage (nothing is written before every check passes)
   if (!temp_bytes) return set_error(MSPLIT_ERROR_INVALID_ARGUMENT, "multisplit: temp_bytes is NULL");
@@ -225,7 +227,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
     return clear_record(temp, stream);
   }
   size_t stage_bytes = stage_bytes_of(op);
-  const bool stage = is_staged<Op>::value && stage_bytes <= tuning::MAX_STAGE_BYTES;
+  const bool stage = is_staged<Op>::value && stage_bytes <= tuning::MULTISPLIT_MAX_STAGE_BYTES;
   if (!stage) stage_bytes = 0;
   const peer_method pm = choose_peer_method(m);
 
@@ -242,7 +244,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
       int device = 0, sms = 1;
       MSPLIT_CUDA_TRY(cudaGetDevice(&device));
       MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      constexpr int HIST_ITEMS = tuning::items_per_thread<sizeof(Key), 0>::value;
+      constexpr int HIST_ITEMS = tuning::multisplit_items_per_thread<sizeof(Key), 0>::value;
       auto hkernel = multisplit_histogram_kernel<BT, HIST_ITEMS, Key, Op>;
       const size_t hsmem = histogram_smem_bytes(m, stage_bytes);
       MSPLIT_TRY(prepare_kernel(hkernel, hsmem));
@@ -250,7 +252,7 @@ msplit_status multisplit_dispatch(void *d_temp, size_t *temp_bytes, const Key *k
         histogram_args<Key, Op> h{keys_in, p * portion_elems, 0, m, pm, op, stage, stage_bytes, hist + p * m};
         h.end = h.begin + portion_elems < n ? h.begin + portion_elems : n;
         const size_t htiles = (h.end - h.begin + size_t(BT) * HIST_ITEMS - 1) / (size_t(BT) * HIST_ITEMS);
-        const size_t max_grid = size_t(sms) * tuning::HISTOGRAM_BLOCKS_PER_SM;
+        const size_t max_grid = size_t(sms) * tuning::MULTISPLIT_HISTOGRAM_BLOCKS_PER_SM;
         hkernel<<<unsigned(htiles < max_grid ? htiles : max_grid), BT, hsmem, stream>>>(h);
         MSPLIT_LAUNCH_CHECK();
       }

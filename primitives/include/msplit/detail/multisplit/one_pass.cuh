@@ -107,10 +107,11 @@ __global__ void __launch_bounds__(BLOCK_THREADS)
 
 // ---- one-pass, pass 3: the sweep --------------------------------------------------------------
 // Whether the sweep ranks a tile blocked, with thread-private counters (bucket width up to
-// tuning::ONESWEEP_BLOCKED_MAX_BITS), or warp-striped with votes (see multisplit_onesweep_kernel).
+// tuning::MULTISPLIT_ONESWEEP_BLOCKED_MAX_BITS), or warp-striped with votes (see
+// multisplit_onesweep_kernel).
 template <int BITS>
 __host__ __device__ constexpr bool onesweep_blocked() {
-  return BITS <= tuning::ONESWEEP_BLOCKED_MAX_BITS;
+  return BITS <= tuning::MULTISPLIT_ONESWEEP_BLOCKED_MAX_BITS;
 }
 // Counter-table words of the sweep's shared memory (0: the warp histograms): BLOCKED packs two
 // 16-bit counters per word, so 2^(BITS - 1) rows of BLOCK_THREADS words.
@@ -139,8 +140,8 @@ __host__ __device__ constexpr size_t onesweep_counts_words() {
 // the block could have overlapped.
 template <int BITS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
 __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value> || onesweep_blocked<BITS>()
-                                                     ? tuning::ONESWEEP_BLOCKS_PER_SM
-                                                     : tuning::ONESWEEP_PAIRS_BLOCKS_PER_SM)
+                                                     ? tuning::MULTISPLIT_ONESWEEP_BLOCKS_PER_SM
+                                                     : tuning::MULTISPLIT_ONESWEEP_PAIRS_BLOCKS_PER_SM)
     multisplit_onesweep_kernel(tile_args<Key, Value, Op> a) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr bool BLOCKED = onesweep_blocked<BITS>();
@@ -307,7 +308,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     const unsigned j = tid % G;
     const bool active = b < m;
     const uint32_t before =
-        tile == 0 ? 0u : lookback_walk<tuning::LOOKBACK_ITEMS>(a.status, tile, m, b, j, G, active, a.stall);
+        tile == 0 ? 0u : lookback_walk<tuning::MULTISPLIT_LOOKBACK_ITEMS>(a.status, tile, m, b, j, G, active, a.stall);
     if (active && j == 0) {
       if (tile != 0)
         cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(a.status[tile * m + b])

@@ -1,6 +1,6 @@
-// The multisplit for m > tuning::MAX_FAST_BUCKETS: label every key with its bucket, sort the
-// (label, index) pairs on ceil(log2 m) bits with CUB's radix sort (cub_backend.h), gather the
-// keys (and values) by the sorted indices, and find the bucket offsets by binary search.
+// The multisplit for m > tuning::MULTISPLIT_MAX_FAST_BUCKETS: label every key with its bucket,
+// sort the (label, index) pairs on ceil(log2 m) bits with CUB's radix sort (cub_backend.h), gather
+// the keys (and values) by the sorted indices, and find the bucket offsets by binary search.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

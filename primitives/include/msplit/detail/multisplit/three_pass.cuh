@@ -92,7 +92,7 @@ __device__ __forceinline__ void load_and_rank_tile(const tile_args<Key, Value, O
 // The DIRECT variant's prescan (the call's first kernel, so it clears the error record: nothing
 // in these passes can record one) and postscan.
 template <pass_kind PASS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
-__global__ void __launch_bounds__(BLOCK_THREADS, tuning::MIN_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(BLOCK_THREADS, tuning::MULTISPLIT_MIN_BLOCKS_PER_SM)
     multisplit_tile_kernel(tile_args<Key, Value, Op> a) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;

@@ -34,11 +34,11 @@ struct radix_digit_bucket {
 
 template <typename U, typename V>
 struct radix_short_shape {
-  static constexpr int THREADS = tuning::BLOCK_THREADS;
+  static constexpr int THREADS = tuning::MULTISPLIT_BLOCK_THREADS;
   static constexpr int ITEMS =
-      tuning::items_per_thread<sizeof(U), std::is_same_v<V, no_value> ? 0 : sizeof(V)>::value;
+      tuning::multisplit_items_per_thread<sizeof(U), std::is_same_v<V, no_value> ? 0 : sizeof(V)>::value;
   static constexpr size_t TILE = size_t(THREADS) * ITEMS;
-  static constexpr int HIST_ITEMS = tuning::items_per_thread<sizeof(U), 0>::value;
+  static constexpr int HIST_ITEMS = tuning::multisplit_items_per_thread<sizeof(U), 0>::value;
 };
 
 // Pieces, after the error record's slot: 0 hist (portions x m u32) | 1 counters (portions u32) |
@@ -100,7 +100,7 @@ msplit_status radix_short_sort(const radix_short_plan &plan, unsigned char *temp
     histogram_args<U, Op> h{keys_in, p * portion_elems, 0, m, pm, op, false, 0, hist + p * m};
     h.end = h.begin + portion_elems < n ? h.begin + portion_elems : n;
     const size_t htiles = (h.end - h.begin + size_t(BT) * S::HIST_ITEMS - 1) / (size_t(BT) * S::HIST_ITEMS);
-    const size_t max_grid = size_t(sms) * tuning::HISTOGRAM_BLOCKS_PER_SM;
+    const size_t max_grid = size_t(sms) * tuning::MULTISPLIT_HISTOGRAM_BLOCKS_PER_SM;
     hkernel<<<unsigned(htiles < max_grid ? htiles : max_grid), BT, hsmem, stream>>>(h);
     MSPLIT_LAUNCH_CHECK();
   }

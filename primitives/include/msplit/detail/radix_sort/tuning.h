@@ -1,7 +1,7 @@
-// msplit radix sort tuning constants (H100, sm_90). Change here, nowhere else.
-// Internal to the library: the templates include this header, so it is installed, but it is not
-// part of the API, and a change here is not an API change. The values are sm_90's, measured on the
-// H100; on another GPU they are a starting point, not a tuning.
+// msplit radix sort tuning: the digit width, the sweep's tile shapes and the histogram kernel.
+// Internal, changed here and nowhere else: the templates include this header, so it is installed,
+// but it is not part of the API, and a change here is not an API change.
+// GPU: measured on the H100 (sm_90); on another GPU the values are a starting point, not a tuning.
 //
 // The sweep's tile shapes follow first what bounds them: the look-back storage of a portion is
 // 1 KB per tile (256 digit words), so a tile must hold at least as many elements as CUB's

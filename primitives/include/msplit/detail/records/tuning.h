@@ -1,6 +1,10 @@
-// Tuning of the records primitive (split, gather, scatter and sort of records): the shape of the
-// collective move kernel and of the small kernels around it. Chosen for an H100; a record's size
-// is a runtime value, so these are the only compile-time shapes.
+// msplit records tuning (split, gather, scatter and sort of records): the shapes of the move kernel
+// and of the small kernels around it.
+// Internal, changed here and nowhere else: the templates include this header, so it is installed,
+// but it is not part of the API, and a change here is not an API change.
+// GPU: not yet measured; chosen for the H100 (sm_90). On another GPU the values are a starting
+// point, not a tuning.
+// A record's size is a runtime value, so these are the only compile-time shapes.
 #pragma once
 #include <stdint.h>
 

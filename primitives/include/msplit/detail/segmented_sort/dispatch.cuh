@@ -33,7 +33,7 @@ namespace detail {
 // Bin of a segment of `len` items (detail/segmented_sort/tuning.h).
 __device__ __forceinline__ uint8_t segsort_bin_of_length(size_t len) {
   if (len == 0) return 0;
-  if (len > segsort_tuning::MAX_TILE_LENGTH) return uint8_t(SEGSORT_LONG_BIN);
+  if (len > tuning::SEGSORT_MAX_TILE_LENGTH) return uint8_t(SEGSORT_LONG_BIN);
   if (len <= 4) return 1;
   return uint8_t(32 - __clz(uint32_t(len - 1)) - 1);  // ceil(log2 len) - 1
 }
@@ -53,8 +53,8 @@ __global__ void segsort_classify_kernel(const Offset *begin, const Offset *end, 
 }
 
 // Step 2: the stable multisplit of the segment ids `ids` (0..S-1) by their bins into `bin_ids`,
-// with the NUM_BINS + 1 bin offsets. Compiled once, in the library (src/segmented_sort/), for
-// every key type. Two-phase temporary storage, as multisplit_keys; a look-back that waits too
+// with the SEGSORT_NUM_BINS + 1 bin offsets. Compiled once, in the library (src/segmented_sort/),
+// for every key type. Two-phase temporary storage, as multisplit_keys; a look-back that waits too
 // long records it in `record` (the segmented sort's).
 msplit_status segsort_group_by_bin(void *d_temp, size_t *temp_bytes, const uint32_t *ids, uint32_t *bin_ids,
                                    size_t num_segments, const uint8_t *bins, size_t *bin_offsets, error_record *record,
@@ -74,13 +74,13 @@ struct segsort_plan {
   size_t ids_off, bins_off, ms_off;       // within the shared piece: the ids, the bins, the multisplit's
   size_t tmp_keys_off, tmp_values_off;    // within the shared piece: the second buffer
   size_t multisplit_bytes;
-  size_t max_long;  // long segments there can be: min(segments, n / (MAX_TILE_LENGTH + 1))
+  size_t max_long;  // long segments there can be: min(segments, n / (SEGSORT_MAX_TILE_LENGTH + 1))
   size_t total;
 };
 
 template <typename Key, typename Value>
 inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_segments, cudaStream_t stream) {
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   constexpr size_t VALUE_BYTES = std::is_same<Value, no_value>::value ? 0 : sizeof(Value);
   p = segsort_plan{};
   const size_t S = num_segments;
@@ -91,7 +91,7 @@ inline msplit_status segsort_make_plan(segsort_plan &p, size_t n, size_t num_seg
   // the head
   static_assert(sizeof(segsort_head) % 8 == 0, "the head keeps 8-byte alignment");
   p.bin_offsets_at = sizeof(segsort_head);
-  p.meta_at = p.bin_offsets_at + (segsort_tuning::NUM_BINS + 1) * sizeof(size_t);
+  p.meta_at = p.bin_offsets_at + (tuning::SEGSORT_NUM_BINS + 1) * sizeof(size_t);
   p.tile_start_at = p.meta_at + LONG_META_WORDS * sizeof(size_t);
   p.bin_ids_at = align_up(p.tile_start_at + (p.max_long + 1) * sizeof(uint32_t), 8);  // the total's slot too
   p.shared_at = align_up(p.bin_ids_at + S * sizeof(uint32_t), 16);
@@ -114,7 +114,7 @@ inline msplit_status segsort_grid(Kernel kernel, size_t smem, size_t bound, unsi
   MSPLIT_TRY(prepare_kernel(kernel, smem));
   MSPLIT_CUDA_TRY(cudaGetDevice(&device));
   MSPLIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MSPLIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, segsort_tuning::BLOCK_THREADS, smem));
+  MSPLIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tuning::SEGSORT_BLOCK_THREADS, smem));
   const size_t resident = size_t(sms) * size_t(per_sm > 0 ? per_sm : 1);
   *grid = unsigned(bound < resident ? bound : resident);
   return MSPLIT_SUCCESS;
@@ -128,7 +128,7 @@ inline msplit_status segsort_launch_tiles(const segsort_args<Key, Value, Offset>
   const size_t smem = segsort_tile_layout<ITEMS, Key, Value>::BYTES;
   unsigned grid = 0;
   MSPLIT_TRY(segsort_grid(kernel, smem, bound, &grid));
-  kernel<<<grid, segsort_tuning::BLOCK_THREADS, smem, stream>>>(a, bin_lo, bin_hi, chunks);
+  kernel<<<grid, tuning::SEGSORT_BLOCK_THREADS, smem, stream>>>(a, bin_lo, bin_hi, chunks);
   MSPLIT_LAUNCH_CHECK();
   return MSPLIT_SUCCESS;
 }
@@ -138,8 +138,8 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
                                       const Value *values_in, Value *values_out, size_t n, size_t num_segments,
                                       const Offset *begin, const Offset *end, bool descending, cudaStream_t stream) {
   constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
   static_assert(std::is_integral<Offset>::value, "segment offsets are integers");
 
   // 1. check the arguments that size the storage (nothing is written before every check passes)
@@ -226,11 +226,11 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   // 7. the tiles: a bin's segments are longer than half its length, which bounds their number
   const size_t segs_tiny4 = n < num_segments ? n : num_segments;
   const size_t segs_tiny8 = n / 5 < num_segments ? n / 5 : num_segments;
-  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::TINY_ITEMS_4>(a, 1, 1, false, (segs_tiny4 + BT - 1) / BT, stream)));
-  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::TINY_ITEMS_8>(a, 2, 2, false, (segs_tiny8 + BT - 1) / BT, stream)));
+  MSPLIT_TRY((segsort_launch_tiles<tuning::SEGSORT_TINY_ITEMS_4>(a, 1, 1, false, (segs_tiny4 + BT - 1) / BT, stream)));
+  MSPLIT_TRY((segsort_launch_tiles<tuning::SEGSORT_TINY_ITEMS_8>(a, 2, 2, false, (segs_tiny8 + BT - 1) / BT, stream)));
   // lengths 9 .. 4,096: at most 2n / 4,096 full work items, plus one partial per bin; chunks as many
-  const size_t medium_bound = 2 * (2 * n / T + 1) + segsort_tuning::NUM_BINS;
-  MSPLIT_TRY((segsort_launch_tiles<segsort_tuning::ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
+  const size_t medium_bound = 2 * (2 * n / T + 1) + tuning::SEGSORT_NUM_BINS;
+  MSPLIT_TRY((segsort_launch_tiles<tuning::SEGSORT_ITEMS>(a, 3, SEGSORT_LONG_BIN - 1, plan.max_long > 0, medium_bound, stream)));
   // 8. the longest segments by radix halves, one cooperative launch for all of them (queued only
   //    where n admits such a segment)
   if (plan.max_long > 0 && n >= segsort_radix<Key>::MIN_LENGTH) {
@@ -245,7 +245,7 @@ msplit_status segmented_sort_dispatch(void *d_temp, size_t *temp_bytes, const Ke
   // 9. the long segments' merge passes, one cooperative launch for all of them
   if (plan.max_long > 0) {
     auto kernel = segsort_merge_kernel<Key, Value, Offset>;
-    const size_t smem = segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::BYTES;
+    const size_t smem = segsort_tile_layout<tuning::SEGSORT_ITEMS, Key, Value>::BYTES;
     unsigned grid = 0;
     MSPLIT_TRY(segsort_grid(kernel, smem, 2 * n / T + 1, &grid));
     void *params[] = {&a};

@@ -1,6 +1,6 @@
-// The long segments of the segmented sort (longer than MAX_TILE_LENGTH = T): sorted as chunks of
-// T by the tile kernel, then merged in passes over global memory, the run width doubling from T
-// each pass, as a merge sort does (Satish, Harris and Garland, "Designing Efficient Sorting
+// The long segments of the segmented sort (longer than SEGSORT_MAX_TILE_LENGTH = T): sorted as
+// chunks of T by the tile kernel, then merged in passes over global memory, the run width doubling
+// from T each pass, as a merge sort does (Satish, Harris and Garland, "Designing Efficient Sorting
 // Algorithms for Manycore GPUs", IPDPS 2009). A segment of length len takes
 // ceil(log2(ceil(len / T))) passes. The host queues one cooperative kernel that runs as many
 // passes as the longest segment needs (read on the device), with a grid-wide barrier between
@@ -31,12 +31,12 @@ namespace detail {
 // halves: merge passes >= min_merge_passes), and records a bad segment's offsets in the error
 // record when the offsets check flagged one.
 template <typename Offset>
-__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS)
+__global__ void __launch_bounds__(tuning::SEGSORT_BLOCK_THREADS)
     segsort_long_setup_kernel(const Offset *begin, const Offset *end, const uint32_t *bin_ids,
                               const size_t *bin_offsets, error_record *record, const segsort_words *words,
                               long_plan lng, size_t n, size_t max_long, uint32_t min_merge_passes) {
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   __shared__ unsigned long long warp_sums[32];
   __shared__ unsigned long long carry_out;
   __shared__ uint32_t max_passes, by_radix;
@@ -135,7 +135,7 @@ struct merge_job {
 template <typename Key, typename Value, typename Offset>
 __device__ __forceinline__ merge_job<Key, Value> merge_pass_job(const segsort_args<Key, Value, Offset> &a,
                                                                  const long_segment &g, uint32_t pass, size_t out0) {
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   const uint32_t passes = long_passes(g.len);
   const size_t width = T << (pass - 1), pair0 = out0 / (2 * width) * (2 * width);
   const size_t a_len = g.len - pair0 < width ? g.len - pair0 : width;
@@ -152,7 +152,7 @@ __device__ __forceinline__ merge_job<Key, Value> merge_pass_job(const segsort_ar
 template <typename Key, typename Value, typename Offset>
 __device__ __forceinline__ merge_job<Key, Value> merge_halves_job(const segsort_args<Key, Value, Offset> &a,
                                                                    const long_segment &g, size_t out0) {
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   const size_t a_len = radix_half_of(g.len, 0).len;
   return merge_job<Key, Value>{a.tmp_keys, a.tmp_values, a.keys_out, a.values_out, g.begin, a_len, g.len - a_len,
                                out0, out0 + T < g.len ? out0 + T : g.len};
@@ -162,9 +162,9 @@ __device__ __forceinline__ merge_job<Key, Value> merge_halves_job(const segsort_
 template <typename Key, typename Value>
 __device__ __forceinline__ void merge_tile(const merge_job<Key, Value> &m, typename key_order<Key>::bits flip,
                                            unsigned char *smem, size_t *split) {
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
-  constexpr int ITEMS = segsort_tuning::ITEMS;
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
+  constexpr int ITEMS = tuning::SEGSORT_ITEMS;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   static_assert(T == size_t(BT) * ITEMS, "a merge tile is one tile of slots");
   constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
   using traits = item_traits<Key>;
@@ -189,11 +189,11 @@ __device__ __forceinline__ void merge_tile(const merge_job<Key, Value> &m, typen
 
   // 2. load the tile's parts of A then B (slots 0..na-1, na..total-1), in batches (tile_kernel.cuh)
 #pragma unroll
-  for (int r0 = 0; r0 < ITEMS; r0 += segsort_tuning::LOAD_BATCH) {
-    Key k[segsort_tuning::LOAD_BATCH];
-    Value v[segsort_tuning::LOAD_BATCH];
+  for (int r0 = 0; r0 < ITEMS; r0 += tuning::SEGSORT_LOAD_BATCH) {
+    Key k[tuning::SEGSORT_LOAD_BATCH];
+    Value v[tuning::SEGSORT_LOAD_BATCH];
 #pragma unroll
-    for (int r = 0; r < segsort_tuning::LOAD_BATCH; ++r) {
+    for (int r = 0; r < tuning::SEGSORT_LOAD_BATCH; ++r) {
       const uint32_t q = uint32_t(r0 + r) * BT + tid;
       if (q < total) {
         const size_t i = q < na ? a0 + q : a_len + b0 + (q - na);
@@ -202,7 +202,7 @@ __device__ __forceinline__ void merge_tile(const merge_job<Key, Value> &m, typen
       }
     }
 #pragma unroll
-    for (int r = 0; r < segsort_tuning::LOAD_BATCH; ++r) {
+    for (int r = 0; r < tuning::SEGSORT_LOAD_BATCH; ++r) {
       const uint32_t q = uint32_t(r0 + r) * BT + tid;
       if (q < total) {
         keys[q] = k[r];
@@ -244,8 +244,8 @@ __device__ __forceinline__ void merge_tile(const merge_job<Key, Value> &m, typen
 // the device), a grid-wide barrier between passes; a segment sorted by radix halves takes part in
 // the first pass only, merging its halves. Launched with at most the resident blocks.
 template <typename Key, typename Value, typename Offset>
-__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
-                                  (segsort_tile_layout<segsort_tuning::ITEMS, Key, Value>::MIN_BLOCKS))
+__global__ void __launch_bounds__(tuning::SEGSORT_BLOCK_THREADS,
+                                  (segsort_tile_layout<tuning::SEGSORT_ITEMS, Key, Value>::MIN_BLOCKS))
     segsort_merge_kernel(segsort_args<Key, Value, Offset> a) {
   extern __shared__ __align__(16) unsigned char segsort_smem[];
   __shared__ size_t split[2];
@@ -261,7 +261,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS,
     for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // the branches are uniform over the block
       const size_t j = find_long_segment(a.lng.tile_start, count, t);
       const long_segment g = long_segment_of(a, j);
-      const size_t out0 = (t - a.lng.tile_start[j]) * segsort_tuning::MAX_TILE_LENGTH;  // within the segment
+      const size_t out0 = (t - a.lng.tile_start[j]) * tuning::SEGSORT_MAX_TILE_LENGTH;  // within the segment
       if (long_by_radix(g.len, segsort_radix<Key>::MIN_MERGE_PASSES)) {
         if (pass == 1) merge_tile(merge_halves_job(a, g, out0), a.flip, segsort_smem, split);
       } else if (long_passes(g.len) >= pass) {

@@ -58,8 +58,8 @@ namespace detail {
 template <typename Key, typename Value>
 struct radix_halves_smem {
   static constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
-  static constexpr size_t TILE = segsort_tuning::MAX_TILE_LENGTH;
-  static constexpr size_t WARPS = segsort_tuning::BLOCK_THREADS / WARP_SIZE;
+  static constexpr size_t TILE = tuning::SEGSORT_MAX_TILE_LENGTH;
+  static constexpr size_t WARPS = tuning::SEGSORT_BLOCK_THREADS / WARP_SIZE;
   static constexpr size_t HIST_WORDS = WARPS * RADIX_DIGITS > segsort_radix<Key>::PASSES * RADIX_DIGITS
                                            ? WARPS * RADIX_DIGITS
                                            : segsort_radix<Key>::PASSES * RADIX_DIGITS;
@@ -78,7 +78,7 @@ struct radix_halves_smem {
 // 4,096 + 1 keys, half 1's in c0 x 4,096.
 template <typename Key>
 __host__ __device__ constexpr bool radix_tables_fit() {
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH, P = segsort_radix<Key>::PASSES;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH, P = segsort_radix<Key>::PASSES;
   constexpr size_t c = (size_t(1) << (segsort_radix<Key>::MIN_MERGE_PASSES - 1)) + 1, c0 = c / 2;
   constexpr size_t words0 = P * RADIX_DIGITS + 2 * c0 * RADIX_DIGITS;
   constexpr size_t words1 = P * RADIX_DIGITS + 2 * (c - c0) * RADIX_DIGITS;
@@ -137,8 +137,8 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
                                                         const radix_tile &rt, uint32_t p, unsigned char *smem) {
   using L = radix_halves_smem<Key, Value>;
   constexpr bool HAS_VALUES = L::HAS_VALUES;
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
-  constexpr int ITEMS = segsort_tuning::ITEMS;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
+  constexpr int ITEMS = tuning::SEGSORT_ITEMS;
   constexpr int WARPS = BT / WARP_SIZE;
   constexpr uint32_t WARP_TILE = WARP_SIZE * ITEMS;
   constexpr uint32_t PASSES = segsort_radix<Key>::PASSES;
@@ -255,11 +255,11 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
 // Sorts both halves of every segment sorted by radix halves (see the top of the file). Launched
 // cooperatively with at most the resident blocks, after the tile kernel and before the merge.
 template <typename Key, typename Value, typename Offset>
-__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, segsort_tuning::radix_blocks_per_sm<sizeof(Key)>::value)
+__global__ void __launch_bounds__(tuning::SEGSORT_BLOCK_THREADS, tuning::segsort_radix_blocks_per_sm<sizeof(Key)>::value)
     segsort_radix_halves_kernel(segsort_args<Key, Value, Offset> a) {
   using L = radix_halves_smem<Key, Value>;
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
-  constexpr int ITEMS = segsort_tuning::ITEMS;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
+  constexpr int ITEMS = tuning::SEGSORT_ITEMS;
   constexpr uint32_t PASSES = segsort_radix<Key>::PASSES;
   static_assert(PASSES % 2 == 0, "the halves end in the second buffer");
   static_assert(radix_tables_fit<Key>(), "a half's tables fit the other half's stretch of the output");

@@ -1,10 +1,10 @@
 // The binned tile kernel of the segmented sort: sorts every segment of a range of length bins, a
-// tile of BLOCK_THREADS x ITEMS slots at a time (tile_sort.cuh), and, with `chunks`, the
-// MAX_TILE_LENGTH-long chunks of the long segments that long_merge.cuh then merges.
+// tile of SEGSORT_BLOCK_THREADS x ITEMS slots at a time (tile_sort.cuh), and, with `chunks`, the
+// SEGSORT_MAX_TILE_LENGTH-long chunks of the long segments that long_merge.cuh then merges.
 //
-// Work items, handed out grid-stride: first the chunks, then the bins from the longest lengths
-// down (the longest work first, so that the short items fill the tail). A work item of bin b is
-// BLOCK_THREADS / G consecutive segments of the bin's list (G = L(b) / ITEMS threads each).
+// Work items, handed out grid-stride: first the chunks, then the bins from the longest lengths down
+// (the longest work first, so that the short items fill the tail). A work item of bin b is
+// SEGSORT_BLOCK_THREADS / G consecutive segments of the bin's list (G = L(b) / ITEMS threads each).
 // Loads and stores are by slot, so that a warp reads and writes whole runs of each segment
 // (coalesced however short the segments are); the sort itself is in shared memory and registers.
 // Invariant: nothing is written when the offsets check flagged an error.
@@ -38,10 +38,10 @@ struct segsort_head {
   segsort_words words;
 };
 
-// The long segments (longer than MAX_TILE_LENGTH), gathered on the device: the first chunk tile
-// of each (exclusive scan of their tile counts; 32 bits, so that the temporary storage stays
-// within CUB's: n is at most 2^43), and totals. Their start, length and passes are read again
-// from the binned ids and the caller's offsets (long_segment_of).
+// The long segments (longer than SEGSORT_MAX_TILE_LENGTH), gathered on the device: the first chunk
+// tile of each (exclusive scan of their tile counts; 32 bits, so that the temporary storage stays
+// within CUB's: n is at most 2^43), and totals. Their start, length and passes are read again from
+// the binned ids and the caller's offsets (long_segment_of).
 // The word LONG_MAX_PASSES holds in its low 32 bits the merge passes the merge kernel runs (1 for
 // a segment sorted by radix halves: its one merge), in its high 32 bits the number of segments
 // sorted by radix halves (one word rather than two: the storage stays within CUB's).
@@ -50,7 +50,7 @@ struct long_plan {
   uint32_t *tile_start;
   size_t *meta;
 };
-constexpr int SEGSORT_LONG_BIN = segsort_tuning::NUM_BINS - 1;
+constexpr int SEGSORT_LONG_BIN = tuning::SEGSORT_NUM_BINS - 1;
 
 template <typename Key, typename Value, typename Offset>
 struct segsort_args {
@@ -62,7 +62,7 @@ struct segsort_args {
   Value *tmp_values;
   const Offset *begin, *end;
   const uint32_t *bin_ids;     // segment ids grouped by bin (the multisplit's output)
-  const size_t *bin_offsets;   // NUM_BINS + 1
+  const size_t *bin_offsets;   // SEGSORT_NUM_BINS + 1
   error_record *record;        // the call's (segsort_head)
   segsort_words *words;
   typename key_order<Key>::bits flip;  // 0 ascending, all ones descending
@@ -70,9 +70,9 @@ struct segsort_args {
   size_t n;
 };
 
-// Merge passes of a long segment of len items: ceil(log2(its chunks of MAX_TILE_LENGTH)).
+// Merge passes of a long segment of len items: ceil(log2(its chunks of SEGSORT_MAX_TILE_LENGTH)).
 __device__ __forceinline__ uint32_t long_passes(size_t len) {
-  const size_t tiles = (len + segsort_tuning::MAX_TILE_LENGTH - 1) / segsort_tuning::MAX_TILE_LENGTH;  // >= 2
+  const size_t tiles = (len + tuning::SEGSORT_MAX_TILE_LENGTH - 1) / tuning::SEGSORT_MAX_TILE_LENGTH;  // >= 2
   return 64 - __clzll((long long)(tiles - 1));
 }
 
@@ -81,12 +81,12 @@ __device__ __forceinline__ uint32_t long_passes(size_t len) {
 template <typename Key>
 struct segsort_radix {
   static constexpr uint32_t PASSES = uint32_t(sizeof(Key) * 8) / uint32_t(tuning::RADIX_BITS);
-  static constexpr uint32_t MIN_MERGE_PASSES = PASSES + segsort_tuning::RADIX_SAVED_PASSES;
-  // the shortest such segment: more than MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1) items
-  static constexpr size_t MIN_LENGTH = (segsort_tuning::MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1)) + 1;
+  static constexpr uint32_t MIN_MERGE_PASSES = PASSES + tuning::SEGSORT_RADIX_SAVED_PASSES;
+  // the shortest such segment: more than SEGSORT_MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1) items
+  static constexpr size_t MIN_LENGTH = (tuning::SEGSORT_MAX_TILE_LENGTH << (MIN_MERGE_PASSES - 1)) + 1;
 };
 __device__ __forceinline__ bool long_by_radix(size_t len, uint32_t min_merge_passes) {
-  return len <= segsort_tuning::RADIX_MAX_LENGTH && long_passes(len) >= min_merge_passes;
+  return len <= tuning::SEGSORT_RADIX_MAX_LENGTH && long_passes(len) >= min_merge_passes;
 }
 
 // Half h (0 or 1) of a segment of len items sorted by radix halves: its chunk tiles (the first
@@ -98,7 +98,7 @@ struct radix_half {
   size_t tables_at;          // item offset within the segment, in the output
 };
 __device__ __forceinline__ radix_half radix_half_of(size_t len, int h) {
-  constexpr size_t T = segsort_tuning::MAX_TILE_LENGTH;
+  constexpr size_t T = tuning::SEGSORT_MAX_TILE_LENGTH;
   const size_t c = (len + T - 1) / T, c0 = c / 2, h0 = c0 * T;
   return h == 0 ? radix_half{0, h0, 0, c0, h0} : radix_half{h0, len - h0, c0, c - c0, 0};
 }
@@ -133,9 +133,9 @@ __device__ __forceinline__ size_t find_long_segment(const uint32_t *tile_start, 
 __device__ __forceinline__ bool long_stage_in_tmp(uint32_t passes, uint32_t stage) { return ((passes - stage) & 1) != 0; }
 
 template <int ITEMS, typename Key, typename Value, typename Offset>
-__global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_layout<ITEMS, Key, Value>::MIN_BLOCKS))
+__global__ void __launch_bounds__(tuning::SEGSORT_BLOCK_THREADS, (segsort_tile_layout<ITEMS, Key, Value>::MIN_BLOCKS))
     segsort_tile_kernel(segsort_args<Key, Value, Offset> a, int bin_lo, int bin_hi, bool chunks) {
-  constexpr int BT = segsort_tuning::BLOCK_THREADS;
+  constexpr int BT = tuning::SEGSORT_BLOCK_THREADS;
   constexpr bool HAS_VALUES = !std::is_same<Value, no_value>::value;
   constexpr int LOG_ITEMS = ITEMS == 4 ? 2 : ITEMS == 8 ? 3 : ITEMS == 16 ? 4 : -1;
   static_assert(LOG_ITEMS > 0, "ITEMS is 4, 8 or 16");
@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_l
     work += (count + (size_t(1) << log2_segs) - 1) >> log2_segs;
   }
   static_assert(BT == 256, "log2_segs above assumes 256 threads");
-  constexpr int LOAD_BATCH = ITEMS < segsort_tuning::LOAD_BATCH ? ITEMS : segsort_tuning::LOAD_BATCH;
+  constexpr int LOAD_BATCH = ITEMS < tuning::SEGSORT_LOAD_BATCH ? ITEMS : tuning::SEGSORT_LOAD_BATCH;
   static_assert(ITEMS % LOAD_BATCH == 0 && LOAD_BATCH <= 32, "loads go in whole batches (a 32-bit mask)");
 
   for (size_t w = blockIdx.x; w < work; w += gridDim.x) {
@@ -175,10 +175,10 @@ __global__ void __launch_bounds__(segsort_tuning::BLOCK_THREADS, (segsort_tile_l
       const long_segment g = long_segment_of(a, j);
       if (long_by_radix(g.len, segsort_radix<Key>::MIN_MERGE_PASSES)) continue;
       if (tid == 0) {
-        const size_t first = (w - a.lng.tile_start[j]) * segsort_tuning::MAX_TILE_LENGTH;
+        const size_t first = (w - a.lng.tile_start[j]) * tuning::SEGSORT_MAX_TILE_LENGTH;
         const size_t rest = g.len - first;
         seg_begin[0] = g.begin + first;
-        seg_len[0] = uint32_t(rest < segsort_tuning::MAX_TILE_LENGTH ? rest : segsort_tuning::MAX_TILE_LENGTH);
+        seg_len[0] = uint32_t(rest < tuning::SEGSORT_MAX_TILE_LENGTH ? rest : tuning::SEGSORT_MAX_TILE_LENGTH);
         to_tmp = long_stage_in_tmp(long_passes(g.len), 0);
       }
     } else {

@@ -1,5 +1,6 @@
-// Block-level pieces of the segmented sort: a tile of BLOCK_THREADS x ITEMS sort items in shared
-// memory, split into groups of G threads, each group sorting the G x ITEMS slots of one segment.
+// Block-level pieces of the segmented sort: a tile of SEGSORT_BLOCK_THREADS x ITEMS sort items in
+// shared memory, split into groups of G threads, each group sorting the G x ITEMS slots of one
+// segment.
 //
 // 1. Every thread sorts its ITEMS consecutive slots in registers with a bitonic network (the
 //    "register sort" of Hou et al., "Fast Segmented Sort on GPUs", ICS 2017, here on one thread).
@@ -32,16 +33,16 @@ __device__ __forceinline__ uint32_t padded_slot(uint32_t q) {
 template <int ITEMS, typename Key, typename Value>
 struct segsort_tile_layout {
   using item = typename item_traits<Key>::type;
-  static constexpr uint32_t SLOTS = uint32_t(segsort_tuning::BLOCK_THREADS) * ITEMS;
+  static constexpr uint32_t SLOTS = uint32_t(tuning::SEGSORT_BLOCK_THREADS) * ITEMS;
   static constexpr size_t ITEM_BYTES = align_up(sizeof(item) * (SLOTS + SLOTS / ITEMS), 16);
   static constexpr size_t KEY_BYTES = align_up(sizeof(Key) * SLOTS, 16);
   static constexpr size_t VALUE_BYTES = std::is_same<Value, no_value>::value ? 0 : align_up(sizeof(Value) * SLOTS, 16);
   static constexpr size_t BYTES = ITEM_BYTES + KEY_BYTES + VALUE_BYTES;
   // Resident blocks the shared memory allows (with 4 KB for the static part and the system's),
   // capped: the kernels' minimum blocks per SM for __launch_bounds__.
-  static constexpr int SMEM_BLOCKS = int(segsort_tuning::SHARED_BYTES_PER_SM / (BYTES + 4096));
+  static constexpr int SMEM_BLOCKS = int(tuning::SEGSORT_SHARED_BYTES_PER_SM / (BYTES + 4096));
   static constexpr int MIN_BLOCKS = SMEM_BLOCKS < 1 ? 1
-                                    : SMEM_BLOCKS > segsort_tuning::MAX_BLOCKS_PER_SM ? segsort_tuning::MAX_BLOCKS_PER_SM
+                                    : SMEM_BLOCKS > tuning::SEGSORT_MAX_BLOCKS_PER_SM ? tuning::SEGSORT_MAX_BLOCKS_PER_SM
                                                                                        : SMEM_BLOCKS;
   static __device__ __forceinline__ item *items(unsigned char *smem) { return reinterpret_cast<item *>(smem); }
   static __device__ __forceinline__ Key *keys(unsigned char *smem) { return reinterpret_cast<Key *>(smem + ITEM_BYTES); }

@@ -1,7 +1,7 @@
-// msplit slab hash tuning constants (H100, sm_90). Change here, nowhere else.
-// Internal to the library: the templates include this header, so it is installed, but it is not
-// part of the API, and a change here is not an API change. The values are sm_90's, measured on the
-// H100; on another GPU they are a starting point, not a tuning.
+// msplit slab hash tuning: the shapes of the bulk-operation and flush kernels.
+// Internal, changed here and nowhere else: the templates include this header, so it is installed,
+// but it is not part of the API, and a change here is not an API change.
+// GPU: measured on the H100 (sm_90); on another GPU the values are a starting point, not a tuning.
 #pragma once
 
 namespace msplit {
