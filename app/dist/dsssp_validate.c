@@ -83,6 +83,31 @@ static int compare_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* ids[0..*n) sorted, each once. Where a bit per vertex of the whole graph takes no more memory
+ * than the ids themselves, by a bitmap (one pass over the ids, one over the bitmap's words): a
+ * rank of a scale-24 Kronecker graph asks for some 10^8 heads, and qsort took tens of seconds
+ * over them. Returns 0 when the bitmap cannot be allocated (the caller reports it). */
+static int sort_distinct(uint32_t n_vertices, uint32_t *ids, size_t *n) {
+  const size_t words = ((size_t)n_vertices + 63) / 64;
+  if (words * sizeof(uint64_t) > *n * sizeof *ids) {
+    qsort(ids, *n, sizeof *ids, compare_u32);
+    size_t u = 0;
+    for (size_t j = 0; j < *n; j++)
+      if (j == 0 || ids[j] != ids[j - 1]) ids[u++] = ids[j];
+    *n = u;
+    return 1;
+  }
+  uint64_t *bits = calloc(words ? words : 1, sizeof *bits);
+  if (bits == NULL) return 0;
+  for (size_t j = 0; j < *n; j++) bits[ids[j] / 64] |= (uint64_t)1 << (ids[j] % 64);
+  size_t u = 0;
+  for (size_t w = 0; w < words; w++)
+    for (uint64_t b = bits[w]; b != 0; b &= b - 1) ids[u++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(b));
+  free(bits);
+  *n = u;
+  return 1;
+}
+
 
 /* Byte counts per owner of a sorted id list (ids grouped by owner, since
  * owners hold increasing ranges), record bytes each. */
@@ -143,12 +168,8 @@ static ds_status fetch_ghosts(checker *c, ds_error *err) {
       if (!local_dist(c, i).inf)
         for (uint64_t a = g->row_offsets[i]; a < g->row_offsets[i + 1]; a++)
           if (!ds_dgraph_owns(g, g->col[a])) ids[n++] = g->col[a];
-    qsort(ids, n, sizeof *ids, compare_u32);
-    size_t u = 0;
-    for (size_t j = 0; j < n; j++)
-      if (j == 0 || ids[j] != ids[j - 1]) ids[u++] = ids[j];
-    n = u;
-    bytes_per_owner(&g->part, ids, n, sizeof *ids, bytes);
+    if (!sort_distinct(g->n, ids, &n)) local = nomem(c, "the heads of other ranks", err);
+    else bytes_per_owner(&g->part, ids, n, sizeof *ids, bytes);
   }
   st = ds_comm_agree(c->comm, local, err);
   if (st != DS_OK) goto done;
@@ -298,12 +319,8 @@ static ds_status check_tight_in(checker *c, uint32_t source, ds_error *err) {
   if (tight == NULL || remote == NULL || bytes == NULL) local = nomem(c, "the tight arcs", err);
   else {
     check_arcs(c, tight, remote, &nr); /* marks only: rule 2 ran already */
-    qsort(remote, nr, sizeof *remote, compare_u32);
-    size_t u = 0;
-    for (size_t j = 0; j < nr; j++)
-      if (j == 0 || remote[j] != remote[j - 1]) remote[u++] = remote[j];
-    nr = u;
-    bytes_per_owner(&g->part, remote, nr, sizeof *remote, bytes);
+    if (!sort_distinct(g->n, remote, &nr)) local = nomem(c, "the tight arcs", err);
+    else bytes_per_owner(&g->part, remote, nr, sizeof *remote, bytes);
   }
   st = ds_comm_agree(c->comm, local, err);
   if (st != DS_OK) goto done;
