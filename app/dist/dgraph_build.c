@@ -26,21 +26,65 @@ enum { KIND_U32 = DS_WEIGHT_U32, KIND_F32 = DS_WEIGHT_F32, KIND_PATTERN = 2 };
 
 static double ms_since(double t0) { return 1e3 * (ds_comm_now() - t0); }
 
-static int compare_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-static void sort_keys(uint64_t *k, uint64_t len) {
-  if (len > INSERTION_SORT_MAX) {
-    qsort(k, (size_t)len, sizeof *k, compare_u64);
-    return;
-  }
+static void insertion_sort(uint64_t *k, uint64_t len) {
   for (uint64_t i = 1; i < len; i++) {
     uint64_t x = k[i], j = i;
     for (; j > 0 && k[j - 1] > x; j--) k[j] = k[j - 1];
     k[j] = x;
   }
+}
+
+/* LSD radix sort of k by the bytes in which its keys differ (a row's keys share their high head
+ * bits, often more), through tmp (len words). */
+static void radix_sort(uint64_t *k, uint64_t *tmp, uint64_t len) {
+  uint64_t differ = 0;
+  for (uint64_t i = 1; i < len; i++) differ |= k[i] ^ k[0];
+  uint64_t *src = k, *dst = tmp;
+  for (int shift = 0; shift < 64; shift += 8) {
+    if (((differ >> shift) & 0xFF) == 0) continue;
+    uint64_t count[257] = {0};
+    for (uint64_t i = 0; i < len; i++) count[((src[i] >> shift) & 0xFF) + 1]++;
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (uint64_t i = 0; i < len; i++) dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+    uint64_t *t = src;
+    src = dst, dst = t;
+  }
+  if (src != k) memcpy(k, src, (size_t)len * sizeof *k);
+}
+
+/* A row's keys (head << 32 | weight bits) in increasing order: by insertion up to
+ * INSERTION_SORT_MAX, else by radix through tmp (RADIX_MIN and more) or quicksort. Kronecker
+ * graphs put most arcs in long rows, where qsort's comparisons through a callback took seconds
+ * a rank at scale 24. */
+#define RADIX_MIN 1024
+static void sort_keys(uint64_t *k, uint64_t len, uint64_t *tmp) {
+  while (len > INSERTION_SORT_MAX) {
+    if (len >= RADIX_MIN && tmp != NULL) {
+      radix_sort(k, tmp, len);
+      return;
+    }
+    // quicksort: median of three, the smaller side recursively, the larger in this loop
+    uint64_t a = k[0], b = k[len / 2], c = k[len - 1];
+    const uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+    uint64_t i = 0, j = len - 1;
+    for (;;) {
+      while (k[i] < pivot) i++;
+      while (k[j] > pivot) j--;
+      if (i >= j) break;
+      const uint64_t t = k[i];
+      k[i++] = k[j], k[j--] = t;
+    }
+    /* [0, j] <= pivot <= [j + 1, len) */
+    const uint64_t left = j + 1, right = len - left;
+    if (left < right) {
+      sort_keys(k, left, tmp);
+      k += left, len = right;
+    } else {
+      sort_keys(k + left, right, tmp);
+      len = left;
+    }
+  }
+  insertion_sort(k, len);
 }
 
 static uint32_t weight_bits_of(const ds_edge_list *s, const ds_load_options *opt, uint64_t i) {
@@ -140,15 +184,22 @@ static ds_status build_local(ds_dgraph *g, const uint32_t *arcs, uint64_t count,
     const uint32_t *a = arcs + ARC_WORDS * i;
     keys[pos[a[0] - g->first]++] = ((uint64_t)a[1] << WEIGHT_BITS) | a[2];
   }
+  // the radix sort's buffer: the longest row's length (none if no row reaches RADIX_MIN, or no
+  // memory: the quicksort then takes every row)
+  uint64_t longest = 0;
+  for (uint32_t r = 0; r < g->n_local; r++)
+    if (off[r + 1] - off[r] > longest) longest = off[r + 1] - off[r];
+  uint64_t *tmp = longest >= RADIX_MIN ? malloc((size_t)longest * sizeof *tmp) : NULL;
   uint64_t kept = 0;
   for (uint32_t r = 0; r < g->n_local; r++) {
     const uint64_t b = off[r], e = off[r + 1];
-    sort_keys(keys + b, e - b);
+    sort_keys(keys + b, e - b, tmp);
     off[r] = kept;
     for (uint64_t j = b; j < e; j++)
       if (j == b || (keys[j] >> WEIGHT_BITS) != (keys[j - 1] >> WEIGHT_BITS)) keys[kept++] = keys[j];
   }
   off[g->n_local] = kept;
+  free(tmp);
   col = malloc((kept ? (size_t)kept : 1) * sizeof *col);
   w = malloc((kept ? (size_t)kept : 1) * sizeof *w);
   if (col == NULL || w == NULL) goto nomem;
