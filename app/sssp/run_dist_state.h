@@ -73,6 +73,8 @@ void ds_dist_file_shape(const char *path, ds_graph *g);
 /* The report's parameters that need no arcs: ds_run_report_params' without the graph. */
 void ds_dist_parts_report_params(const ds_cli *cli, const ds_algo *algos, int n_algos,
                                  int threads, ds_graph_report *r);
+/* The work of one rank (run_dist_rank.c): the launch's rank function, arg a dist_run. */
+ds_status ds_dist_rank_main(ds_comm *host, ds_comm *dev, void *arg, ds_error *err);
 /* This rank's share built (collective), then the arcs, delta, buckets, sources and the build's
  * split from the parts into the report. */
 ds_status ds_dist_kron_part(dist_run *d, ds_comm *host, ds_dgraph *part, ds_error *err);
@@ -88,5 +90,8 @@ void ds_dist_print_ranks(const dist_run *d);
 /* The run's "distributed" object and per-source splits into the JSON report;
  * 0 when out of memory. */
 int ds_dist_json(cJSON *root, const dist_run *d);
+/* Rank 0's files (--output, as the one-GPU run writes them) and report (the table, the ranks'
+ * lines, the JSON) of a graph's run. */
+ds_exit_code ds_dist_report(const ds_cli *cli, cJSON *json, const dist_run *d, const char *path);
 
 #endif /* DS_RUN_DIST_STATE_H */
