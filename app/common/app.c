@@ -114,6 +114,16 @@ static ds_status build_on_gpu(void *ctx, const ds_edge_list *edges, int symmetri
 }
 #endif
 
+void ds_app_load_options(const ds_cli *cli, int undirected, ds_load_options *opt) {
+  ds_load_options_default(opt);
+  opt->undirected = undirected;
+  opt->weight_min = cli->weight_min;
+  opt->weight_max = cli->weight_max;
+  opt->weight_dist = cli->weight_dist;
+  opt->seed = cli->seed;
+  opt->cache_dir = cli->cache_dir;
+}
+
 ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirected, ds_graph *g,
                                double *load_ms, const char **cache) {
   static char last_note[DS_ERROR_MSG_LEN];
@@ -121,14 +131,8 @@ ds_exit_code ds_app_load_graph(const ds_cli *cli, const char *path, int undirect
   ds_load_options opt;
   ds_load_info info;
   ds_error err = {{0}};
-  ds_load_options_default(&opt);
-  opt.undirected = undirected;
-  opt.weight_min = cli->weight_min;
-  opt.weight_max = cli->weight_max;
-  opt.weight_dist = cli->weight_dist;
-  opt.seed = cli->seed;
+  ds_app_load_options(cli, undirected, &opt);
   opt.use_cache = !cli->no_cache;
-  opt.cache_dir = cli->cache_dir;
   opt.progress = !cli->quiet;
 #ifdef DS_APP_GPU_CSR
   gpu_csr on_gpu = {cli->device, ""};

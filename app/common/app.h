@@ -24,6 +24,11 @@ int ds_app_main(int argc, char **argv, const ds_program *p, ds_exit_code (*run)(
 /* The exit code of a library status. */
 ds_exit_code ds_app_exit_of(ds_status st);
 
+/* The options of a load that shape the graph, from the command line: the weights of pattern
+ * files, their seed, undirected, the cache's folder (the cache's use and the progress line are
+ * the caller's). */
+void ds_app_load_options(const ds_cli *cli, int undirected, ds_load_options *opt);
+
 /* Loads path with cli's cache, weight and progress options (undirected: store
  * both directions of every arc); *cache is "hit", "miss" or "off". A note of
  * the graph layer (why the cache is off or was rebuilt) is printed once: not

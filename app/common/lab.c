@@ -8,18 +8,26 @@
 #include "ds/device.h"
 #include "host_mem.h"
 
-/* A whole number of bytes from lab variable `name` into *bytes (0 when absent). */
-static ds_status lab_bytes(const char *name, uint64_t *bytes, ds_error *err) {
+ds_status ds_lab_number(const char *name, int may_be_negative, const char *what, long long *out,
+                        ds_error *err) {
   const char *s = ds_lab_getenv(name);
-  *bytes = 0;
+  *out = 0;
   if (s == NULL) return DS_OK;
   char *end = NULL;
   errno = 0;
-  const unsigned long long v = strtoull(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || *s == '-')
-    return ds_error_set(err, DS_ERR_ARG, "%s='%s' is not a whole number of bytes", name, s);
-  *bytes = v;
+  const long long v = strtoll(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || (!may_be_negative && (v < 0 || *s == '-')))
+    return ds_error_set(err, DS_ERR_ARG, "%s='%s' is not %s", name, s, what);
+  *out = v;
   return DS_OK;
+}
+
+/* A whole number of bytes from lab variable `name` into *bytes (0 when absent). */
+static ds_status lab_bytes(const char *name, uint64_t *bytes, ds_error *err) {
+  long long v = 0;
+  const ds_status st = ds_lab_number(name, 0, "a whole number of bytes", &v, err);
+  *bytes = (uint64_t)v;
+  return st;
 }
 
 ds_status ds_lab_start(ds_error *err) {

@@ -29,6 +29,11 @@ const char *ds_lab_getenv(const char *name);
  * DS_ERR_ARG names a variable that is not a whole number. */
 ds_status ds_lab_start(ds_error *err);
 
+/* Lab variable `name` as an integer in *out (0 when absent); DS_ERR_ARG, naming the variable, its
+ * value and `what` it must be, when it is not one (or is negative and may not be). */
+ds_status ds_lab_number(const char *name, int may_be_negative, const char *what, long long *out,
+                        ds_error *err);
+
 /* Whether results are to be spoiled before validation (DS_TEST_CORRUPT). */
 int ds_lab_corrupt(void);
 

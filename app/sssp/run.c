@@ -14,7 +14,6 @@
  * vertices unwritten fails validation.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,28 +53,14 @@ typedef struct {
 
 #define exit_of ds_app_exit_of
 
-/* The CPU knobs from the lab's environment (0 where unset: the defaults); a value that is not
- * a whole number (or, for the prefetch distance, an integer) is refused, not read as 0. */
-static ds_status lab_knob(const char *name, int may_be_negative, long long *out, ds_error *err) {
-  const char *s = ds_lab_getenv(name);
-  *out = 0;
-  if (s == NULL) return DS_OK;
-  char *end = NULL;
-  errno = 0;
-  const long long x = strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || (!may_be_negative && x < 0))
-    return ds_error_set(err, DS_ERR_ARG, "%s='%s' is not %s", name, s,
-                        may_be_negative ? "an integer" : "a whole number");
-  *out = x;
-  return DS_OK;
-}
-
+/* The CPU knobs from the lab's environment (0 where unset: the defaults), checked as strictly as
+ * the lab's other variables. */
 static ds_status cpu_knobs(ds_sssp_params *p, ds_error *err) {
   long long fuse = 0, lone = 0, heavy = 0, prefetch = 0;
-  ds_status st = lab_knob(FUSE_LIMIT_ENV, 0, &fuse, err);
-  if (st == DS_OK) st = lab_knob(LONE_LIMIT_ENV, 0, &lone, err);
-  if (st == DS_OK) st = lab_knob(HEAVY_ARCS_ENV, 0, &heavy, err);
-  if (st == DS_OK) st = lab_knob(PREFETCH_ENV, 1, &prefetch, err);
+  ds_status st = ds_lab_number(FUSE_LIMIT_ENV, 0, "a whole number", &fuse, err);
+  if (st == DS_OK) st = ds_lab_number(LONE_LIMIT_ENV, 0, "a whole number", &lone, err);
+  if (st == DS_OK) st = ds_lab_number(HEAVY_ARCS_ENV, 0, "a whole number", &heavy, err);
+  if (st == DS_OK) st = ds_lab_number(PREFETCH_ENV, 1, "an integer", &prefetch, err);
   if (st != DS_OK) return st;
   if (prefetch < INT_MIN || prefetch > INT_MAX)
     return ds_error_set(err, DS_ERR_ARG, "%s=%lld is out of range", PREFETCH_ENV, prefetch);

@@ -271,13 +271,7 @@ void ds_dist_kron_shape(const ds_cli *cli, uint32_t scale, ds_graph *g) {
 /* What a load takes from the command line besides the cache's use: the weights of
  * pattern files and --undirected (ds_app_load_graph's, for the loads of this file). */
 void ds_dist_load_options(const ds_cli *cli, ds_load_options *opt) {
-  ds_load_options_default(opt);
-  opt->undirected = cli->undirected;
-  opt->weight_min = cli->weight_min;
-  opt->weight_max = cli->weight_max;
-  opt->weight_dist = cli->weight_dist;
-  opt->seed = cli->seed;
-  opt->cache_dir = cli->cache_dir;
+  ds_app_load_options(cli, cli->undirected, opt);
   opt->progress = 0;
 }
 
