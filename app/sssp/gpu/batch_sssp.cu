@@ -59,7 +59,8 @@ constexpr uint64_t BATCH_ROUNDS_SLACK = 1024;
 constexpr uint64_t SLOT_WORDS_PER_VERTEX = 5;
 /* Device memory left to others (the CUDA context's own growth, other contexts). */
 constexpr uint64_t BATCH_RESERVE_BYTES = 256ull << 20;
-/* Host staging of a launch's rows: at most this many bytes beyond one row per slot. */
+/* A launch's rows: at most this many bytes beyond one row per slot on the device; the host
+   reads them back in pieces of at most this many bytes (one row at least). */
 constexpr uint64_t BATCH_STAGE_BYTES = 512ull << 20;
 
 constexpr int BATCH_POISON_BYTE = 0xA5; /* the rows before a launch (as the program poisons its results) */
@@ -296,7 +297,7 @@ struct batch_buffers {
 
 /* How many searches run at once (slots) and how many sources a launch takes
  * (rows): slots from the occupancy, both from free device memory; rows at
- * least the slots where memory allows, at most what the host stages. */
+ * least the slots where memory allows, beyond that at most BATCH_STAGE_BYTES. */
 template <typename W>
 ds_status batch_plan(const ds_gpu_ctx *ctx, uint32_t count, uint32_t *slots, uint32_t *rows, ds_error *err) {
   int per_sm = 0;
@@ -340,11 +341,15 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
   DS_CUDA_TRY(cudaMalloc(&b.d_next, sizeof(uint32_t)));
   DS_CUDA_TRY(cudaMalloc(&b.d_stats, sizeof(unsigned long long) * BATCH_STATS * rows));
   DS_CUDA_TRY(cudaMalloc(&b.d_error, sizeof(batch_error)));
-  b.rows.reset(new (std::nothrow) uint32_t[n * rows]);
+  /* the host reads a launch's rows back a piece at a time: a launch holds at least one row a
+     slot, which on a large graph is gigabytes the device has and the host need not */
+  const uint64_t per_piece = BATCH_STAGE_BYTES / (4 * n);
+  const uint32_t piece = per_piece < 1 ? 1 : per_piece > rows ? rows : (uint32_t)per_piece;
+  b.rows.reset(new (std::nothrow) uint32_t[n * piece]);
   b.stats.reset(new (std::nothrow) unsigned long long[(size_t)BATCH_STATS * rows]);
   if (wide) b.wide.reset(new (std::nothrow) uint64_t[n]);
   if (!b.rows || !b.stats || (wide && !b.wide))
-    return ds_error_set(err, DS_ERR_NOMEM, "batched search: out of host memory for %u rows of %u distances", rows,
+    return ds_error_set(err, DS_ERR_NOMEM, "batched search: out of host memory for %u rows of %u distances", piece,
                         ctx->n);
   batch_args<W> a;
   a.g = ds_dev_graph<W>(ctx);
@@ -375,7 +380,6 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
     DS_CUDA_TRY(cudaEventRecord(ctx->ev_stop, ctx->stream));
     batch_error e;
     DS_CUDA_TRY(cudaMemcpyAsync(&e, b.d_error, sizeof e, cudaMemcpyDeviceToHost, ctx->stream));
-    DS_CUDA_TRY(cudaMemcpyAsync(b.rows.get(), b.d_rows, 4 * n * c, cudaMemcpyDeviceToHost, ctx->stream));
     DS_CUDA_TRY(cudaMemcpyAsync(b.stats.get(), b.d_stats, sizeof(unsigned long long) * BATCH_STATS * c,
                                 cudaMemcpyDeviceToHost, ctx->stream));
     DS_CUDA_TRY(cudaStreamSynchronize(ctx->stream));
@@ -390,9 +394,15 @@ ds_status batch_run(ds_gpu_ctx *ctx, const uint32_t *sources, uint32_t count, co
                           sources[first + e.index] + (uint32_t)ctx->index_base,
                           e.kind == BATCH_ROUND_BOUND ? "its rounds passed their bound" : "a queue outgrew the graph",
                           (unsigned long long)e.rounds, (unsigned long long)a.round_limit);
-    // 3. each row: what it reached, a distance that did not fit, the width asked for
+    // 3. each row, a piece of rows at a time: what it reached, a distance that did not fit, the width asked for
     for (uint32_t j = 0; j < c; ++j) {
-      const uint32_t *row = b.rows.get() + n * j;
+      if (j % piece == 0) {
+        const uint32_t k = c - j < piece ? c - j : piece;
+        DS_CUDA_TRY(
+            cudaMemcpyAsync(b.rows.get(), b.d_rows + n * j, 4 * n * k, cudaMemcpyDeviceToHost, ctx->stream));
+        DS_CUDA_TRY(cudaStreamSynchronize(ctx->stream));
+      }
+      const uint32_t *row = b.rows.get() + n * (j % piece);
       ds_sssp_result res;
       memset(&res, 0, sizeof res);
       for (uint64_t v = 0; v < n; ++v) {
