@@ -4,7 +4,7 @@
 # tree made by `cmake --preset default`:
 #   bench/gpu_soak.sh [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME]
 #                     [--gpus G] [--minutes M]
-# Runs every suite of `ctest -L gpu` (or -R REGEX) N times (default 20), J runs at once (default 6)
+# Runs every suite of `ctest -L gpu` (or -R REGEX) N times (default 20), J runs at once (default 4)
 # on each GPU, and writes OUT/NAME (default MODEL-soak.txt, as gpu_check.sh names its summary):
 # the GPU, commit, and per suite its runs, passes, failures, stalls and its fastest, median and
 # slowest time. The runs are a pool, not rounds of ctest: a slot that frees takes the next run at
@@ -13,6 +13,10 @@
 # With --gpus G (default 1) the runs are shared out over the machine's first G GPUs, one pool per
 # GPU (CUDA_VISIBLE_DEVICES): a soak of 20 reps takes half the time on two. Suites of several
 # ranks (label dist: NCCL, sssp --gpus, mpirun) see all G GPUs, beside the pools' runs.
+# J stays below 5: a GPU suite's CTest timeout is 5x its time alone, and J suites that all keep
+# the GPU busy each run up to J times slower (8 at once stopped the SSSP suites at their
+# timeouts while they still passed graph after graph); the soak's time is bound by the GPUs'
+# work, not by J.
 # --minutes M ends the soak after M minutes: a run starts only if its suite's slowest time so far
 # fits before the end. A soak resumes in OUT: the runs already in OUT/soak-runs.txt count, and
 # each suite runs until it has N (so that a soak longer than one call of a lent machine goes on in
@@ -23,7 +27,7 @@
 # Exit 0 when every run passed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build="$root/build" out="${OUT:-/tmp/gpu-soak}" reps=20 jobs=6 select=(-L gpu) name="" gpus=1
+build="$root/build" out="${OUT:-/tmp/gpu-soak}" reps=20 jobs=4 select=(-L gpu) name="" gpus=1
 minutes=0
 usage="usage: $0 [--build DIR] [--out DIR] [--reps N] [--jobs J] [--tests REGEX] [--summary NAME] [--gpus G] [--minutes M]"
 while [ $# -gt 0 ]; do
@@ -41,6 +45,10 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
+if [ "$jobs" -ge 5 ]; then
+  echo "--jobs $jobs: at 5 runs a GPU and more, a suite can reach its timeout (5x its time alone) by sharing the GPU; use 4 or fewer" >&2
+  exit 2
+fi
 mkdir -p "$out"
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 commit=${DS_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}

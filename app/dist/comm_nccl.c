@@ -249,13 +249,11 @@ static ds_status nccl_alltoall_u64(ds_comm *c, const uint64_t *send, uint64_t *r
   return st;
 }
 
-static ds_status nccl_alltoallv(ds_comm *c, const void *send, const uint64_t *send_bytes,
-                                const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
-                                const uint64_t *recv_off, ds_error *err) {
+/* The all-to-all of byte buffers queued on the rank's stream; returns once NCCL has queued it. */
+static ds_status queue_alltoallv(ds_comm *c, const void *send, const uint64_t *send_bytes,
+                                 const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
+                                 const uint64_t *recv_off, double deadline, ds_error *err) {
   nccl_impl *m = impl_of(c);
-  ds_status st = enter(c, err);
-  if (st != DS_OK) return st;
-  const double deadline = deadline_of(c);
   const int me = c->rank;
   // 1. this rank's part to itself: a device copy, queued before the group
   if (send_bytes[me] != recv_bytes[me]) {
@@ -282,7 +280,16 @@ static ds_status nccl_alltoallv(ds_comm *c, const void *send, const uint64_t *se
   }
   ncclResult_t end = ncclGroupEnd();
   if (rc == ncclSuccess || rc == ncclInProgress) rc = end;
-  st = wait_queued(c, rc, deadline, "the all-to-all of updates", err);
+  return wait_queued(c, rc, deadline, "the all-to-all of updates", err);
+}
+
+static ds_status nccl_alltoallv(ds_comm *c, const void *send, const uint64_t *send_bytes,
+                                const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
+                                const uint64_t *recv_off, ds_error *err) {
+  ds_status st = enter(c, err);
+  if (st != DS_OK) return st;
+  const double deadline = deadline_of(c);
+  st = queue_alltoallv(c, send, send_bytes, send_off, recv, recv_bytes, recv_off, deadline, err);
   return st == DS_OK ? wait_stream(c, deadline, "the all-to-all of updates", err) : st;
 }
 
@@ -362,6 +369,62 @@ static const ds_comm_ops NCCL_OPS = {
 
 int ds_comm_nccl_device(const ds_comm *comm) {
   return comm != NULL && comm->ops == &NCCL_OPS ? ((const nccl_impl *)comm->impl)->device : -1;
+}
+
+/* ---- the queued calls: device values, no wait -------------------------------- */
+
+void *ds_comm_nccl_stream(const ds_comm *comm) {
+  return comm != NULL && comm->ops == &NCCL_OPS ? (void *)((const nccl_impl *)comm->impl)->stream
+                                                : NULL;
+}
+
+ds_status ds_comm_nccl_queue_alltoall_u64(ds_comm *c, const uint64_t *d_send, uint64_t *d_recv,
+                                          ds_error *err) {
+  nccl_impl *m = impl_of(c);
+  ds_status st = enter(c, err);
+  if (st != DS_OK) return st;
+  ncclResult_t rc = ncclGroupStart();
+  for (int p = 0; p < c->size && rc == ncclSuccess; p++) {
+    rc = ncclSend(d_send + p, 1, ncclUint64, p, m->comm, m->stream);
+    if (rc == ncclSuccess || rc == ncclInProgress)
+      rc = ncclRecv(d_recv + p, 1, ncclUint64, p, m->comm, m->stream);
+  }
+  ncclResult_t end = ncclGroupEnd();
+  if (rc == ncclSuccess || rc == ncclInProgress) rc = end;
+  c->stats.alltoall_calls++;
+  return wait_queued(c, rc, deadline_of(c), "the all-to-all of counts", err);
+}
+
+ds_status ds_comm_nccl_queue_alltoallv(ds_comm *c, const void *d_send, const uint64_t *send_bytes,
+                                       const uint64_t *send_off, void *d_recv,
+                                       const uint64_t *recv_bytes, const uint64_t *recv_off,
+                                       ds_error *err) {
+  ds_status st = enter(c, err);
+  if (st != DS_OK) return st;
+  st = queue_alltoallv(c, d_send, send_bytes, send_off, d_recv, recv_bytes, recv_off,
+                       deadline_of(c), err);
+  c->stats.alltoallv_calls++;
+  if (st == DS_OK)
+    for (int p = 0; p < c->size; p++)
+      if (p != c->rank) c->stats.bytes_sent += send_bytes[p], c->stats.bytes_received += recv_bytes[p];
+  return st;
+}
+
+ds_status ds_comm_nccl_queue_min_u64(ds_comm *c, uint64_t *d_values, size_t count, ds_error *err) {
+  nccl_impl *m = impl_of(c);
+  ds_status st = enter(c, err);
+  if (st != DS_OK) return st;
+  ncclResult_t rc = ncclAllReduce(d_values, d_values, count, ncclUint64, ncclMin, m->comm, m->stream);
+  c->stats.allreduce_calls++;
+  return wait_queued(c, rc, deadline_of(c), "an all-reduce", err);
+}
+
+ds_status ds_comm_nccl_wait(ds_comm *c, const char *what, ds_error *err) {
+  double t0 = ds_comm_now();
+  ds_status st = enter(c, err);
+  if (st == DS_OK) st = wait_stream(c, deadline_of(c), what, err);
+  c->stats.wait_ms += 1e3 * (ds_comm_now() - t0);
+  return st;
 }
 
 /* ---- joining --------------------------------------------------------------- */

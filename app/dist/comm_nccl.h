@@ -83,6 +83,29 @@ ds_status ds_comm_nccl_create(ds_comm *host, const ds_comm_id *id, int device,
 /* The GPU this rank's communicator drives; -1 for another backend. */
 int ds_comm_nccl_device(const ds_comm *comm);
 
+/* Queued calls, for an engine that keeps its rounds on the GPU and waits once
+ * a round: each queues its work on the communicator's stream (device values:
+ * counts, payload, all-reduce words) and returns once NCCL has queued it,
+ * within opt->timeout_ms; ds_comm_nccl_wait then waits for the stream, as
+ * bounded as every call. The engine queues its kernels on the same stream
+ * (ds_comm_nccl_stream, a cudaStream_t), so that they order with the
+ * exchanges without a wait. They count in ds_comm_stats as their host forms
+ * do. Errors: DS_ERR_IO (NCCL failed or timed out: the communicator is
+ * aborted), DS_ERR_DEVICE. Only for this backend (ds_comm_nccl_device >= 0). */
+void *ds_comm_nccl_stream(const ds_comm *comm);
+/* d_send[p] to rank p, d_recv[p] from rank p (R values each, device memory). */
+ds_status ds_comm_nccl_queue_alltoall_u64(ds_comm *comm, const uint64_t *d_send, uint64_t *d_recv,
+                                          ds_error *err);
+/* ds_comm_alltoallv's exchange (the counts and offsets in host memory). */
+ds_status ds_comm_nccl_queue_alltoallv(ds_comm *comm, const void *d_send, const uint64_t *send_bytes,
+                                       const uint64_t *send_off, void *d_recv,
+                                       const uint64_t *recv_bytes, const uint64_t *recv_off,
+                                       ds_error *err);
+/* The element-wise minimum over the ranks of count words, in place. */
+ds_status ds_comm_nccl_queue_min_u64(ds_comm *comm, uint64_t *d_values, size_t count, ds_error *err);
+/* Until the stream has run what is queued. */
+ds_status ds_comm_nccl_wait(ds_comm *comm, const char *what, ds_error *err);
+
 /* The work of one rank of a GPU group: its host communicator, its NCCL one
  * (current device already set), and the shared arg. */
 typedef ds_status (*ds_comm_gpu_rank_fn)(ds_comm *host, ds_comm *dev, void *arg, ds_error *err);

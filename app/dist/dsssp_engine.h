@@ -6,9 +6,9 @@
  * one, has the engine relax it, exchanges what the engine grouped for each
  * owner, hands what arrived back to the engine, and stops when no rank has a
  * bucket. The CPU twin's engine is in dsssp_cpu.c; the GPU engine fills the
- * same table with device code (relax: the existing relaxation kernels, the
- * combine by head and the multisplit by owner; its buffers device memory for
- * a DS_COMM_DEVICE communicator), and so runs the very same loop.
+ * same table with device code over a host communicator (its updates staged
+ * through host memory), and over NCCL runs the same rounds with the same
+ * collectives on the device, waiting once a round (dsssp_gpu.cu).
  */
 #ifndef DS_DIST_DSSSP_ENGINE_H
 #define DS_DIST_DSSSP_ENGINE_H

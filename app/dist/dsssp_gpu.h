@@ -4,10 +4,11 @@
  * The same rounds as the CPU twin (dsssp.h, dsssp_engine.h), with the engine
  * on the device: the rank's CSR, keys and predecessors live on its GPU, a
  * round's relaxations of other ranks' vertices are combined per head on the
- * GPU (the least distance), grouped by owner rank with msplit's multisplit
- * (bucket = owner, the partition's bounds as splitters) and exchanged in
- * device memory by the NCCL backend. The result is the CPU twin's: the same
- * distances (integer: exact; float: float sums), a tight predecessor tree.
+ * GPU (the least distance), listed by owner rank as they are combined, and
+ * exchanged in device memory by the NCCL backend, with one host wait a round
+ * (the bucket the ranks agree on stays on the device). The result is the CPU
+ * twin's: the same distances (integer: exact; float: float sums), a tight
+ * predecessor tree.
  */
 #ifndef DS_DIST_DSSSP_GPU_H
 #define DS_DIST_DSSSP_GPU_H
@@ -31,7 +32,7 @@ extern "C" {
  * [out] res    as ds_dsssp_cpu (host memory); time_ms includes the copies of
  *              the graph to the GPU and of the result back.
  * Errors, on every rank: those of ds_dsssp_cpu, and DS_ERR_DEVICE (a CUDA or
- * msplit error), DS_ERR_NOMEM (GPU memory: the message says for what). */
+ * NCCL error), DS_ERR_NOMEM (GPU memory: the message says for what). */
 ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
                        const ds_dsssp_params *params, ds_dsssp_result *res, ds_error *err);
 

@@ -12,16 +12,24 @@
  * set and the tree has no cycle, zero weights included.
  *
  * The round, in launch order:
- *   1. frontier: the live vertices of bucket b, their done[] = key[];
- *   2. relax: a warp a frontier vertex; own heads by atomicMin on the key,
- *      other ranks' heads into the combining table (an open-addressing hash
- *      of head -> least key), each new head's slot appended to a list;
+ *   1. frontier: the live vertices of the agreed bucket (a device word, the
+ *      ranks' all-reduce), their done[] = key[]; vertices of BIG_DEGREE arcs
+ *      and more listed apart, from the frontier array's end;
+ *   2. relax: a warp a frontier vertex, then every thread of the grid over
+ *      each big vertex's arcs (a hub's million arcs would leave one warp
+ *      working while the rest of the GPU waits); own heads by atomicMin on the
+ *      key, other ranks' heads into the combining table (an open-addressing
+ *      hash of head -> least key), each new head's slot appended to its owner
+ *      rank's list; a key is read before its atomic, which most offers of a
+ *      round after the first do not lower;
  *   3. predecessors (where asked for): the arcs again, a tail written where
  *      its offer equals the head's new key;
- *   4. (host: multisplit of the table's heads by owner) gather: the updates,
- *      grouped by owner, the slots emptied for the next round;
+ *   4. offsets: the owners' counts, their prefix (the send layout, grouped by
+ *      owner) and the counts as 64-bit words for the exchange of counts;
+ *      gather: the updates in that layout, the slots emptied for the next round;
  *   5. apply (on the owner): atomicMin, then the predecessors as in 3;
- *   6. scan: the least bucket of a live vertex, and changed[] cleared.
+ *   6. scan: the least bucket of a live vertex and this rank's status into
+ *      the agreement words, and changed[] cleared.
  */
 #ifndef DS_DIST_DSSSP_GPU_KERNELS_CUH
 #define DS_DIST_DSSSP_GPU_KERNELS_CUH
@@ -41,11 +49,13 @@ constexpr uint64_t KEY_SAT = DS_DSSSP_KEY_SAT;
 constexpr uint32_t EMPTY_HEAD = UINT32_MAX; /* a free table slot (vertex ids are < 2^32 - 1) */
 constexpr uint64_t FLOAT_BUCKET_CAP = (uint64_t)1 << 62; /* as the CPU twin: one last bucket */
 
+/* Out-degree from which a frontier vertex is relaxed by the whole grid, not one warp. */
+constexpr uint64_t BIG_DEGREE = 8192;
+
 /* Counters of the round and of the search, one device word each. */
 enum ctl_word {
-  CTL_FRONTIER = 0,   /* vertices of this round's frontier */
-  CTL_COMBINED,       /* distinct other ranks' heads this round (table slots in use) */
-  CTL_NEXT_BUCKET,    /* the scan's least bucket */
+  CTL_FRONTIER = 0,   /* vertices of this round's frontier, from the array's start */
+  CTL_BIG,            /* big vertices of this round's frontier, from the array's end */
   CTL_BAD_UPDATE,     /* an update of a vertex this rank does not own: 1 + its id */
   CTL_EDGES,          /* arcs relaxed, the whole search */
   CTL_LOCAL,          /* own keys lowered */
@@ -75,25 +85,45 @@ struct keys {
   }
 };
 
+/* The agreement of a round, two words that the ranks' all-reduce takes the
+ * minimum of: the next bucket, and ~status (so the minimum is ~ the worst). */
+enum agree_word { AGREE_BUCKET = 0, AGREE_STATUS, AGREE_WORDS };
+
+/* The owner rank of a global vertex id: the last p with bounds[p] <= v. */
+__device__ __forceinline__ int owner_of(const uint32_t *bounds, int ranks, uint32_t v) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (bounds[mid] <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 struct table {
   uint32_t *head;
   unsigned long long *key;
   uint32_t *pred;
-  uint32_t *list; /* slots in use, in the order they were taken */
-  uint64_t mask;  /* capacity - 1 (a power of two) */
+  uint32_t *list;                  /* slots in use, rank p's from list_base[p] on, in the order taken */
+  const uint64_t *list_base;       /* ranks: where each owner's slots start in list */
+  unsigned long long *owner_count; /* ranks: each owner's slots this round */
+  const uint32_t *bounds;          /* ranks + 1: the partition's first ids */
+  int ranks;
+  uint64_t mask;                   /* capacity - 1 (a power of two) */
 
   static __device__ __forceinline__ uint64_t hash(uint32_t v) {
     uint64_t x = v * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing: spreads runs of ids */
     return x ^ (x >> 29);
   }
-  /* The slot of head, taking a free one (and listing it) when head is new. */
-  __device__ __forceinline__ uint64_t insert(uint32_t h, unsigned long long *ctl) const {
+  /* The slot of head, taking a free one (and listing it for its owner) when head is new. */
+  __device__ __forceinline__ uint64_t insert(uint32_t h) const {
     for (uint64_t s = hash(h) & mask;; s = (s + 1) & mask) {
       uint32_t cur = head[s];
       if (cur == EMPTY_HEAD) {
         cur = atomicCAS(&head[s], EMPTY_HEAD, h);
         if (cur == EMPTY_HEAD) {
-          list[atomicAdd(&ctl[CTL_COMBINED], 1ull)] = (uint32_t)s;
+          const int o = owner_of(bounds, ranks, h);
+          list[list_base[o] + atomicAdd(&owner_count[o], 1ull)] = (uint32_t)s;
           return s;
         }
       }
@@ -134,55 +164,78 @@ __device__ __forceinline__ unsigned long long warp_min(unsigned long long v) {
   return v;
 }
 
-// 1. the frontier of bucket b
-__global__ void frontier_kernel(part p, uint64_t b, unsigned long long *ctl) {
+// 1. the frontier of the agreed bucket: ordinary vertices from frontier[0] up, big ones from
+//    frontier[n_local - 1] down
+__global__ void frontier_kernel(part p, const unsigned long long *agree, unsigned long long *ctl) {
   const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
-  bool in = false;
+  const uint64_t b = agree[AGREE_BUCKET];
+  bool in = false, big = false;
   if (v < p.n_local) {
     const unsigned long long kv = p.key[v];
     in = kv < p.done[v] && p.k.bucket(kv) == b;
-    if (in) p.done[v] = kv;
+    if (in) {
+      p.done[v] = kv;
+      big = p.off[v + 1] - p.off[v] >= BIG_DEGREE;
+    }
   }
-  const unsigned mask = __ballot_sync(0xffffffffu, in); /* one atomic a warp */
+  const unsigned mask = __ballot_sync(0xffffffffu, in && !big); /* one atomic a warp */
   const int lane = threadIdx.x % WARP_SIZE, leader = mask ? __ffs(mask) - 1 : 0;
   unsigned long long at = 0;
   if (lane == leader && mask) at = atomicAdd(&ctl[CTL_FRONTIER], (unsigned long long)__popc(mask));
   at = __shfl_sync(0xffffffffu, at, leader);
-  if (in) p.frontier[at + __popc(mask & ((1u << lane) - 1))] = v;
+  if (in && !big) p.frontier[at + __popc(mask & ((1u << lane) - 1))] = v;
+  if (big) p.frontier[p.n_local - 1 - atomicAdd(&ctl[CTL_BIG], 1ull)] = v;
 }
 
-// 2. and 3.: a warp a frontier vertex; pred_pass writes predecessors instead of keys
+/* One arc a -> h offered kv + w(a) from tail (a global id); pred_pass as relax_kernel's. */
+template <bool pred_pass>
+__device__ __forceinline__ void relax_arc(const part &p, const table &t, uint64_t a,
+                                          unsigned long long kv, uint32_t tail,
+                                          unsigned long long &local, unsigned long long &remote) {
+  const uint32_t h = p.col[a];
+  const unsigned long long k = p.k.add(kv, p.w[a]);
+  if (p.owns(h)) {
+    const uint32_t x = h - p.first;
+    if (pred_pass) {
+      if (p.changed[x] && p.key[x] == k) p.pred[x] = tail;
+    } else if (k < p.key[x] && k < atomicMin(&p.key[x], k)) { /* keys only drop: a stale read errs high */
+      p.changed[x] = 1;
+      local++;
+    }
+  } else if (pred_pass) {
+    const uint64_t s = t.find(h);
+    if (t.key[s] == k) t.pred[s] = tail;
+  } else {
+    const uint64_t s = t.insert(h);
+    if (k < t.key[s]) atomicMin(&t.key[s], k);
+    remote++;
+  }
+}
+
+// 2. and 3.: a warp an ordinary frontier vertex, then the grid over each big one's arcs;
+//    pred_pass writes predecessors instead of keys
 template <bool pred_pass>
 __global__ void relax_kernel(part p, table t, unsigned long long *ctl) {
-  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP_SIZE;
+  const uint64_t threads = (uint64_t)gridDim.x * blockDim.x, warps = threads / WARP_SIZE;
+  const uint64_t tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
   const int lane = threadIdx.x % WARP_SIZE;
-  const uint64_t count = ctl[CTL_FRONTIER];
+  const uint64_t count = ctl[CTL_FRONTIER], big = ctl[CTL_BIG];
   unsigned long long local = 0, remote = 0, edges = 0;
-  for (uint64_t i = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / WARP_SIZE; i < count;
-       i += warps) {
-    const uint32_t v = p.frontier[i], tail = p.first + v;
-    const unsigned long long kv = p.done[v];
+  for (uint64_t i = tid / WARP_SIZE; i < count; i += warps) {
+    const uint32_t v = p.frontier[i];
     const uint64_t lo = p.off[v], hi = p.off[v + 1];
+    const unsigned long long kv = p.done[v];
     if (lane == 0) edges += hi - lo;
-    for (uint64_t a = lo + lane; a < hi; a += WARP_SIZE) {
-      const uint32_t h = p.col[a];
-      const unsigned long long k = p.k.add(kv, p.w[a]);
-      if (p.owns(h)) {
-        const uint32_t x = h - p.first;
-        if (pred_pass) {
-          if (p.changed[x] && p.key[x] == k) p.pred[x] = tail;
-        } else if (k < atomicMin(&p.key[x], k)) {
-          p.changed[x] = 1;
-          local++;
-        }
-      } else if (pred_pass) {
-        const uint64_t s = t.find(h);
-        if (t.key[s] == k) t.pred[s] = tail;
-      } else {
-        atomicMin(&t.key[t.insert(h, ctl)], k);
-        remote++;
-      }
-    }
+    for (uint64_t a = lo + lane; a < hi; a += WARP_SIZE)
+      relax_arc<pred_pass>(p, t, a, kv, p.first + v, local, remote);
+  }
+  for (uint64_t i = 0; i < big; i++) {
+    const uint32_t v = p.frontier[p.n_local - 1 - i];
+    const uint64_t lo = p.off[v], hi = p.off[v + 1];
+    const unsigned long long kv = p.done[v];
+    if (tid == 0) edges += hi - lo;
+    for (uint64_t a = lo + tid; a < hi; a += threads)
+      relax_arc<pred_pass>(p, t, a, kv, p.first + v, local, remote);
   }
   if (pred_pass) return;
   local = warp_sum(local);
@@ -195,23 +248,46 @@ __global__ void relax_kernel(part p, table t, unsigned long long *ctl) {
   }
 }
 
-// 4a. the heads of the slots in use, the multisplit's keys (its values: the slots)
-__global__ void table_heads_kernel(table t, const unsigned long long *ctl, uint32_t *heads) {
-  const uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i < ctl[CTL_COMBINED]) heads[i] = t.head[t.list[i]];
+// 4a. the send layout (one warp): off[p] where owner p's updates start (off[ranks]: all of
+//     them), counts[p] their number for the exchange of counts; the owners' counts cleared
+__global__ void offsets_kernel(table t, uint64_t *off, uint64_t *counts) {
+  const int lane = threadIdx.x, per = (t.ranks + WARP_SIZE - 1) / WARP_SIZE;
+  const int lo = lane * per, hi = lo + per < t.ranks ? lo + per : t.ranks;
+  unsigned long long sum = 0;
+  for (int q = lo; q < hi; q++) sum += t.owner_count[q];
+  unsigned long long before = sum; /* inclusive scan over the lanes, then less its own */
+  for (int o = 1; o < WARP_SIZE; o *= 2) {
+    const unsigned long long x = __shfl_up_sync(0xffffffffu, before, o);
+    if (lane >= o) before += x;
+  }
+  before -= sum;
+  for (int q = lo; q < hi; q++) {
+    const unsigned long long c = t.owner_count[q];
+    off[q] = before;
+    counts[q] = c;
+    before += c;
+    t.owner_count[q] = 0;
+  }
+  if (lane == WARP_SIZE - 1) off[t.ranks] = before;
 }
 
 // 4b. the updates in owner order, and the slots emptied
-__global__ void gather_kernel(table t, const uint32_t *slots, uint64_t n, int want_pred,
-                              ds_dsssp_update *out) {
-  const uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const uint32_t s = slots[i];
-  out[i].head = t.head[s];
-  out[i].pred = want_pred ? t.pred[s] : DS_NO_PRED;
-  out[i].key = t.key[s];
-  t.head[s] = EMPTY_HEAD;
-  t.key[s] = KEY_INF;
+__global__ void gather_kernel(table t, const uint64_t *off, int want_pred, ds_dsssp_update *out) {
+  const uint64_t n = off[t.ranks], threads = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += threads) {
+    int lo = 0, hi = t.ranks - 1; /* the owner: the last p with off[p] <= i */
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (off[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    const uint32_t s = t.list[t.list_base[lo] + (i - off[lo])];
+    out[i].head = t.head[s];
+    out[i].pred = want_pred ? t.pred[s] : DS_NO_PRED;
+    out[i].key = t.key[s];
+    t.head[s] = EMPTY_HEAD;
+    t.key[s] = KEY_INF;
+  }
 }
 
 // 5. the owner applies what arrived; pred_pass as in 3
@@ -234,8 +310,9 @@ __global__ void apply_kernel(part p, const ds_dsssp_update *u, uint64_t n, unsig
   }
 }
 
-// 6. the least bucket of a live vertex; the round's changed[] cleared
-__global__ void scan_kernel(part p, unsigned long long *ctl) {
+// 6. the least bucket of a live vertex and this rank's status into agree (whose bucket word
+//    holds KEY_INF before); the round's changed[] cleared
+__global__ void scan_kernel(part p, const unsigned long long *ctl, unsigned long long *agree) {
   const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned long long b = KEY_INF;
   if (v < p.n_local) {
@@ -243,8 +320,9 @@ __global__ void scan_kernel(part p, unsigned long long *ctl) {
     const unsigned long long kv = p.key[v];
     if (kv < p.done[v]) b = p.k.bucket(kv);
   }
+  if (v == 0) agree[AGREE_STATUS] = ~(unsigned long long)(ctl[CTL_BAD_UPDATE] ? DS_ERR_ARG : DS_OK);
   b = warp_min(b);
-  if (threadIdx.x % WARP_SIZE == 0 && b != KEY_INF) atomicMin(&ctl[CTL_NEXT_BUCKET], b);
+  if (threadIdx.x % WARP_SIZE == 0 && b != KEY_INF) atomicMin(&agree[AGREE_BUCKET], b);
 }
 
 } // namespace dsdist
