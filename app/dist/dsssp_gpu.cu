@@ -87,14 +87,16 @@ unsigned long long *agree_words(const engine *e) {
 /* 1.-4.: the frontier of the agreed bucket, its relaxation, the updates grouped by owner
    (d_send) and their counts (d_xfer[0, ranks)). */
 ds_status queue_relax(engine *e, ds_error *err) {
-  DS_CUDA_TRY(cudaMemsetAsync(e->d_ctl + CTL_FRONTIER, 0, 2 * sizeof *e->d_ctl, e->s));
-  if (e->p.n_local > 0)
-    frontier_kernel<<<blocks_for(e->p.n_local), BLOCK, 0, e->s>>>(e->p, agree_words(e), e->d_ctl);
-  DS_LAUNCH_CHECK("frontier_kernel");
-  relax_kernel<false><<<e->relax_grid, BLOCK, 0, e->s>>>(e->p, e->t, e->d_ctl);
-  DS_LAUNCH_CHECK("relax_kernel");
-  if (e->want_pred) relax_kernel<true><<<e->relax_grid, BLOCK, 0, e->s>>>(e->p, e->t, e->d_ctl);
-  DS_LAUNCH_CHECK("relax_kernel (predecessors)");
+  if (e->p.n_local == 0) DS_CUDA_TRY(cudaMemsetAsync(e->d_ctl, 0, CTL_BAD_UPDATE * sizeof *e->d_ctl, e->s));
+  for (int step = 0; step < LOCAL_STEPS; step++) {
+    if (e->p.n_local > 0)
+      frontier_kernel<<<blocks_for(e->p.n_local), BLOCK, 0, e->s>>>(e->p, agree_words(e), e->d_ctl, step);
+    DS_LAUNCH_CHECK("frontier_kernel");
+    relax_kernel<false><<<e->relax_grid, BLOCK, 0, e->s>>>(e->p, e->t, e->d_ctl, step);
+    DS_LAUNCH_CHECK("relax_kernel");
+    if (e->want_pred) relax_kernel<true><<<e->relax_grid, BLOCK, 0, e->s>>>(e->p, e->t, e->d_ctl, step);
+    DS_LAUNCH_CHECK("relax_kernel (predecessors)");
+  }
   offsets_kernel<<<1, WARP_SIZE, 0, e->s>>>(e->t, e->d_off, e->d_xfer);
   DS_LAUNCH_CHECK("offsets_kernel");
   gather_kernel<<<e->relax_grid, BLOCK, 0, e->s>>>(e->t, e->d_off, e->want_pred, e->d_send);

@@ -11,7 +11,7 @@
  * that round, so a predecessor's key was final rounds before its child's was
  * set and the tree has no cycle, zero weights included.
  *
- * The round, in launch order:
+ * The round, in launch order (1.-3. LOCAL_STEPS times):
  *   1. frontier: the live vertices of the agreed bucket (a device word, the
  *      ranks' all-reduce), their done[] = key[]; vertices of BIG_DEGREE arcs
  *      and more listed apart, from the frontier array's end;
@@ -52,11 +52,19 @@ constexpr uint64_t FLOAT_BUCKET_CAP = (uint64_t)1 << 62; /* as the CPU twin: one
 /* Out-degree from which a frontier vertex is relaxed by the whole grid, not one warp. */
 constexpr uint64_t BIG_DEGREE = 8192;
 
-/* Counters of the round and of the search, one device word each. */
+/* Local steps a round: the frontier of the agreed bucket relaxed again on this rank, from the
+   own vertices the last step lowered, before the exchange. A road network's buckets are long
+   chains of short arcs: one step a round made NY's search 758 rounds of host waits and
+   collectives. A step after one that lowered nothing returns at once. */
+constexpr int LOCAL_STEPS = 16;
+
+/* Counters of the round and of the search, one device word each; the step's counters in
+   pairs by its parity (a step's frontier clears the next step's pair). */
 enum ctl_word {
-  CTL_FRONTIER = 0,   /* vertices of this round's frontier, from the array's start */
-  CTL_BIG,            /* big vertices of this round's frontier, from the array's end */
-  CTL_BAD_UPDATE,     /* an update of a vertex this rank does not own: 1 + its id */
+  CTL_FRONTIER = 0,   /* 2: vertices of the step's frontier, from the array's start */
+  CTL_BIG = 2,        /* 2: big vertices of the step's frontier, from the array's end */
+  CTL_LOWERED = 4,    /* 2: own keys the step lowered */
+  CTL_BAD_UPDATE = 6, /* an update of a vertex this rank does not own: 1 + its id */
   CTL_EDGES,          /* arcs relaxed, the whole search */
   CTL_LOCAL,          /* own keys lowered */
   CTL_REMOTE,         /* offers to other ranks' heads, before combining */
@@ -164,13 +172,24 @@ __device__ __forceinline__ unsigned long long warp_min(unsigned long long v) {
   return v;
 }
 
-// 1. the frontier of the agreed bucket: ordinary vertices from frontier[0] up, big ones from
-//    frontier[n_local - 1] down
-__global__ void frontier_kernel(part p, const unsigned long long *agree, unsigned long long *ctl) {
+// 1. step `step`'s frontier of the agreed bucket: ordinary vertices from frontier[0] up, big
+//    ones from frontier[n_local - 1] down; with predecessors, the last step's changed[] cleared
+//    (a tail is a predecessor only of a head lowered in its own step: no cycle through zero
+//    weights)
+__global__ void frontier_kernel(part p, const unsigned long long *agree, unsigned long long *ctl,
+                                int step) {
   const uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
+  const int now = step % 2, next = 1 - now;
+  if (v == 0) {
+    ctl[CTL_FRONTIER + next] = 0;
+    ctl[CTL_BIG + next] = 0;
+    ctl[CTL_LOWERED + now] = 0;
+  }
+  if (step > 0 && ctl[CTL_LOWERED + next] == 0) return; /* the last step lowered nothing */
   const uint64_t b = agree[AGREE_BUCKET];
   bool in = false, big = false;
   if (v < p.n_local) {
+    if (step > 0 && p.pred != nullptr) p.changed[v] = 0;
     const unsigned long long kv = p.key[v];
     in = kv < p.done[v] && p.k.bucket(kv) == b;
     if (in) {
@@ -181,10 +200,10 @@ __global__ void frontier_kernel(part p, const unsigned long long *agree, unsigne
   const unsigned mask = __ballot_sync(0xffffffffu, in && !big); /* one atomic a warp */
   const int lane = threadIdx.x % WARP_SIZE, leader = mask ? __ffs(mask) - 1 : 0;
   unsigned long long at = 0;
-  if (lane == leader && mask) at = atomicAdd(&ctl[CTL_FRONTIER], (unsigned long long)__popc(mask));
+  if (lane == leader && mask) at = atomicAdd(&ctl[CTL_FRONTIER + now], (unsigned long long)__popc(mask));
   at = __shfl_sync(0xffffffffu, at, leader);
   if (in && !big) p.frontier[at + __popc(mask & ((1u << lane) - 1))] = v;
-  if (big) p.frontier[p.n_local - 1 - atomicAdd(&ctl[CTL_BIG], 1ull)] = v;
+  if (big) p.frontier[p.n_local - 1 - atomicAdd(&ctl[CTL_BIG + now], 1ull)] = v;
 }
 
 /* One arc a -> h offered kv + w(a) from tail (a global id); pred_pass as relax_kernel's. */
@@ -212,14 +231,14 @@ __device__ __forceinline__ void relax_arc(const part &p, const table &t, uint64_
   }
 }
 
-// 2. and 3.: a warp an ordinary frontier vertex, then the grid over each big one's arcs;
-//    pred_pass writes predecessors instead of keys
+// 2. and 3.: a warp an ordinary vertex of step `step`'s frontier, then the grid over each big
+//    one's arcs; pred_pass writes predecessors instead of keys
 template <bool pred_pass>
-__global__ void relax_kernel(part p, table t, unsigned long long *ctl) {
+__global__ void relax_kernel(part p, table t, unsigned long long *ctl, int step) {
   const uint64_t threads = (uint64_t)gridDim.x * blockDim.x, warps = threads / WARP_SIZE;
   const uint64_t tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
   const int lane = threadIdx.x % WARP_SIZE;
-  const uint64_t count = ctl[CTL_FRONTIER], big = ctl[CTL_BIG];
+  const uint64_t count = ctl[CTL_FRONTIER + step % 2], big = ctl[CTL_BIG + step % 2];
   unsigned long long local = 0, remote = 0, edges = 0;
   for (uint64_t i = tid / WARP_SIZE; i < count; i += warps) {
     const uint32_t v = p.frontier[i];
@@ -242,7 +261,10 @@ __global__ void relax_kernel(part p, table t, unsigned long long *ctl) {
   remote = warp_sum(remote);
   edges = warp_sum(edges);
   if (lane == 0) {
-    if (local) atomicAdd(&ctl[CTL_LOCAL], local);
+    if (local) {
+      atomicAdd(&ctl[CTL_LOCAL], local);
+      atomicAdd(&ctl[CTL_LOWERED + step % 2], local);
+    }
     if (remote) atomicAdd(&ctl[CTL_REMOTE], remote);
     if (edges) atomicAdd(&ctl[CTL_EDGES], edges);
   }
