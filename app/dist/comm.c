@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 double ds_comm_now(void) {
   struct timespec ts;
@@ -43,6 +46,17 @@ ds_comm *ds_comm_new(const ds_comm_ops *ops, int rank, int size, const ds_comm_o
 int ds_comm_rank(const ds_comm *comm) { return comm ? comm->rank : -1; }
 int ds_comm_size(const ds_comm *comm) { return comm ? comm->size : 0; }
 const char *ds_comm_backend_name(const ds_comm *comm) { return comm ? comm->ops->name : "none"; }
+
+int ds_comm_threads(const ds_comm *comm) {
+#ifdef _OPENMP
+  int threads = omp_get_max_threads();
+  if (comm != NULL && strcmp(comm->ops->name, "in-process") == 0) threads /= comm->size;
+  return threads > 1 ? threads : 1;
+#else
+  (void)comm;
+  return 1;
+#endif
+}
 ds_comm_memory ds_comm_memory_kind(const ds_comm *comm) {
   return comm ? comm->ops->memory : DS_COMM_HOST;
 }

@@ -85,6 +85,10 @@ int ds_comm_rank(const ds_comm *comm);
 int ds_comm_size(const ds_comm *comm);
 const char *ds_comm_backend_name(const ds_comm *comm); /* "in-process", "mpi", ... */
 ds_comm_memory ds_comm_memory_kind(const ds_comm *comm);
+/* The OpenMP threads for this rank's own work: OpenMP's default, shared by the
+ * ranks of an in-process group (threads of one process, on its cores); at
+ * least 1, and 1 without OpenMP. */
+int ds_comm_threads(const ds_comm *comm);
 void ds_comm_stats_get(const ds_comm *comm, ds_comm_stats *stats);
 
 /* One 64-bit value to every rank: send[p] goes to rank p, recv[p] comes from

@@ -16,9 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "dist/comm_backend.h" /* ds_comm_now */
 #include "dist/dgraph_local.h"
@@ -32,18 +29,10 @@ enum { KIND_U32 = DS_WEIGHT_U32, KIND_F32 = DS_WEIGHT_F32, KIND_PATTERN = 2 };
 
 static double ms_since(double t0) { return 1e3 * (ds_comm_now() - t0); }
 
-/* The OpenMP threads of a rank's local work on count arcs: OpenMP's default, shared by the
- * ranks of an in-process group (threads of one process, on its cores); one for small inputs. */
+/* The OpenMP threads of a rank's local work on count arcs (ds_comm_threads); one for small
+ * inputs, where threads cost more than they give. */
 static int build_threads(const ds_comm *comm, uint64_t count) {
-#ifdef _OPENMP
-  if (count < PARALLEL_MIN_ARCS) return 1;
-  int threads = omp_get_max_threads();
-  if (strcmp(ds_comm_backend_name(comm), "in-process") == 0) threads /= ds_comm_size(comm);
-  return threads > 1 ? threads : 1;
-#else
-  (void)comm, (void)count;
-  return 1;
-#endif
+  return count < PARALLEL_MIN_ARCS ? 1 : ds_comm_threads(comm);
 }
 
 

@@ -15,6 +15,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* floor(k m / R) without overflow for any m. */
 static uint64_t target_of(int k, uint64_t m, int ranks) {
@@ -91,6 +94,8 @@ void ds_partition_free(ds_partition *p) {
 
 /* ---- the distributed search ------------------------------------------------- */
 
+#define PARALLEL_MIN_EDGES ((uint64_t)1 << 16) /* below this, threads cost more than they give */
+
 typedef struct {
   uint64_t target;
   uint32_t lo, hi; /* the straddling vertex is in [lo, hi) */
@@ -119,24 +124,55 @@ static void count_endpoint(const range *r, int count, uint64_t *hist, uint32_t x
   if (j >= 0) hist[r[j].at + (x - r[j].lo) / r[j].step]++;
 }
 
-/* Step 1's local check of a slice: ids in range. */
-static ds_status check_slice(const ds_comm *comm, const ds_edge_list *s, ds_error *err) {
+/* Step 1's local check of a slice: ids in range (the first edge that is not named). */
+static ds_status check_slice(const ds_comm *comm, const ds_edge_list *s, int threads,
+                             ds_error *err) {
   if (s->count > 0 && (s->src == NULL || s->dst == NULL))
     return ds_error_set(err, DS_ERR_ARG, "rank %d's edge slice: src and dst must not be NULL "
                         "(%llu edges)", ds_comm_rank(comm), (unsigned long long)s->count);
+  uint64_t bad = s->count;
+#pragma omp parallel for num_threads(threads) reduction(min : bad)
   for (uint64_t i = 0; i < s->count; i++)
-    if (s->src[i] >= s->n || s->dst[i] >= s->n)
-      return ds_error_set(err, DS_ERR_ARG, "rank %d's edge %llu (%u, %u) is out of range: the "
-                          "graph has %u vertices", ds_comm_rank(comm), (unsigned long long)i,
-                          s->src[i], s->dst[i], s->n);
-  return DS_OK;
+    if ((s->src[i] >= s->n || s->dst[i] >= s->n) && i < bad) bad = i;
+  if (bad == s->count) return DS_OK;
+  return ds_error_set(err, DS_ERR_ARG, "rank %d's edge %llu (%u, %u) is out of range: the graph "
+                      "has %u vertices", ds_comm_rank(comm), (unsigned long long)bad, s->src[bad],
+                      s->dst[bad], s->n);
+}
+
+/* Step 3b: this slice's arcs per bin of the ranges, on `threads` threads, each counting a
+ * piece of the edges into its own copy of the total bins (tmp: threads - 1 copies), summed
+ * into hist. */
+static void count_bins(const ds_edge_list *s, int symmetric, const range *rg, int count,
+                       uint64_t *hist, uint64_t *tmp, size_t total, int threads) {
+#pragma omp parallel num_threads(threads)
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+    uint64_t *h = t == 0 ? hist : tmp + (size_t)(t - 1) * total;
+    memset(h, 0, total * sizeof *h);
+    uint64_t lo, hi;
+    ds_partition_share(s->count, t, nt, &lo, &hi);
+    for (uint64_t i = lo; i < hi; i++) {
+      const uint32_t u = s->src[i], v = s->dst[i];
+      if (u == v) continue;
+      count_endpoint(rg, count, h, u);
+      if (symmetric) count_endpoint(rg, count, h, v);
+    }
+#pragma omp barrier
+#pragma omp for
+    for (size_t b = 0; b < total; b++)
+      for (int q = 1; q < nt; q++) hist[b] += tmp[(size_t)(q - 1) * total + b];
+  }
 }
 
 ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int symmetric,
                                ds_partition *p, ds_error *err) {
   boundary *bd = NULL;
   range *rg = NULL;
-  uint64_t *hist = NULL;
+  uint64_t *hist = NULL, *tmp = NULL;
   ds_status st;
   if (comm == NULL || slice == NULL || p == NULL)
     return ds_error_set(err, DS_ERR_ARG, "ds_partition_by_arcs: comm, slice and p must not be NULL");
@@ -144,7 +180,8 @@ ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int sym
   const int ranks = ds_comm_size(comm);
 
   // 1. every slice valid, and all of them of the same graph
-  st = ds_comm_agree(comm, check_slice(comm, slice, err), err);
+  const int threads = slice->count < PARALLEL_MIN_EDGES ? 1 : ds_comm_threads(comm);
+  st = ds_comm_agree(comm, check_slice(comm, slice, threads, err), err);
   if (st != DS_OK) return st;
   uint64_t nn[2] = {slice->n, ~(uint64_t)slice->n};
   st = ds_comm_allreduce(comm, DS_COMM_U64, DS_COMM_MIN, nn, nn, 2, err);
@@ -156,6 +193,7 @@ ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int sym
 
   // 2. the arcs of all slices; none (or one rank): nothing to balance
   uint64_t m = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : m)
   for (uint64_t i = 0; i < slice->count; i++)
     if (slice->src[i] != slice->dst[i]) m += symmetric ? 2 : 1;
   st = ds_comm_allreduce(comm, DS_COMM_U64, DS_COMM_SUM, &m, &m, 1, err);
@@ -165,7 +203,8 @@ ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int sym
     bd = calloc((size_t)ranks - 1, sizeof *bd);
     rg = calloc((size_t)ranks - 1, sizeof *rg);
     hist = malloc(DS_PARTITION_BINS * sizeof *hist);
-    if (bd == NULL || rg == NULL || hist == NULL)
+    tmp = threads > 1 ? malloc((size_t)(threads - 1) * DS_PARTITION_BINS * sizeof *tmp) : NULL;
+    if (bd == NULL || rg == NULL || hist == NULL || (threads > 1 && tmp == NULL))
       local = ds_error_set(err, DS_ERR_NOMEM, "partition: out of memory for the search of %d "
                            "bounds", ranks - 1);
   }
@@ -202,13 +241,7 @@ ds_status ds_partition_by_arcs(ds_comm *comm, const ds_edge_list *slice, int sym
       total += rg[j].bins;
     }
     // 3b. this slice's arcs per bin, summed over the ranks
-    memset(hist, 0, total * sizeof *hist);
-    for (uint64_t i = 0; i < slice->count; i++) {
-      const uint32_t u = slice->src[i], v = slice->dst[i];
-      if (u == v) continue;
-      count_endpoint(rg, count, hist, u);
-      if (symmetric) count_endpoint(rg, count, hist, v);
-    }
+    count_bins(slice, symmetric, rg, count, hist, tmp, total, threads);
     st = ds_comm_allreduce(comm, DS_COMM_U64, DS_COMM_SUM, hist, hist, total, err);
     if (st != DS_OK) goto done;
     // 3c. each boundary keeps the bin where the prefix crosses its target
@@ -242,6 +275,7 @@ done:
   free(bd);
   free(rg);
   free(hist);
+  free(tmp);
   if (st != DS_OK) ds_partition_free(p);
   return st;
 }

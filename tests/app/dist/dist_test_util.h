@@ -130,4 +130,22 @@ static inline uint64_t test_rows_differ(const ds_dgraph *parts, int ranks, const
 }
 #endif
 
+/* Arcs of each vertex in the input (self-loops dropped, symmetric edges twice):
+ * the degrees the partition balances, as offsets (calloc'd); *max_degree their largest. */
+static inline uint64_t *test_input_offsets(const test_edges *e, int symmetric, uint64_t *max_degree) {
+  uint64_t *off = (uint64_t *)calloc((size_t)e->n + 1, sizeof *off);
+  if (off == NULL) exit(2);
+  for (uint64_t i = 0; i < e->count; i++) {
+    if (e->src[i] == e->dst[i]) continue;
+    off[e->src[i] + 1]++;
+    if (symmetric) off[e->dst[i] + 1]++;
+  }
+  *max_degree = 0;
+  for (uint32_t v = 0; v < e->n; v++) {
+    if (off[v + 1] > *max_degree) *max_degree = off[v + 1];
+    off[v + 1] += off[v];
+  }
+  return off;
+}
+
 #endif /* DS_DIST_TEST_UTIL_H */

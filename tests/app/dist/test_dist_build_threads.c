@@ -1,8 +1,9 @@
-/* The distributed CSR build on several OpenMP threads a rank (app/dist/dgraph_build.c): slices
- * large enough for its threaded steps (grouping by owner, by blocks of rows, the blocks' sorts,
- * a hub row long enough to be sorted on all threads at once), with duplicates, self-loops and
- * integer, float and pattern weights, on 1, 2 and 3 ranks; each rank's rows against the whole
- * graph's CSR (ds_csr_build), heads and weight bits. ctest runs it with OMP_NUM_THREADS=4: the
+/* The distributed CSR build on several OpenMP threads a rank (app/dist/partition.c,
+ * dgraph_build.c, dgraph_csr.c): slices large enough for its threaded steps (the partition's
+ * counts, its bounds against the whole input's; grouping by owner, by blocks of rows, the
+ * blocks' sorts, a hub row long enough to be sorted on all threads at once), with duplicates,
+ * self-loops and integer, float and pattern weights, on 1, 2 and 3 ranks; each rank's rows
+ * against the whole graph's CSR (ds_csr_build), heads and weight bits. ctest runs it with OMP_NUM_THREADS=4: the
  * in-process ranks share them (4, 2 and 1 threads a rank). */
 #include "ds_test.h"
 
@@ -46,6 +47,16 @@ static void check_build(const char *name, const test_edges *e, int symmetric, in
       CHECK(bad == 0, "%s R=%d: %llu rows differ from the whole graph's (or the parts do not "
             "tile it)", name, ranks, (unsigned long long)bad);
     }
+    /* the partition's threaded counts: the bounds of the whole input's degrees */
+    uint64_t max_degree = 0, *off = test_input_offsets(e, symmetric, &max_degree);
+    ds_partition ref;
+    if (CHECK(ds_partition_from_offsets(ranks, e->n, off, &ref, &err) == DS_OK, "%s", err.msg)) {
+      for (int r = 0; r < ranks; r++)
+        CHECK(memcmp(a->g[r].part.bounds, ref.bounds, ((size_t)ranks + 1) * sizeof *ref.bounds) == 0,
+              "%s R=%d rank %d: bounds differ from the whole input's", name, ranks, r);
+      ds_partition_free(&ref);
+    }
+    free(off);
   }
   for (int r = 0; r < ranks; r++) ds_dgraph_free(&a->g[r]);
   ds_graph_free(&whole);

@@ -68,24 +68,6 @@ static ds_status build_rank(ds_comm *c, void *argp, ds_error *err) {
   return st;
 }
 
-/* Arcs of each vertex in the input (self-loops dropped, symmetric edges twice):
- * the degrees the partition balances, as offsets. */
-static uint64_t *input_offsets(const test_edges *e, int symmetric, uint64_t *max_degree) {
-  uint64_t *off = calloc((size_t)e->n + 1, sizeof *off);
-  if (off == NULL) exit(2);
-  for (uint64_t i = 0; i < e->count; i++) {
-    if (e->src[i] == e->dst[i]) continue;
-    off[e->src[i] + 1]++;
-    if (symmetric) off[e->dst[i] + 1]++;
-  }
-  *max_degree = 0;
-  for (uint32_t v = 0; v < e->n; v++) {
-    if (off[v + 1] > *max_degree) *max_degree = off[v + 1];
-    off[v + 1] += off[v];
-  }
-  return off;
-}
-
 static void check_build(const char *name, const test_edges *e, int symmetric, int ranks,
                         int all_on_first) {
   build_arg *a = calloc(1, sizeof *a);
@@ -101,7 +83,7 @@ static void check_build(const char *name, const test_edges *e, int symmetric, in
   ds_error err;
   ds_graph whole;
   memset(&whole, 0, sizeof whole);
-  uint64_t max_degree = 0, *off = input_offsets(e, symmetric, &max_degree);
+  uint64_t max_degree = 0, *off = test_input_offsets(e, symmetric, &max_degree);
   ds_partition ref;
   memset(&ref, 0, sizeof ref);
 
