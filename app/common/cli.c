@@ -424,8 +424,6 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
     return usage_error(msg, msg_len,
                        "--source %llu and --sources %u conflict: several sources are random",
                        (unsigned long long)c->source, c->sources);
-  if (c->n_targets > 0 && c->sources > 1)
-    return usage_error(msg, msg_len, "--target needs a single source, not --sources %u", c->sources);
   if (c->n_targets > 0 && (c->gpus > 0 || c->mpi))
     return usage_error(msg, msg_len, "--target runs on one GPU or none, not with --gpus or --mpi");
   ds_error err;
@@ -433,8 +431,10 @@ ds_exit_code ds_cli_check(const ds_cli *c, char *msg, size_t msg_len) {
     return usage_error(msg, msg_len, "--weights %u:%u with --weight-dist %s: %s", c->weight_min,
                        c->weight_max, ds_weight_dist_name(c->weight_dist), err.msg);
   const int has_sources = ds_program_has_option(c->prog, "--sources");
-  if (c->output_path != NULL && (c->n_graphs > 1 || c->sources > 1))
-    return usage_error(msg, msg_len, has_sources ? "--output needs a single graph and a single source"
+  /* several sources write the matrix of their distances to the targets (sssp --target) */
+  if (c->output_path != NULL && (c->n_graphs > 1 || (c->sources > 1 && c->n_targets == 0)))
+    return usage_error(msg, msg_len, has_sources ? "--output needs a single graph and a single source "
+                                                   "(or --target: the sources' distances to the targets)"
                                                  : "--output needs a single graph");
   return DS_EXIT_OK;
 }

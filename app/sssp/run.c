@@ -255,6 +255,8 @@ typedef struct {
                           (NULL: not kept) */
   uint32_t *kept_pred;
   int first_stopped;   /* the first algorithm's search stopped at the targets */
+  ds_target_matrix *matrix; /* several sources with targets: filled by the first algorithm
+                               (NULL: none, or the batch fills it) */
 } measure;
 
 static ds_exit_code m_reference(void *ctx, uint32_t s) {
@@ -305,6 +307,7 @@ static void m_done(void *ctx, int i, uint32_t s) {
   a->reached_arcs[s] = m->res.reached_arcs;
   a->reached[s] = m->res.reached;
   if (i == 0) m->first_stopped = m->res.stopped_early;
+  if (m->matrix != NULL && a->algo == m->matrix->algo) ds_run_matrix_row(m->matrix, s, m->res.dist);
   if (i == 0 && m->kept_dist != NULL) {
     memcpy(m->kept_dist, m->res.dist, (size_t)m->g->n * ds_dist_size(m->g, m->width));
     if (m->kept_pred != NULL) memcpy(m->kept_pred, m->res.pred, m->g->n * sizeof(uint32_t));
@@ -324,6 +327,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   memset(&m, 0, sizeof m);
   void *dist = NULL;
   uint32_t *pred = NULL, *targets = NULL;
+  ds_target_matrix tm;
+  memset(&tm, 0, sizeof tm);
   ds_error err = {{0}};
   int loaded = 0;
 
@@ -337,8 +342,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   // 3b. parameters: sources and delta; batched, the GPU algorithms leave the
   // per-source measurement to the batched engine, at the GPU rule's delta
   ds_run_report_params(cli, &g, path, p->algos, p->n_algos, run->threads, &r);
-  r.batch.ran = p->uses_gpu && ds_run_batch_chosen(p->batch, &g, r.n_sources,
-                                                   cli->predecessors || cli->n_targets > 0, &r.batch.rule);
+  r.batch.ran = p->uses_gpu && ds_run_batch_chosen(p->batch, &g, r.n_sources, cli->predecessors,
+                                                   &r.batch.rule);
   if (r.batch.ran) {
     int kept = 0;
     for (int i = 0; i < r.n_algos; i++)
@@ -372,13 +377,19 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   const size_t dist_bytes = ds_dist_size(&g, width);
   dist = malloc(n * dist_bytes);
   if (dist == NULL) goto nomem;
-  // the targets' paths are read from the predecessors
+  // one source's targets get their paths, read from the predecessors (which also check a search
+  // that stopped at its targets); several sources' targets a matrix of distances (the first
+  // algorithm's; batched, the batch's: full searches, checked in full)
+  const int matrix = targets != NULL && r.n_sources > 1;
   int want_pred = cli->predecessors || targets != NULL;
+  tm = (ds_target_matrix){&g, p->algos[0], r.sources, targets, r.n_sources, cli->n_targets, width, NULL};
+  if (matrix && !ds_run_matrix_alloc(&tm)) goto nomem;
+  if (matrix && !(r.batch.ran && ds_algo_is_gpu(p->algos[0]))) m.matrix = &tm;
   if (want_pred && (pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL) goto nomem;
   if (cli->validate && (m.ref = malloc(n * dist_bytes)) == NULL) goto nomem;
   // --output and the targets' paths are the first algorithm's result, told once every
   // algorithm has run and been checked; the later ones overwrite dist, so it is kept
-  const int keep_first = (cli->output_path != NULL || targets != NULL) && p->n_algos > 1;
+  const int keep_first = (cli->output_path != NULL || targets != NULL) && !matrix && p->n_algos > 1;
   if (keep_first && (m.kept_dist = malloc(n * dist_bytes)) == NULL) goto nomem;
   if (keep_first && want_pred && (m.kept_pred = (uint32_t *)malloc(n * sizeof(uint32_t))) == NULL)
     goto nomem;
@@ -426,7 +437,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   if (rc != DS_EXIT_OK && rc != DS_EXIT_VALIDATION) goto cleanup;
   if (r.batch.ran) {
     m.params.delta = r.batch.delta;
-    const ds_exit_code brc = ds_run_batch(cli, &g, m.ctx, r.sources, r.n_sources, &m.params, &r.batch);
+    const ds_exit_code brc = ds_run_batch(cli, &g, m.ctx, r.sources, r.n_sources, &m.params,
+                                          matrix && m.matrix == NULL ? &tm : NULL, &r.batch);
     if (brc != DS_EXIT_OK && brc != DS_EXIT_VALIDATION) {
       rc = brc;
       goto cleanup;
@@ -441,7 +453,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
                                    keep_first ? m.kept_pred : pred, m.first_stopped};
   if (cli->output_path != NULL && ds_app_output_wanted(cli, rc)) {
     ds_exit_code orc =
-        targets != NULL
+        matrix ? ds_run_write_matrix(cli->output_path, &tm)
+        : targets != NULL
             ? ds_run_write_target_output(cli->output_path, &answer)
             : ds_run_write_output(cli->output_path, &g, answer.dist, width, answer.pred);
     if (orc != DS_EXIT_OK) {
@@ -455,14 +468,18 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
     ds_report_graph_line(stdout, &r);
     if (r.n_algos > 0) ds_report_table(stdout, &r);
     ds_report_batch(stdout, &r);
-    if (targets != NULL) {
+    if (matrix) {
+      ds_run_print_matrix(stdout, &tm, 1);
+    } else if (targets != NULL) {
       ds_exit_code trc = ds_run_print_targets(stdout, &answer);
       if (trc != DS_EXIT_OK && rc == DS_EXIT_OK) rc = trc;
     }
     fflush(stdout);
   }
   if (run->json != NULL && !ds_report_json_graph(run->json, &r, cli)) goto nomem;
-  if (run->json != NULL && targets != NULL && !ds_run_json_targets(run->json, &answer)) goto nomem;
+  if (run->json != NULL && targets != NULL &&
+      !(matrix ? ds_run_json_matrix(run->json, &tm) : ds_run_json_targets(run->json, &answer)))
+    goto nomem;
   goto cleanup;
 
 nomem:
@@ -477,6 +494,7 @@ cleanup:
   free(m.ref);
   free(m.kept_dist);
   free(m.kept_pred);
+  ds_run_matrix_free(&tm);
   if (loaded) ds_graph_free(&g);
   return rc;
 }

@@ -123,6 +123,7 @@ typedef struct {
   const uint32_t *sources;
   const ds_sssp_params *params;
   void *ref; /* Dijkstra's distances of the source being checked; NULL: no check */
+  ds_target_matrix *tm; /* the sources' distances to the targets, or NULL */
   ds_batch_stats *b;
 } batch_sink_state;
 
@@ -131,6 +132,7 @@ static ds_status batch_sink(void *user, uint32_t i, const ds_sssp_result *res, d
   s->b->rounds += res->rounds;
   s->b->edges_relaxed += res->edges_relaxed;
   s->b->reached_arcs += res->reached_arcs;
+  if (s->tm != NULL) ds_run_matrix_row(s->tm, i, res->dist);
   if (s->ref == NULL) return DS_OK;
   const uint32_t source = s->sources[i];
   ds_sssp_result rr;
@@ -148,7 +150,8 @@ static ds_status batch_sink(void *user, uint32_t i, const ds_sssp_result *res, d
 }
 
 ds_exit_code ds_run_batch(const ds_cli *cli, const ds_graph *g, ds_gpu_ctx *ctx, const uint32_t *sources,
-                          uint32_t count, const ds_sssp_params *params, ds_batch_stats *b) {
+                          uint32_t count, const ds_sssp_params *params, ds_target_matrix *tm,
+                          ds_batch_stats *b) {
   if ((b->times_ms = (double *)calloc(cli->trials, sizeof(double))) == NULL) {
     fprintf(stderr, "sssp: out of memory for the batched searches' times on %s\n", g->name);
     return DS_EXIT_INTERNAL;
@@ -161,7 +164,7 @@ ds_exit_code ds_run_batch(const ds_cli *cli, const ds_graph *g, ds_gpu_ctx *ctx,
   ds_exit_code rc = DS_EXIT_OK;
   for (uint32_t k = 0; k <= cli->trials && rc == DS_EXIT_OK; k++) { /* k = 0: warm-up */
     const int last = k == cli->trials;
-    batch_sink_state state = {g, sources, params, last ? ref : NULL, b};
+    batch_sink_state state = {g, sources, params, last ? ref : NULL, last ? tm : NULL, b};
     b->rounds = b->edges_relaxed = b->reached_arcs = 0;
     ds_gpu_batch_info info;
     ds_error err = {{0}};

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "ds/graph.h"
 #include "gpu_sssp.h"
+#include "run_targets.h"
 #include "sssp_report.h"
 
 /* Fills sources[0..count) (0-based); a --source out of range is a usage
@@ -41,10 +42,12 @@ int ds_run_batch_chosen(ds_batch_mode mode, const ds_graph *g, uint32_t n_source
 
 /* The batched engine over sources[0..count): one warm-up, then cli->trials
  * timed batches into b->times_ms (allocated here), the last one checked where
- * cli->validate (every source against the validator and Dijkstra). Returns
+ * cli->validate (every source against the validator and Dijkstra) and, where
+ * tm is not NULL, giving each source's row of the targets' distances. Returns
  * DS_EXIT_VALIDATION where a check failed, another code where a search did,
  * the reason on stderr. */
 ds_exit_code ds_run_batch(const ds_cli *cli, const ds_graph *g, ds_gpu_ctx *ctx, const uint32_t *sources,
-                          uint32_t count, const ds_sssp_params *params, ds_batch_stats *b);
+                          uint32_t count, const ds_sssp_params *params, ds_target_matrix *tm,
+                          ds_batch_stats *b);
 
 #endif /* DS_RUN_SOURCES_H */

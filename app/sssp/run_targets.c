@@ -2,13 +2,15 @@
  * and each target's answer read from the search's predecessors: printed,
  * written to --output and to the JSON report. Paths are read with
  * ds_sssp_path, so a broken predecessor tree is an error here rather than a
- * walk without end.
+ * walk without end. With several sources, a matrix of the distances from each
+ * source to each target instead (no paths).
  */
 #include "run_targets.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ds/out_file.h"
 #include "run.h"
 
 ds_exit_code ds_run_pick_targets(const ds_cli *cli, const ds_graph *g, const char *path,
@@ -91,13 +93,17 @@ ds_exit_code ds_run_write_target_output(const char *path, const ds_target_answer
   return rc;
 }
 
-int ds_run_json_targets(cJSON *root, const ds_target_answer *a) {
+/* root["runs"]'s last run's new "targets" object, or NULL. */
+static cJSON *targets_object(cJSON *root) {
   cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
   cJSON *run = cJSON_GetArrayItem(runs, cJSON_GetArraySize(runs) - 1);
-  if (run == NULL) return 0;
+  return run != NULL ? cJSON_AddObjectToObject(run, "targets") : NULL;
+}
+
+int ds_run_json_targets(cJSON *root, const ds_target_answer *a) {
   const uint32_t base = (uint32_t)a->g->index_base;
   const int is_float = a->g->weight_type == DS_WEIGHT_F32;
-  cJSON *jt = cJSON_AddObjectToObject(run, "targets");
+  cJSON *jt = targets_object(root);
   if (jt == NULL) return 0;
   cJSON_AddStringToObject(jt, "algorithm", ds_algo_name(a->algo));
   cJSON_AddNumberToObject(jt, "source", a->source + base);
@@ -123,6 +129,90 @@ int ds_run_json_targets(cJSON *root, const ds_target_answer *a) {
     for (uint32_t k = 0; k < len; k++) cJSON_AddItemToArray(jp, cJSON_CreateNumber(path[k] + base));
     cJSON_AddItemToObject(o, "path", jp);
     free(path);
+  }
+  return 1;
+}
+
+/* ---- several sources: the matrix ----------------------------------------------------- */
+
+static size_t cell_size(const ds_target_matrix *m) { return ds_dist_size(m->g, m->width); }
+
+int ds_run_matrix_alloc(ds_target_matrix *m) {
+  const size_t cells = (size_t)m->n_sources * m->n_targets;
+  m->cells = (unsigned char *)malloc((cells ? cells : 1) * cell_size(m));
+  return m->cells != NULL;
+}
+
+void ds_run_matrix_free(ds_target_matrix *m) {
+  free(m->cells);
+  m->cells = NULL;
+}
+
+void ds_run_matrix_row(ds_target_matrix *m, uint32_t s, const void *dist) {
+  const size_t size = cell_size(m);
+  unsigned char *row = m->cells + (size_t)s * m->n_targets * size;
+  for (uint32_t j = 0; j < m->n_targets; j++)
+    memcpy(row + j * size, (const unsigned char *)dist + (size_t)m->targets[j] * size, size);
+}
+
+void ds_run_print_matrix(FILE *f, const ds_target_matrix *m, int titled) {
+  const uint32_t base = (uint32_t)m->g->index_base;
+  if (titled)
+    fprintf(f, "distances from %u sources to %u targets (%s; a row a source):\n", m->n_sources,
+            m->n_targets, ds_algo_name(m->algo));
+  fputs("source", f);
+  for (uint32_t j = 0; j < m->n_targets; j++) fprintf(f, " %u", m->targets[j] + base);
+  fputc('\n', f);
+  const size_t row_bytes = (size_t)m->n_targets * cell_size(m);
+  for (uint32_t s = 0; s < m->n_sources; s++) {
+    fprintf(f, "%u", m->sources[s] + base);
+    for (uint32_t j = 0; j < m->n_targets; j++) {
+      fputc(' ', f);
+      ds_run_print_distance(f, m->g, m->cells + s * row_bytes, m->width, j);
+    }
+    fputc('\n', f);
+  }
+}
+
+ds_exit_code ds_run_write_matrix(const char *path, const ds_target_matrix *m) {
+  ds_out_file out;
+  ds_error err = {{0}};
+  if (ds_out_open(path, &out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
+    return DS_EXIT_INPUT;
+  }
+  ds_run_print_matrix(out.stream, m, 0);
+  if (ds_out_close(&out, &err) != DS_OK) {
+    fprintf(stderr, "sssp: the output file: %s\n", err.msg);
+    return DS_EXIT_INPUT;
+  }
+  return DS_EXIT_OK;
+}
+
+int ds_run_json_matrix(cJSON *root, const ds_target_matrix *m) {
+  const uint32_t base = (uint32_t)m->g->index_base;
+  const int is_float = m->g->weight_type == DS_WEIGHT_F32;
+  cJSON *jt = targets_object(root);
+  cJSON *srcs = jt ? cJSON_AddArrayToObject(jt, "sources") : NULL;
+  cJSON *tgts = jt ? cJSON_AddArrayToObject(jt, "targets") : NULL;
+  cJSON *rows = jt ? cJSON_AddArrayToObject(jt, "distances") : NULL;
+  if (rows == NULL || srcs == NULL || tgts == NULL) return 0;
+  cJSON_AddStringToObject(jt, "algorithm", ds_algo_name(m->algo));
+  for (uint32_t j = 0; j < m->n_targets; j++)
+    cJSON_AddItemToArray(tgts, cJSON_CreateNumber(m->targets[j] + base));
+  const size_t row_bytes = (size_t)m->n_targets * cell_size(m);
+  for (uint32_t s = 0; s < m->n_sources; s++) {
+    cJSON_AddItemToArray(srcs, cJSON_CreateNumber(m->sources[s] + base));
+    cJSON *row = cJSON_CreateArray();
+    if (row == NULL) return 0;
+    cJSON_AddItemToArray(rows, row);
+    const void *cells = m->cells + s * row_bytes;
+    for (uint32_t j = 0; j < m->n_targets; j++) {
+      const ds_dist_value d = ds_dist_read(cells, is_float, m->width, j);
+      cJSON_AddItemToArray(row, !ds_dist_is_finite(m->g, cells, m->width, j)
+                                    ? cJSON_CreateNull()
+                                    : cJSON_CreateNumber(is_float ? d.f : (double)d.i));
+    }
   }
   return 1;
 }

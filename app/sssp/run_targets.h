@@ -46,4 +46,35 @@ ds_exit_code ds_run_write_target_output(const char *path, const ds_target_answer
  * early. 0 when out of memory. */
 int ds_run_json_targets(cJSON *root, const ds_target_answer *a);
 
+/* With several sources: the distances from each source to each target, of
+ * algo (the run's first algorithm), one row a source. */
+typedef struct {
+  const ds_graph *g;
+  ds_algo algo;
+  const uint32_t *sources, *targets;
+  uint32_t n_sources, n_targets;
+  ds_dist_width width;
+  unsigned char *cells; /* n_sources x n_targets distances of the width's size */
+} ds_target_matrix;
+
+/* cells for n_sources x n_targets distances; 0 when out of memory. */
+int ds_run_matrix_alloc(ds_target_matrix *m);
+void ds_run_matrix_free(ds_target_matrix *m);
+
+/* Row s from one search's distances (the whole array of g's vertices). */
+void ds_run_matrix_row(ds_target_matrix *m, uint32_t s, const void *dist);
+
+/* "source T1 T2 ..." then a line a source: its vertex and its distance to each
+ * target ("inf" where unreachable), file numbering, after a header line when
+ * titled (the terminal's table). */
+void ds_run_print_matrix(FILE *f, const ds_target_matrix *m, int titled);
+
+/* --output with --target and several sources: the matrix as printed, without the title. */
+ds_exit_code ds_run_write_matrix(const char *path, const ds_target_matrix *m);
+
+/* Adds "targets" to the last run of root["runs"]: the algorithm, the sources,
+ * the targets and per source its distances (null where unreachable). 0 when
+ * out of memory. */
+int ds_run_json_matrix(cJSON *root, const ds_target_matrix *m);
+
 #endif /* DS_RUN_TARGETS_H */
