@@ -89,6 +89,9 @@ ds_comm_memory ds_comm_memory_kind(const ds_comm *comm);
  * ranks of an in-process group (threads of one process, on its cores); at
  * least 1, and 1 without OpenMP. */
 int ds_comm_threads(const ds_comm *comm);
+
+/* Seconds on a monotonic clock (the communicators' deadlines and the ranks' phase times). */
+double ds_comm_now(void);
 void ds_comm_stats_get(const ds_comm *comm, ds_comm_stats *stats);
 
 /* One 64-bit value to every rank: send[p] goes to rank p, recv[p] comes from

@@ -50,8 +50,6 @@ ds_comm *ds_comm_new(const ds_comm_ops *ops, int rank, int size, const ds_comm_o
 void ds_comm_reduce_into(ds_comm_type type, ds_comm_op op, void *acc, const void *x,
                          size_t count);
 
-/* Seconds on a monotonic clock. */
-double ds_comm_now(void);
 
 #ifdef __cplusplus
 }

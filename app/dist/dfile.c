@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 
 /* What a rank reports of its parse, in its slot of one all-reduce. */
 enum { P_COUNT, P_FAILED, P_MAX_ID, P_FLOAT, P_FIELDS };

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 #include "dist/dgraph_local.h"
 
 #define ARC_WORDS DS_DGRAPH_ARC_WORDS

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 #include "ds/graph500.h"
 #include "ds/kron_edge.h" /* Graph500's edge factor */
 

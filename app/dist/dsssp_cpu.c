@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 #include "dist/dsssp_engine.h"
 #include "ds/rng.h"      /* ds_mix64 */
 #include "sssp_keys.h"   /* the float-sum rules of ds_cpu's searches, shared */

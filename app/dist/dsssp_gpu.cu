@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 #include "dist/dsssp_engine.h"
 #include "ds/cuda_try.h"
 #include "dsssp_gpu_kernels.cuh"
@@ -43,9 +42,12 @@ constexpr int THREADS_PER_SM = 2048; /* the warp-a-vertex kernels fill the GPU o
 enum round_event { EV_START, EV_RELAXED, EV_COUNTED, EV_EXCHANGED, EV_SCANNED, EV_COUNT };
 
 struct engine {
+  ds_comm *comm;
   const ds_dgraph *g;
   ds_dsssp_result *res;
   int ranks, me, staged, want_pred, own_stream;
+  int device, pred_room; /* pred_room: opened for searches with predecessors */
+  uint64_t cap;          /* the combining table's slots */
   cudaStream_t s;
   part p;
   table t;
@@ -360,12 +362,9 @@ ds_status table_init(engine *e, const ds_dgraph *g, uint64_t cap, ds_error *err)
   DS_TRY(dev_alloc(&t.head, cap, e, "the combining table", err));
   DS_TRY(dev_alloc(&t.key, cap, e, "the combining table", err));
   if (e->want_pred) DS_TRY(dev_alloc(&t.pred, cap, e, "the combining table", err));
-  DS_CUDA_TRY(cudaMemset(t.head, 0xff, cap * 4));
-  DS_CUDA_TRY(cudaMemset(t.key, 0xff, cap * 8));
   DS_TRY(dev_alloc(&t.list, e->list_slots, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&e->d_list_base, (uint64_t)R, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&t.owner_count, (uint64_t)R, e, "the owners' counts", err));
-  DS_CUDA_TRY(cudaMemset(t.owner_count, 0, (size_t)R * sizeof *t.owner_count));
   t.list_base = e->d_list_base;
   t.bounds = e->d_bounds;
   uint64_t *base = (uint64_t *)malloc((size_t)R * sizeof *base);
@@ -388,18 +387,20 @@ ds_status table_init(engine *e, const ds_dgraph *g, uint64_t cap, ds_error *err)
   return DS_OK;
 }
 
-ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t source,
-                      const ds_dsssp_params *prm, ds_dsssp_result *res, ds_error *err) {
+/* The rank's engine on its GPU, kept across searches: the part's CSR copied there and every
+ * buffer a search needs, for searches with predecessors where want_pred. */
+ds_status engine_open(engine *e, ds_comm *comm, const ds_dgraph *g, int want_pred, ds_error *err) {
+  e->comm = comm;
   e->g = g;
-  e->res = res;
   e->ranks = g->ranks;
   e->me = g->rank;
   e->staged = ds_comm_memory_kind(comm) == DS_COMM_HOST;
-  e->want_pred = prm->want_pred;
+  e->want_pred = e->pred_room = want_pred != 0;
   const int dev = ds_comm_nccl_device(comm);
   if (dev >= 0) DS_CUDA_TRY(cudaSetDevice(dev));
   int cur = 0, sms = 0;
   DS_CUDA_TRY(cudaGetDevice(&cur));
+  e->device = cur;
   DS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cur));
   e->relax_grid = sms * (THREADS_PER_SM / BLOCK);
   /* over NCCL the kernels share the backend's stream, so that they order with its exchanges */
@@ -419,8 +420,6 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   p.first = g->first;
   p.n_local = g->n_local;
   p.k.is_float = g->weight_type == DS_WEIGHT_F32;
-  p.k.delta = ds_delta_normalize(g->weight_type, prm->delta);
-  p.k.delta_int = p.k.is_float ? 1 : (uint64_t)p.k.delta;
   const uint64_t n = g->n_local, m = g->m_local;
   DS_TRY(dev_alloc((uint64_t **)&p.off, n + 1, e, "the row offsets", err));
   DS_TRY(dev_alloc((uint32_t **)&p.col, m, e, "the heads", err));
@@ -434,25 +433,50 @@ ds_status engine_init(engine *e, ds_comm *comm, const ds_dgraph *g, uint32_t sou
   DS_CUDA_TRY(cudaMemcpy(e->d_bounds, g->part.bounds, ((size_t)e->ranks + 1) * 4,
                          cudaMemcpyHostToDevice));
 
-  // 2. the per-vertex state: unreached, not relaxed; the source at 0
+  // 2. the per-vertex state (set by each search)
   DS_TRY(dev_alloc(&p.key, n, e, "the keys", err));
   DS_TRY(dev_alloc(&p.done, n, e, "the keys last relaxed", err));
   DS_TRY(dev_alloc(&p.changed, n, e, "the round's flags", err));
   DS_TRY(dev_alloc(&p.frontier, n, e, "the frontier", err));
   if (e->want_pred) DS_TRY(dev_alloc(&p.pred, n, e, "the predecessors", err));
-  DS_CUDA_TRY(cudaMemset(p.key, 0xff, n * 8));
-  DS_CUDA_TRY(cudaMemset(p.done, 0xff, n * 8));
-  DS_CUDA_TRY(cudaMemset(p.changed, 0, n));
-  if (p.pred != nullptr) DS_CUDA_TRY(cudaMemset(p.pred, 0xff, n * 4)); /* DS_NO_PRED */
-  if (ds_dgraph_owns(g, source)) DS_CUDA_TRY(cudaMemset(p.key + (source - g->first), 0, 8));
 
   // 3. combining, grouping and the counters
+  e->cap = cap;
   DS_TRY(table_init(e, g, cap, err));
   DS_TRY(dev_alloc(&e->d_ctl, CTL_WORDS, e, "the counters", err));
-  DS_CUDA_TRY(cudaMemset(e->d_ctl, 0, CTL_WORDS * sizeof *e->d_ctl));
   DS_CUDA_TRY(cudaMallocHost((void **)&e->h_ctl, CTL_WORDS * sizeof *e->h_ctl));
-  /* the copies and fills above ran on the legacy stream, which the engine's does not wait for */
+  /* the copies above ran on the legacy stream, which the engine's does not wait for */
   DS_CUDA_TRY(cudaDeviceSynchronize());
+  return DS_OK;
+}
+
+/* A search's start from source: its width of buckets, every vertex unreached and not relaxed
+ * but the source at 0, the table and the counters empty (a failed search may have left them
+ * otherwise), on the engine's stream, waited for. */
+ds_status engine_start(engine *e, uint32_t source, const ds_dsssp_params *prm, ds_dsssp_result *res,
+                       ds_error *err) {
+  if (prm->want_pred && !e->pred_room)
+    return ds_error_set(err, DS_ERR_ARG, "rank %d: a search with predecessors on an engine opened "
+                        "without them", e->me);
+  DS_CUDA_TRY(cudaSetDevice(e->device));
+  e->res = res;
+  e->want_pred = prm->want_pred;
+  e->next_valid = 0;
+  e->failed = DS_OK;
+  part &p = e->p;
+  p.k.delta = ds_delta_normalize(e->g->weight_type, prm->delta);
+  p.k.delta_int = p.k.is_float ? 1 : (uint64_t)p.k.delta;
+  const uint64_t n = p.n_local;
+  DS_CUDA_TRY(cudaMemsetAsync(p.key, 0xff, n * 8, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(p.done, 0xff, n * 8, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(p.changed, 0, n, e->s));
+  if (p.pred != nullptr) DS_CUDA_TRY(cudaMemsetAsync(p.pred, 0xff, n * 4, e->s)); /* DS_NO_PRED */
+  if (ds_dgraph_owns(e->g, source)) DS_CUDA_TRY(cudaMemsetAsync(p.key + (source - e->g->first), 0, 8, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(e->t.head, 0xff, e->cap * 4, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(e->t.key, 0xff, e->cap * 8, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(e->t.owner_count, 0, (size_t)e->ranks * sizeof *e->t.owner_count, e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(e->d_ctl, 0, CTL_WORDS * sizeof *e->d_ctl, e->s));
+  DS_CUDA_TRY(cudaStreamSynchronize(e->s));
   return DS_OK;
 }
 
@@ -494,20 +518,14 @@ ds_status finish(engine *e, const ds_dsssp_params *prm, ds_dsssp_result *res, ui
   return st;
 }
 
-} // namespace
 
-extern "C" ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
-                                  const ds_dsssp_params *params, ds_dsssp_result *res,
-                                  ds_error *err) {
-  if (comm == nullptr || g == nullptr || params == nullptr || res == nullptr)
-    return ds_error_set(err, DS_ERR_ARG, "ds_dsssp_gpu: comm, g, params and res must not be NULL");
-  const double t0 = ds_comm_now();
-  engine e;
-  memset(&e, 0, sizeof e);
-
-  // 1. arguments and the rank's GPU state, agreed by every rank
-  ds_status local = ds_dsssp_begin(comm, g, source, params, res, err);
-  if (local == DS_OK) local = engine_init(&e, comm, g, source, params, res, err);
+/* One search on an open engine (collective), its result in res. */
+ds_status engine_search(engine *e, uint32_t source, const ds_dsssp_params *params,
+                        ds_dsssp_result *res, ds_error *err) {
+  ds_comm *comm = e->comm;
+  // 1. arguments and the search's start, agreed by every rank
+  ds_status local = ds_dsssp_begin(comm, e->g, source, params, res, err);
+  if (local == DS_OK) local = engine_start(e, source, params, res, err);
   ds_status st = ds_comm_agree(comm, local, err);
 
   // 2. the rounds: on the device over NCCL, else the shared rounds with updates staged
@@ -515,9 +533,9 @@ extern "C" ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t so
     ds_dsssp_round_stats rs;
     memset(&rs, 0, sizeof rs);
     if (ds_comm_nccl_device(comm) >= 0) {
-      st = rounds_on_device(&e, comm, &rs, err);
+      st = rounds_on_device(e, comm, &rs, err);
     } else {
-      ds_dsssp_engine eng = {&e, gpu_next_bucket, gpu_relax, gpu_receive_buffer, gpu_apply};
+      ds_dsssp_engine eng = {e, gpu_next_bucket, gpu_relax, gpu_receive_buffer, gpu_apply};
       st = ds_dsssp_rounds(comm, &eng, &rs, err);
     }
     if (st == DS_OK) ds_dsssp_result_rounds(res, &rs);
@@ -525,9 +543,67 @@ extern "C" ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t so
   // 3. the distances, in the width asked for
   if (st == DS_OK) {
     uint64_t bad = 0;
-    st = ds_comm_agree_detail(comm, finish(&e, params, res, &bad, err), &bad, err);
+    st = ds_comm_agree_detail(comm, finish(e, params, res, &bad, err), &bad, err);
   }
-  engine_free(&e);
+  return st;
+}
+
+} // namespace
+
+struct ds_dsssp_gpu_engine {
+  engine e;
+};
+
+extern "C" ds_status ds_dsssp_gpu_open(ds_comm *comm, const ds_dgraph *g, int want_pred,
+                                       ds_dsssp_gpu_engine **out, ds_error *err) {
+  if (out != nullptr) *out = nullptr;
+  if (comm == nullptr || g == nullptr || out == nullptr)
+    return ds_error_set(err, DS_ERR_ARG, "ds_dsssp_gpu_open: comm, g and out must not be NULL");
+  ds_status local = DS_OK;
+  auto *E = (ds_dsssp_gpu_engine *)calloc(1, sizeof(ds_dsssp_gpu_engine));
+  if (E == nullptr)
+    local = ds_error_set(err, DS_ERR_NOMEM, "rank %d: out of memory", ds_comm_rank(comm));
+  else if (g->ranks != ds_comm_size(comm) || g->rank != ds_comm_rank(comm))
+    local = ds_error_set(err, DS_ERR_ARG, "rank %d of %d holds the part of rank %d of a graph over "
+                         "%d ranks", ds_comm_rank(comm), ds_comm_size(comm), g->rank, g->ranks);
+  else
+    local = engine_open(&E->e, comm, g, want_pred, err);
+  const ds_status st = ds_comm_agree(comm, local, err);
+  if (st != DS_OK) {
+    ds_dsssp_gpu_close(E);
+    return st;
+  }
+  *out = E;
+  return DS_OK;
+}
+
+extern "C" ds_status ds_dsssp_gpu_search(ds_dsssp_gpu_engine *E, uint32_t source,
+                                         const ds_dsssp_params *params, ds_dsssp_result *res,
+                                         ds_error *err) {
+  if (E == nullptr || params == nullptr || res == nullptr)
+    return ds_error_set(err, DS_ERR_ARG, "ds_dsssp_gpu_search: engine, params and res must not be NULL");
+  const double t0 = ds_comm_now();
+  const ds_status st = engine_search(&E->e, source, params, res, err);
+  res->time_ms = 1e3 * (ds_comm_now() - t0);
+  return st;
+}
+
+extern "C" void ds_dsssp_gpu_close(ds_dsssp_gpu_engine *E) {
+  if (E == nullptr) return;
+  engine_free(&E->e);
+  free(E);
+}
+
+extern "C" ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
+                                  const ds_dsssp_params *params, ds_dsssp_result *res,
+                                  ds_error *err) {
+  if (comm == nullptr || g == nullptr || params == nullptr || res == nullptr)
+    return ds_error_set(err, DS_ERR_ARG, "ds_dsssp_gpu: comm, g, params and res must not be NULL");
+  const double t0 = ds_comm_now();
+  ds_dsssp_gpu_engine *E = nullptr;
+  ds_status st = ds_dsssp_gpu_open(comm, g, params->want_pred, &E, err);
+  if (st == DS_OK) st = engine_search(&E->e, source, params, res, err);
+  ds_dsssp_gpu_close(E);
   res->time_ms = 1e3 * (ds_comm_now() - t0);
   return st;
 }

@@ -36,6 +36,21 @@ extern "C" {
 ds_status ds_dsssp_gpu(ds_comm *comm, const ds_dgraph *g, uint32_t source,
                        const ds_dsssp_params *params, ds_dsssp_result *res, ds_error *err);
 
+/* The same engine kept across searches: ds_dsssp_gpu_open copies the rank's
+ * part to its GPU and allocates what a search needs (collective; refused on
+ * every rank where it does not fit, as ds_dsssp_gpu), with room for
+ * predecessors where want_pred; ds_dsssp_gpu_search runs one search as
+ * ds_dsssp_gpu (collective; params->want_pred only on an engine opened with
+ * them; time_ms without the opening); ds_dsssp_gpu_close frees it (NULL: no
+ * effect). comm and g must outlive the engine. A search that failed leaves
+ * the engine to be closed: its communicator may have been aborted. */
+typedef struct ds_dsssp_gpu_engine ds_dsssp_gpu_engine;
+ds_status ds_dsssp_gpu_open(ds_comm *comm, const ds_dgraph *g, int want_pred,
+                            ds_dsssp_gpu_engine **out, ds_error *err);
+ds_status ds_dsssp_gpu_search(ds_dsssp_gpu_engine *engine, uint32_t source,
+                              const ds_dsssp_params *params, ds_dsssp_result *res, ds_error *err);
+void ds_dsssp_gpu_close(ds_dsssp_gpu_engine *engine);
+
 #ifdef __cplusplus
 }
 #endif

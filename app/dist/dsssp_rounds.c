@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/comm_backend.h" /* ds_comm_now */
 
 #define UPDATE_BYTES sizeof(ds_dsssp_update)
 

@@ -51,6 +51,8 @@ void ds_dist_print_ranks(const dist_run *d) {
     }
     printf("\n");
   }
+  printf("the engine set up on the GPUs in %.1f ms (the slowest rank: the parts' copies, once "
+         "for every search)\n", d->engine_ms);
   // the split of each search's last trial, rank by rank
   printf("%-13s %10s %5s %10s %12s %13s %13s %10s %9s %11s\n", "algorithm", "source", "rank",
          "relax ms", "exchange ms", "all-reduce ms", "updates sent", "MiB sent", "setup ms",
@@ -87,6 +89,7 @@ int ds_dist_json(cJSON *root, const dist_run *d) {
   cJSON_AddStringToObject(jd, "transport", "nccl");
   cJSON_AddStringToObject(jd, "time", "the slowest rank's rounds (relax, exchange, all-reduce); "
                                       "the engine's setup apart");
+  cJSON_AddNumberToObject(jd, "engine_setup_ms", d->engine_ms);
   if (d->kron || d->ranged) { /* built by the ranks: the build's phases, the slowest rank's */
     cJSON *jb = cJSON_AddObjectToObject(jd, "build");
     if (jb == NULL) return 0;

@@ -60,7 +60,9 @@ typedef struct {
   uint32_t *kept_pred;
   double *held;        /* R * H_COUNT: every rank's device and part */
   double *split;       /* (algo, source, rank, field) */
-  double *setup_ms;    /* (algo, source): the slowest rank's engine setup, last trial */
+  double *setup_ms;    /* (algo, source): the slowest rank's search outside its rounds (its start,
+                          the result's copy back), last trial */
+  double engine_ms;    /* the slowest rank's engine setup on its GPU, once for every search */
   int validation_failed;
 } dist_run;
 /* Graphs the ranks build (run_dist_kron.c): --kron, and a file under --mpi. */

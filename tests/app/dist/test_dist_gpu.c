@@ -15,7 +15,9 @@
  * the CPU twin's on the same ranks, its result through the distributed
  * Graph500 validator, the same rounds on every rank; first on each graph,
  * the engine alone over the host communicator (updates staged through host
- * memory), so that a failure there is told apart from the transport's.
+ * memory), so that a failure there is told apart from the transport's, then
+ * one search set up alone over NCCL, then the others on one engine kept
+ * across them (ds_dsssp_gpu_open).
  * Exits 77 without NCCL, without MPI under --mpi, or with fewer GPUs than ranks.
  */
 #include "ds_test.h"
@@ -97,16 +99,18 @@ typedef struct {
 /* Returns 0 where the GPU search failed (on every rank: its errors are
  * agreed), so that the ranks stop together instead of meeting a failed
  * communicator's timeouts case after case. */
-static int check_variant(ds_comm *host, ds_comm *dev, const graph_case *gc, const ds_dgraph *g,
-                         const variant *va, rank_checks *rc) {
+static int check_variant(ds_comm *host, ds_comm *dev, ds_dsssp_gpu_engine *engine,
+                         const graph_case *gc, const ds_dgraph *g, const variant *va,
+                         rank_checks *rc) {
   ds_dsssp_params p;
   ds_dsssp_params_default(&p);
   p.delta = gc->delta * va->delta_scale;
   p.want_pred = va->want_pred;
   p.dist_width = va->width;
   char what[160];
-  snprintf(what, sizeof what, "%s delta %g%s%s%s", gc->name, p.delta, va->want_pred ? "" : " no pred",
-           va->width == DS_DIST_WIDE ? " wide" : "", va->staged ? " staged" : "");
+  snprintf(what, sizeof what, "%s delta %g%s%s%s%s", gc->name, p.delta, va->want_pred ? "" : " no pred",
+           va->width == DS_DIST_WIDE ? " wide" : "", va->staged ? " staged" : "",
+           engine != NULL ? " (kept engine)" : "");
   const size_t n = g->n_local ? g->n_local : 1;
   void *dg = malloc(n * 8), *dc = malloc(n * 8);
   uint32_t *pg = malloc(n * 4), *pc = malloc(n * 4);
@@ -119,8 +123,9 @@ static int check_variant(ds_comm *host, ds_comm *dev, const graph_case *gc, cons
   int ran = 0;
   if (!RCHECK(rc, dg && dc && pg && pc, "out of memory")) exit(2); /* the others would wait */
   // 1. the GPU engine, and the CPU twin on the same ranks
-  ran = RCHECK(rc, ds_dsssp_gpu(va->staged ? host : dev, g, gc->source, &p, &rg, &err) == DS_OK,
-               "%s: gpu: %s", what, err.msg);
+  const ds_status st = engine != NULL ? ds_dsssp_gpu_search(engine, gc->source, &p, &rg, &err)
+                                       : ds_dsssp_gpu(va->staged ? host : dev, g, gc->source, &p, &rg, &err);
+  ran = RCHECK(rc, st == DS_OK, "%s: gpu: %s", what, err.msg);
   if (!ran) goto done;
   if (!RCHECK(rc, ds_dsssp_cpu(host, g, gc->source, &p, &rcpu, &err) == DS_OK, "%s: cpu twin: %s",
               what, err.msg)) goto done;
@@ -169,11 +174,16 @@ static ds_status sssp_rank(ds_comm *host, ds_comm *dev, void *argp, ds_error *er
     if (!RCHECK(&rc, ds_dgraph_build(host, &s, gc->symmetric, NULL, &g, NULL, &e) == DS_OK,
                 "%s: build: %s", gc->name, e.msg))
       return rank_outcome(&rc, err); /* every rank failed it: the collectives stay matched */
-    int ok = 1;
+    /* the first search over NCCL sets its engine up alone (ds_dsssp_gpu), the later ones share
+       one kept across them (other deltas, predecessors or not, widths) */
+    ds_dsssp_gpu_engine *engine = NULL;
+    int ok = RCHECK(&rc, ds_dsssp_gpu_open(dev, &g, 1, &engine, &e) == DS_OK, "%s: open: %s",
+                    gc->name, e.msg);
     for (size_t v = 0; ok && v < sizeof variants / sizeof *variants; v++) {
       if (variants[v].width == DS_DIST_WIDE && g.weight_type == DS_WEIGHT_F32) continue;
-      ok = check_variant(host, dev, gc, &g, &variants[v], &rc);
+      ok = check_variant(host, dev, v >= 2 ? engine : NULL, gc, &g, &variants[v], &rc);
     }
+    ds_dsssp_gpu_close(engine);
     ds_dgraph_free(&g);
     if (!ok) break;
   }
