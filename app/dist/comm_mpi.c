@@ -1,8 +1,8 @@
 /* The MPI backend of ds_comm (comm_mpi.h): non-blocking collectives polled
  * against the communicator's timeout.
  *
- * A call that fails (an MPI error, a timeout, a size MPI's int counts cannot
- * carry) marks this rank's communicator failed: its request may still be
+ * A call that fails (an MPI error, a timeout) marks this rank's communicator
+ * failed: its request may still be
  * pending, so no later collective on it could match the other ranks'. A
  * floating-point sum is gathered and added in rank order on every rank, as
  * the in-process backend does, since MPI does not promise the same bits on
@@ -24,6 +24,7 @@
 #define SPINS_BEFORE_SLEEP 200 /* polls before a waiting rank starts to sleep between them, */
 #define POLL_SLEEP_NS 20000L   /* for this long: ranks may share cores (mpirun --oversubscribe) */
 #define ID_MAGIC "dsid"
+#define PIECE_TAG 0x4453 /* the point-to-point messages of a large exchange */
 #define BOOT_MSG_LEN 256
 
 typedef struct {
@@ -31,7 +32,7 @@ typedef struct {
   ds_comm_id id;
   int failed;
   char fail_msg[DS_ERROR_MSG_LEN];
-  int *counts; /* 4 R: send counts and displacements, receive counts and displacements */
+  size_t piece; /* the most bytes one exchange message carries (ds_comm_mpi_set_piece) */
 } mpi_impl;
 
 static mpi_impl *impl_of(ds_comm *c) { return (mpi_impl *)c->impl; }
@@ -43,13 +44,13 @@ static ds_status mpi_error(int rc, const char *what, int rank, ds_error *err) {
   return ds_error_set(err, DS_ERR_IO, "MPI rank %d: %s failed: %s", rank, what, s);
 }
 
-/* Polls req until it completes, or fails after timeout_ms. */
-static ds_status wait_req(MPI_Request *req, uint32_t timeout_ms, const char *what, int rank,
+/* Polls n requests until all complete, or fails after timeout_ms. */
+static ds_status wait_all(MPI_Request *reqs, int n, uint32_t timeout_ms, const char *what, int rank,
                           int size, ds_error *err) {
   const double deadline = ds_comm_now() + timeout_ms / 1e3;
   for (long spins = 0;; spins++) {
     int done = 0;
-    int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+    int rc = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS) return mpi_error(rc, what, rank, err);
     if (done) return DS_OK;
     if (ds_comm_now() > deadline)
@@ -60,6 +61,12 @@ static ds_status wait_req(MPI_Request *req, uint32_t timeout_ms, const char *wha
       nanosleep(&ts, NULL);
     }
   }
+}
+
+/* Polls req until it completes, or fails after timeout_ms. */
+static ds_status wait_req(MPI_Request *req, uint32_t timeout_ms, const char *what, int rank,
+                          int size, ds_error *err) {
+  return wait_all(req, 1, timeout_ms, what, rank, size, err);
 }
 
 static ds_status failed_error(const mpi_impl *m, ds_error *err) {
@@ -94,32 +101,61 @@ static ds_status mpi_alltoall_u64(ds_comm *c, const uint64_t *send, uint64_t *re
   return finish(c, rc, &req, "MPI_Ialltoall", err);
 }
 
+/* The pieces of at most `piece` bytes of n bytes. */
+static uint64_t pieces_of(uint64_t n, size_t piece) { return (n + piece - 1) / piece; }
+
+/* An exchange rank to rank, each block in pieces of at most m->piece bytes (MPI's counts are
+ * int: one MPI_Ialltoallv carries no block or displacement past 2^31 - 1 bytes, and a rank cannot
+ * choose it alone), received in order (MPI does not let messages of one sender, tag and
+ * communicator overtake each other, so the pieces of consecutive exchanges do not mix either),
+ * this rank's own block by a copy. */
+static ds_status alltoallv_pieces(ds_comm *c, const void *send, const uint64_t *send_bytes,
+                                  const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
+                                  const uint64_t *recv_off, ds_error *err) {
+  mpi_impl *m = impl_of(c);
+  const int r = c->size, me = c->rank;
+  if (send_bytes[me] != recv_bytes[me])
+    return ds_error_set(err, DS_ERR_ARG, "MPI rank %d sends itself %llu bytes but expects %llu", me,
+                        (unsigned long long)send_bytes[me], (unsigned long long)recv_bytes[me]);
+  if (send_bytes[me] > 0)
+    memmove((char *)recv + recv_off[me], (const char *)send + send_off[me], send_bytes[me]);
+  uint64_t n = 0;
+  for (int p = 0; p < r; p++)
+    if (p != me) n += pieces_of(send_bytes[p], m->piece) + pieces_of(recv_bytes[p], m->piece);
+  if (n > INT_MAX) return ds_error_set(err, DS_ERR_UNSUPPORTED, "MPI rank %d: %llu messages in one "
+                                       "exchange", me, (unsigned long long)n);
+  MPI_Request *reqs = malloc((n ? n : 1) * sizeof *reqs);
+  if (reqs == NULL) return ds_error_set(err, DS_ERR_NOMEM, "MPI rank %d: out of memory for %llu "
+                                        "requests", me, (unsigned long long)n);
+  int k = 0, rc = MPI_SUCCESS;
+  for (int p = 0; p < r && rc == MPI_SUCCESS; p++) /* every receive posted before the sends */
+    for (uint64_t at = 0; p != me && at < recv_bytes[p] && rc == MPI_SUCCESS; at += m->piece) {
+      const uint64_t len = recv_bytes[p] - at < m->piece ? recv_bytes[p] - at : m->piece;
+      rc = MPI_Irecv((char *)recv + recv_off[p] + at, (int)len, MPI_BYTE, p, PIECE_TAG, m->comm, &reqs[k++]);
+    }
+  for (int p = 0; p < r && rc == MPI_SUCCESS; p++)
+    for (uint64_t at = 0; p != me && at < send_bytes[p] && rc == MPI_SUCCESS; at += m->piece) {
+      const uint64_t len = send_bytes[p] - at < m->piece ? send_bytes[p] - at : m->piece;
+      rc = MPI_Isend((const char *)send + send_off[p] + at, (int)len, MPI_BYTE, p, PIECE_TAG, m->comm,
+                     &reqs[k++]);
+    }
+  ds_error e;
+  ds_status st = rc != MPI_SUCCESS ? mpi_error(rc, "an exchange rank to rank", me, &e)
+                                   : wait_all(reqs, k, c->timeout_ms, "an exchange rank to rank", me, r, &e);
+  free(reqs);
+  if (st != DS_OK) {
+    mark_failed(m, e.msg);
+    if (err != NULL) *err = e;
+  }
+  return st;
+}
+
 static ds_status mpi_alltoallv(ds_comm *c, const void *send, const uint64_t *send_bytes,
                                const uint64_t *send_off, void *recv, const uint64_t *recv_bytes,
                                const uint64_t *recv_off, ds_error *err) {
   mpi_impl *m = impl_of(c);
   if (m->failed) return failed_error(m, err);
-  const int r = c->size;
-  int *sc = m->counts, *sd = sc + r, *rcn = sc + 2 * r, *rd = sc + 3 * r;
-  for (int p = 0; p < r; p++) {
-    if (send_bytes[p] + send_off[p] > INT_MAX || recv_bytes[p] + recv_off[p] > INT_MAX) {
-      ds_status st = ds_error_set(err, DS_ERR_UNSUPPORTED, "MPI rank %d: an exchange of more "
-                                  "than %d bytes to or from one rank (rank %d)", c->rank, INT_MAX, p);
-      mark_failed(m, err ? err->msg : "an exchange too large for MPI's counts");
-      return st;
-    }
-    sc[p] = (int)send_bytes[p], sd[p] = (int)send_off[p];
-    rcn[p] = (int)recv_bytes[p], rd[p] = (int)recv_off[p];
-  }
-  /* buffers for ranks that send or receive nothing: two of them, since Open MPI's
-     non-blocking collectives take a send buffer equal to the receive buffer for
-     MPI_IN_PLACE, whose schedule the other ranks do not follow (a rank that neither
-     sends nor receives would hang the next collective) */
-  static char none_sent, none_received;
-  MPI_Request req;
-  int rc = MPI_Ialltoallv(send ? send : &none_sent, sc, sd, MPI_BYTE,
-                          recv ? recv : &none_received, rcn, rd, MPI_BYTE, m->comm, &req);
-  return finish(c, rc, &req, "MPI_Ialltoallv", err);
+  return alltoallv_pieces(c, send, send_bytes, send_off, recv, recv_bytes, recv_off, err);
 }
 
 static ds_status mpi_allreduce(ds_comm *c, ds_comm_type type, ds_comm_op op, const void *in,
@@ -175,7 +211,6 @@ static void mpi_destroy(ds_comm *c) {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized && m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
-  free(m->counts);
   free(m);
 }
 
@@ -293,8 +328,8 @@ ds_status ds_comm_mpi_create(MPI_Comm parent, const ds_comm_options *opt, ds_com
 
   // 4. join: every rank holds the same id, and has its state
   ds_status local = DS_OK;
-  m->counts = malloc(4 * (size_t)size * sizeof *m->counts);
-  ds_comm *c = m->counts ? ds_comm_new(&MPI_OPS, rank, size, opt, m) : NULL;
+  m->piece = INT_MAX;
+  ds_comm *c = ds_comm_new(&MPI_OPS, rank, size, opt, m);
   if (c == NULL) local = DS_ERR_NOMEM;
   const uint64_t h = id_hash(&m->id);
   uint64_t v[3] = {h, ~h, ~(uint64_t)local};
@@ -315,7 +350,11 @@ ds_status ds_comm_mpi_create(MPI_Comm parent, const ds_comm_options *opt, ds_com
   return DS_OK;
 fail:
   if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
-  free(m->counts);
   free(m);
   return st;
+}
+
+void ds_comm_mpi_set_piece(ds_comm *comm, size_t bytes) {
+  if (comm == NULL || comm->ops != &MPI_OPS) return;
+  impl_of(comm)->piece = bytes == 0 || bytes > INT_MAX ? (size_t)INT_MAX : bytes;
 }

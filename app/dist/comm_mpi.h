@@ -48,6 +48,12 @@ ds_status ds_comm_mpi_bootstrap(MPI_Comm comm, uint32_t timeout_ms, ds_comm_id_m
 ds_status ds_comm_mpi_create(MPI_Comm parent, const ds_comm_options *opt, ds_comm **out,
                              ds_error *err);
 
+/* The most bytes one message of an exchange carries (exchanges go rank to
+ * rank, a block in pieces of at most this many bytes: MPI's int counts stop
+ * at 2^31 - 1, the default, which 0 restores). Tests set a small one to cut
+ * small exchanges into many pieces. No effect on another backend. */
+void ds_comm_mpi_set_piece(ds_comm *comm, size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,8 @@
  * processes, each its byte range (every process's rows those of the file
  * loaded whole), and a rank that answers too late: an error on the ranks that
  * waited, within the timeout. Exits 77 where MPI was not found at configure
- * time. Each process prints its own summary line. */
+ * time. Each process prints its own summary line. The exchanges run twice:
+ * as one MPI collective, and rank to rank in pieces of a few bytes. */
 #include "ds_test.h"
 
 #ifndef DS_HAVE_MPI
@@ -56,16 +57,12 @@ static void test_bootstrap(int rank) {
         "rank %d: a failing maker gave %d (%s)", rank, st, err.msg);
 }
 
-static void test_collectives(ds_comm *c) {
+/* An exchange of uneven sizes, rank p's bytes from me being p + 2 * me of value me ^ p; then one
+ * where rank 1 neither sends nor receives (rank 0 sends to the others but rank 1), and a
+ * collective after it: it must complete (no rank's empty buffers taken for in-place). */
+static void check_exchanges(ds_comm *c) {
   const int me = ds_comm_rank(c), size = ds_comm_size(c);
   ds_error err;
-  uint64_t send[TEST_MAX_RANKS], recv[TEST_MAX_RANKS];
-  for (int p = 0; p < size; p++) send[p] = (uint64_t)me * 1000 + (uint64_t)p;
-  REQUIRE(ds_comm_alltoall_u64(c, send, recv, &err) == DS_OK, "%s", err.msg);
-  for (int p = 0; p < size; p++)
-    CHECK(recv[p] == (uint64_t)p * 1000 + (uint64_t)me, "rank %d: alltoall from %d gave %llu", me,
-          p, (unsigned long long)recv[p]);
-  // an exchange of uneven sizes, rank p's bytes from me being p + 2 * me of value me ^ p
   unsigned char out[64], *in = NULL;
   uint64_t bytes[TEST_MAX_RANKS], got[TEST_MAX_RANKS], at = 0;
   size_t cap = 0;
@@ -87,8 +84,6 @@ static void test_collectives(ds_comm *c) {
     at += got[p];
   }
   free(in);
-  // an exchange where rank 1 neither sends nor receives (rank 0 sends to the others but rank
-  // 1), then a collective: it must complete (no rank's empty buffers taken for in-place)
   uint64_t one[TEST_MAX_RANKS], some[TEST_MAX_RANKS];
   for (int p = 0; p < size; p++) one[p] = me == 0 && p != 1 ? 8 : 0;
   memset(out, 0x5a, sizeof out);
@@ -101,6 +96,23 @@ static void test_collectives(ds_comm *c) {
   free(in);
   REQUIRE(ds_comm_barrier(c, &err) == DS_OK, "rank %d: the barrier after an exchange that left a "
           "rank out: %s", me, err.msg);
+}
+
+static void test_collectives(ds_comm *c) {
+  const int me = ds_comm_rank(c), size = ds_comm_size(c);
+  ds_error err;
+  uint64_t send[TEST_MAX_RANKS], recv[TEST_MAX_RANKS];
+  for (int p = 0; p < size; p++) send[p] = (uint64_t)me * 1000 + (uint64_t)p;
+  REQUIRE(ds_comm_alltoall_u64(c, send, recv, &err) == DS_OK, "%s", err.msg);
+  for (int p = 0; p < size; p++)
+    CHECK(recv[p] == (uint64_t)p * 1000 + (uint64_t)me, "rank %d: alltoall from %d gave %llu", me,
+          p, (unsigned long long)recv[p]);
+  check_exchanges(c);
+  /* the same rank to rank in pieces of at most 3 bytes (the way of exchanges past MPI's int
+     counts): the blocks of more than 3 bytes go in several messages */
+  ds_comm_mpi_set_piece(c, 3);
+  check_exchanges(c);
+  ds_comm_mpi_set_piece(c, 0);
   uint64_t v[3] = {10 + (uint64_t)me, 10 + (uint64_t)me, (uint64_t)me + 1};
   REQUIRE(ds_comm_allreduce(c, DS_COMM_U64, DS_COMM_MIN, v, v, 1, &err) == DS_OK, "%s", err.msg);
   REQUIRE(ds_comm_allreduce(c, DS_COMM_U64, DS_COMM_MAX, v + 1, v + 1, 1, &err) == DS_OK, "%s", err.msg);
