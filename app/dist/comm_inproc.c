@@ -28,6 +28,10 @@
 #include <string.h>
 #include <time.h>
 
+#define COPY_PIECE ((uint64_t)1 << 20)        /* 1 MB: what one thread copies at a time */
+#define COPY_PARALLEL_MIN ((uint64_t)1 << 21) /* below 2 MB one thread copies (a search's rounds
+                                                 exchange little: no team for them) */
+
 typedef enum { OP_ALLTOALL_U64 = 0, OP_ALLTOALLV, OP_ALLREDUCE, OP_BARRIER } op_kind;
 static const char *const OP_NAMES[] = {"alltoall_u64", "alltoallv", "allreduce", "barrier"};
 
@@ -169,6 +173,37 @@ static ds_status inproc_alltoall_u64(ds_comm *c, const uint64_t *send, uint64_t 
   return wait_all(c, s.op, 1, err);
 }
 
+/* What every rank sent this one into recv: in pieces of COPY_PIECE bytes over the rank's
+ * threads where the exchange is large (a build's arcs: gigabytes a rank, whose copy and first
+ * touch of fresh pages one thread makes slow), else block by block. */
+static void copy_blocks(ds_comm *c, void *recv, const uint64_t *recv_bytes, const uint64_t *recv_off) {
+  const mailbox *b = box_of(c);
+  uint64_t total = 0, pieces = 0;
+  for (int p = 0; p < b->size; p++) total += recv_bytes[p], pieces += (recv_bytes[p] + COPY_PIECE - 1) / COPY_PIECE;
+  const int threads = total >= COPY_PARALLEL_MIN ? ds_comm_threads(c) : 1;
+  if (threads == 1) {
+    for (int p = 0; p < b->size; p++)
+      if (recv_bytes[p] > 0)
+        memcpy((char *)recv + recv_off[p], (const char *)b->slots[p].send + b->slots[p].send_off[c->rank],
+               (size_t)recv_bytes[p]);
+    return;
+  }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (uint64_t k = 0; k < pieces; k++) {
+    int p = 0; /* the block of piece k: blocks in rank order, each in whole pieces */
+    uint64_t first = 0;
+    for (;; p++) {
+      const uint64_t n = (recv_bytes[p] + COPY_PIECE - 1) / COPY_PIECE;
+      if (k < first + n) break;
+      first += n;
+    }
+    const uint64_t at = (k - first) * COPY_PIECE;
+    const uint64_t len = recv_bytes[p] - at < COPY_PIECE ? recv_bytes[p] - at : COPY_PIECE;
+    memcpy((char *)recv + recv_off[p] + at,
+           (const char *)b->slots[p].send + b->slots[p].send_off[c->rank] + at, (size_t)len);
+  }
+}
+
 static ds_status inproc_alltoallv(ds_comm *c, const void *send, const uint64_t *send_bytes,
                                   const uint64_t *send_off, void *recv,
                                   const uint64_t *recv_bytes, const uint64_t *recv_off,
@@ -190,12 +225,7 @@ static ds_status inproc_alltoallv(ds_comm *c, const void *send, const uint64_t *
         return wait_all(c, s.op, 1, err);
       }
     }
-    for (int p = 0; p < b->size; p++) {
-      const slot *o = &b->slots[p];
-      if (recv_bytes[p] > 0)
-        memcpy((char *)recv + recv_off[p], (const char *)o->send + o->send_off[c->rank],
-               (size_t)recv_bytes[p]);
-    }
+    copy_blocks(c, recv, recv_bytes, recv_off);
   }
   return wait_all(c, s.op, 1, err);
 }
