@@ -24,7 +24,7 @@
 
 #include "dist/dsssp_engine.h"
 #include "ds/cuda_try.h"
-#include "dsssp_gpu_engine.cuh"
+#include "dsssp_gpu_kernels.cuh"
 
 namespace {
 

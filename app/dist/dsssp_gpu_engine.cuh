@@ -1,18 +1,143 @@
-/* The distributed GPU engine's state on one rank, shared by the file that runs
- * its rounds (dsssp_gpu.cu) and the one that sets it up on the GPU, starts a
- * search on it and frees it (dsssp_gpu_setup.cu). Internal to the two.
+/* The distributed GPU engine's state on one rank: the device's (keys, the
+ * combining table, the part, the counters), which dsssp_gpu_kernels.cuh's
+ * kernels work on, and the host's engine, shared by the file that runs its
+ * rounds (dsssp_gpu.cu) and the one that sets it up on the GPU, starts a
+ * search on it and frees it (dsssp_gpu_setup.cu). Internal to them.
  */
 #ifndef DS_DIST_DSSSP_GPU_ENGINE_CUH
 #define DS_DIST_DSSSP_GPU_ENGINE_CUH
 
 #include <cuda_runtime.h>
+#include <float.h>
+#include <stdint.h>
 
 #include "dist/dgraph.h"
 #include "dist/dsssp.h"
 #include "dist/dsssp_engine.h"
-#include "dsssp_gpu_kernels.cuh"
 
 namespace dsdist {
+
+constexpr int WARP_SIZE = 32;
+constexpr int BLOCK = 256;
+constexpr uint64_t KEY_INF = DS_DSSSP_KEY_INF;
+constexpr uint64_t KEY_SAT = DS_DSSSP_KEY_SAT;
+constexpr uint32_t EMPTY_HEAD = UINT32_MAX; /* a free table slot (vertex ids are < 2^32 - 1) */
+constexpr uint64_t FLOAT_BUCKET_CAP = (uint64_t)1 << 62; /* as the CPU twin: one last bucket */
+
+/* Out-degree from which a frontier vertex is relaxed by the whole grid, not one warp. */
+constexpr uint64_t BIG_DEGREE = 8192;
+
+/* Local steps a round: the frontier of the agreed bucket relaxed again on this rank, from the
+   own vertices the last step lowered, before the exchange, while the last step lowered at
+   most LOCAL_STEP_MAX_LOWERED keys (and at least one). A road network's buckets are long
+   chains of short arcs: one step a round made NY's search 758 rounds of host waits and
+   collectives (121 ms on one H200, 248 on two), 16 steps 48 rounds (18 and 28 ms). A
+   Kronecker graph's frontiers are millions of vertices whose keys the other ranks' updates
+   still lower: steps on them relaxed 6.5 G arcs where one step relaxed 4.2 G (scale 24, 4
+   ranks: 364 ms against 201). */
+constexpr int LOCAL_STEPS = 16;
+constexpr unsigned long long LOCAL_STEP_MAX_LOWERED = 1 << 15;
+
+/* Counters of the round and of the search, one device word each; the step's counters in
+   pairs by its parity (a step's frontier clears the next step's pair). */
+enum ctl_word {
+  CTL_FRONTIER = 0,   /* 2: vertices of the step's frontier, from the array's start */
+  CTL_BIG = 2,        /* 2: big vertices of the step's frontier, from the array's end */
+  CTL_LOWERED = 4,    /* 2: own keys the step lowered */
+  CTL_BAD_UPDATE = 6, /* an update of a vertex this rank does not own: 1 + its id */
+  CTL_EDGES,          /* arcs relaxed, the whole search */
+  CTL_LOCAL,          /* own keys lowered */
+  CTL_REMOTE,         /* offers to other ranks' heads, before combining */
+  CTL_WORDS
+};
+
+struct keys {
+  int is_float;
+  uint64_t delta_int; /* integer weights */
+  double delta;       /* float weights */
+
+  __device__ __forceinline__ uint64_t add(uint64_t k, uint32_t wbits) const {
+    if (is_float) {
+      float s = __uint_as_float((uint32_t)k) + __uint_as_float(wbits);
+      if (s == 0.0f) s = 0.0f; /* +0 for -0: the key stays non-negative */
+      if (s > FLT_MAX) s = FLT_MAX;
+      return __float_as_uint(s);
+    }
+    const uint64_t s = k + wbits;
+    return s < k || s > KEY_SAT ? KEY_SAT : s;
+  }
+  __device__ __forceinline__ uint64_t bucket(uint64_t k) const {
+    if (!is_float) return k / delta_int;
+    const double q = floor((double)__uint_as_float((uint32_t)k) / delta);
+    return q >= (double)FLOAT_BUCKET_CAP ? FLOAT_BUCKET_CAP : (uint64_t)q;
+  }
+};
+
+/* The agreement of a round, two words that the ranks' all-reduce takes the
+ * minimum of: the next bucket, and ~status (so the minimum is ~ the worst). */
+enum agree_word { AGREE_BUCKET = 0, AGREE_STATUS, AGREE_WORDS };
+
+/* The owner rank of a global vertex id: the last p with bounds[p] <= v. */
+__device__ __forceinline__ int owner_of(const uint32_t *bounds, int ranks, uint32_t v) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (bounds[mid] <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+struct table {
+  uint32_t *head;
+  unsigned long long *key;
+  uint32_t *pred;
+  uint32_t *list;                  /* slots in use, rank p's from list_base[p] on, in the order taken */
+  const uint64_t *list_base;       /* ranks: where each owner's slots start in list */
+  unsigned long long *owner_count; /* ranks: each owner's slots this round */
+  const uint32_t *bounds;          /* ranks + 1: the partition's first ids */
+  int ranks;
+  uint64_t mask;                   /* capacity - 1 (a power of two) */
+
+  static __device__ __forceinline__ uint64_t hash(uint32_t v) {
+    uint64_t x = v * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing: spreads runs of ids */
+    return x ^ (x >> 29);
+  }
+  /* The slot of head, taking a free one (and listing it for its owner) when head is new. */
+  __device__ __forceinline__ uint64_t insert(uint32_t h) const {
+    for (uint64_t s = hash(h) & mask;; s = (s + 1) & mask) {
+      uint32_t cur = head[s];
+      if (cur == EMPTY_HEAD) {
+        cur = atomicCAS(&head[s], EMPTY_HEAD, h);
+        if (cur == EMPTY_HEAD) {
+          const int o = owner_of(bounds, ranks, h);
+          list[list_base[o] + atomicAdd(&owner_count[o], 1ull)] = (uint32_t)s;
+          return s;
+        }
+      }
+      if (cur == h) return s;
+    }
+  }
+  __device__ __forceinline__ uint64_t find(uint32_t h) const {
+    uint64_t s = hash(h) & mask;
+    while (head[s] != h) s = (s + 1) & mask;
+    return s;
+  }
+};
+
+/* The rank's graph and state on its GPU. */
+struct part {
+  uint32_t first, n_local;
+  const uint64_t *off;
+  const uint32_t *col, *w; /* weights as bits (uint32 or float) */
+  unsigned long long *key, *done;
+  uint32_t *pred; /* NULL without predecessors */
+  uint8_t *changed;
+  uint32_t *frontier;
+  keys k;
+
+  __device__ __forceinline__ bool owns(uint32_t v) const { return v - first < n_local; }
+};
 
 constexpr int THREADS_PER_SM = 2048; /* the warp-a-vertex kernels fill the GPU once, grid-stride */
 
