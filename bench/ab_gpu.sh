@@ -4,9 +4,11 @@
 #   bench/ab_gpu.sh BASE_SRC NEW_SRC OUT [ROUNDS]
 # BASE_SRC and NEW_SRC are source trees (e.g. `git archive COMMIT | tar -x -C DIR`); both are
 # built with the default preset and the benchmarks on (cJSON from rt/, as device_build.sh), in
-# OUT/build-base and OUT/build-new. Then ROUNDS times (default 2), base then new:
+# OUT/build-base and OUT/build-new (a tree already built there, app/sssp and the benchmarks, is
+# used as it is). Then ROUNDS times (default 2), base then new:
 #   - sssp --algo near-far,multisplit,sort --delta auto --buckets 10 --trials 10 --json on NY and
-#     COL (bundled) and a Kronecker scale-20 graph (graphgen, made once);
+#     COL (bundled) and a Kronecker scale-20 graph (graphgen, made once), each tree with a cache of
+#     its own (the cache's format may differ between them);
 #   - msplit_bench, sort_bench and segsort_bench on fixed configurations (raw output kept).
 # OUT/ab-sssp.txt: per graph and algorithm, each round's median ms for base and new, and
 # new / base of their medians; the benches' outputs are OUT/{base,new}-ROUND-*.txt.
@@ -18,6 +20,7 @@ c="$root/rt/root/usr"
 export LD_LIBRARY_PATH="$c/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 for v in base new; do
   src=$base; [ $v = new ] && src=$new
+  [ -x "$out/build-$v/app/sssp" ] && [ -x "$out/build-$v/primitives/bench/msplit_bench" ] && continue
   cmake --preset default -S "$src" -B "$out/build-$v" -DCJSON_INCLUDE_DIR="$c/include" \
     -DCJSON_LIBRARY="$c/lib/x86_64-linux-gnu/libcjson.so" -DDS_BUILD_TESTS=OFF > "$out/cmake-$v.txt" 2>&1
   cmake --build "$out/build-$v" -j "$(nproc)" > "$out/build-$v.txt" 2>&1 ||
@@ -31,7 +34,7 @@ for r in $(seq 1 "$rounds"); do
     b="$out/build-$v"
     for g in "${graphs[@]}"; do
       "$b/app/sssp" --graph "$g" --algo near-far,multisplit,sort --delta auto --buckets 10 --trials 10 \
-        --quiet --cache-dir "$out/cache" --json "$out/$v-$r-$(basename "${g%%.*}").json"
+        --quiet --cache-dir "$out/cache-$v" --json "$out/$v-$r-$(basename "${g%%.*}").json"
     done
     pb="$b/primitives/bench"
     "$pb/msplit_bench" --n 16,28 --m 2,8,16,256 --dist uniform --variants onepass,direct,grid --modes keys,pairs \

@@ -25,6 +25,7 @@ typedef struct {
   int fail_rank;   /* --fail-rank R: rank R asks for a GPU that does not exist; -1 none */
   int rank;        /* this process's rank under --mpi */
   int mpi_up;      /* MPI_Init was called */
+  int quick;       /* --quick: the test's short form, for compute-sanitizer */
 } launch_opts;
 
 typedef struct {
@@ -55,8 +56,8 @@ static inline ds_status rank_outcome(const rank_checks *rc, ds_error *err) {
 }
 
 static inline int launch_usage(const char *prog) {
-  fprintf(stderr, "usage: %s --gpus N [--fail-rank R]  (one process, N GPUs)\n"
-                  "       mpirun -np N %s --mpi [--fail-rank R]  (a process a GPU)\n", prog, prog);
+  fprintf(stderr, "usage: %s --gpus N [--fail-rank R] [--quick]  (one process, N GPUs)\n"
+                  "       mpirun -np N %s --mpi [--fail-rank R] [--quick]  (a process a GPU)\n", prog, prog);
   return 2;
 }
 
@@ -68,6 +69,7 @@ static inline int launch_parse(int argc, char **argv, launch_opts *o) {
     if (strcmp(argv[i], "--gpus") == 0 && i + 1 < argc) o->gpus = atoi(argv[++i]);
     else if (strcmp(argv[i], "--mpi") == 0) o->mpi = 1;
     else if (strcmp(argv[i], "--fail-rank") == 0 && i + 1 < argc) o->fail_rank = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--quick") == 0) o->quick = 1;
     else return launch_usage(argv[0]);
   }
   if (o->mpi == (o->gpus > 0) || (!o->mpi && (o->gpus < 1 || o->gpus > LAUNCH_MAX_RANKS)))
