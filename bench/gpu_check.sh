@@ -107,8 +107,10 @@ if [ $san = 1 ]; then
         "dense: "*) envs=$dense_env; t=${t#dense: } ;;
       esac
       # two ranks take two GPUs; NCCL's own probes (kernels of other architectures, peer access
-      # already enabled) reach memcheck as API errors, so that suite's count only its kernels'
-      two=0 api=""; case "$t" in *"--gpus 2"*) two=1 api="--report-api-errors no" ;; esac
+      # already enabled) reach memcheck as API errors, so that suite counts only kernels' errors,
+      # and NCCL's kernels are left uninstrumented (racecheck of them all ran past 424 s)
+      two=0 api=""
+      case "$t" in *"--gpus 2"*) two=1 api="--report-api-errors no --kernel-name-exclude kns=nccl" ;; esac
       res="$logs/$(printf %02d $idx).txt"
       # a primitive's suite is checked once the primitive is built in this tree
       if [ ! -x "$build/${t%% *}" ]; then echo "$tool ${envs:+$envs }$t: not built" > "$res"; continue; fi
