@@ -111,11 +111,13 @@ void add_times(const engine *e, uint64_t r, ds_dsssp_round_stats *st) {
   st->reduce_ms += elapsed(last[EV_SCANNED], now[EV_START]);
 }
 
-/* A round's first half: the agreed bucket relaxed, the updates grouped, the counts exchanged
-   and copied back with the agreement words. */
-ds_status queue_first_half(engine *e, ds_comm *comm, cudaEvent_t *ev, ds_error *err) {
+/* A round's first half: the agreed bucket relaxed (the captured graph where there is one), the
+   updates grouped, the counts exchanged and copied back with the agreement words. */
+ds_status queue_first_half(engine *e, ds_comm *comm, cudaEvent_t *ev, cudaGraphExec_t relax,
+                           ds_error *err) {
   DS_CUDA_TRY(cudaEventRecord(ev[EV_START], e->s));
-  DS_TRY(queue_relax(e, err));
+  if (relax != nullptr) DS_CUDA_TRY(cudaGraphLaunch(relax, e->s));
+  else DS_TRY(queue_relax(e, err));
   DS_CUDA_TRY(cudaEventRecord(ev[EV_RELAXED], e->s));
   DS_TRY(ds_comm_nccl_queue_alltoall_u64(comm, e->d_xfer, e->d_xfer + e->ranks, err));
   DS_CUDA_TRY(cudaEventRecord(ev[EV_COUNTED], e->s));
@@ -148,6 +150,35 @@ ds_status round_failed(engine *e, ds_comm *comm, ds_error *err) {
   return st;
 }
 
+/* A search's relaxations (queue_relax: LOCAL_STEPS frontiers and relaxations, the offsets and
+ * the gather, some 36 launches) as one CUDA graph, captured on a stream of its own once the
+ * search's delta is set (the kernels take the part by value), so that a round costs the host one
+ * launch instead of 36 while it waits for the round's counts. *exec stays NULL where the capture
+ * failed: the round then queues the kernels one by one, as it did before the graph. */
+void capture_relax(engine *e, cudaGraphExec_t *exec) {
+  *exec = nullptr;
+  cudaStream_t cs = nullptr;
+  cudaGraph_t graph = nullptr;
+  if (cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  const cudaStream_t s = e->s;
+  e->s = cs; /* queue_relax queues on e->s */
+  bool ok = cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+  ds_error ignored;
+  if (ok) {
+    ok = queue_relax(e, &ignored) == DS_OK;
+    ok = cudaStreamEndCapture(cs, &graph) == cudaSuccess && ok; /* ends the capture either way */
+  }
+  e->s = s;
+  if (ok) ok = cudaGraphInstantiate(exec, graph, 0) == cudaSuccess;
+  if (!ok) *exec = nullptr;
+  if (graph != nullptr) cudaGraphDestroy(graph);
+  cudaStreamDestroy(cs);
+  cudaGetLastError(); /* a failed capture's error is not the search's */
+}
+
 /* dsssp_engine.h's rounds with one host wait a round: a round queues its relaxation and the
  * exchange of counts, waits for the counts and the bucket it relaxed, then queues the exchange
  * of updates, their application, the scan and the all-reduce of the next bucket (which the
@@ -160,12 +191,14 @@ ds_status rounds_on_device(engine *e, ds_comm *comm, ds_dsssp_round_stats *st, d
   uint64_t *bytes = (uint64_t *)malloc(4 * (size_t)R * sizeof *bytes);
   if (bytes == nullptr) return ds_error_set(err, DS_ERR_NOMEM, "rank %d: out of memory", e->me);
   uint64_t *send_b = bytes, *send_off = bytes + R, *recv_b = bytes + 2 * R, *recv_off = bytes + 3 * R;
+  cudaGraphExec_t relax = nullptr;
+  capture_relax(e, &relax);
   ds_status s = queue_apply_scan(e, 0, err); /* the first bucket */
   if (s == DS_OK) s = ds_comm_nccl_queue_min_u64(comm, (uint64_t *)agree_words(e), AGREE_WORDS, err);
   uint64_t current = DS_DSSSP_NO_BUCKET;
   for (uint64_t r = 0; s == DS_OK; r++) {
     // 1. relax the agreed bucket, exchange the counts, wait for them
-    s = queue_first_half(e, comm, e->ev[r % 2], err);
+    s = queue_first_half(e, comm, e->ev[r % 2], relax, err);
     if (s == DS_OK) s = ds_comm_nccl_wait(comm, "a round", err);
     if (s != DS_OK) break;
     add_times(e, r, st);
@@ -196,6 +229,7 @@ ds_status rounds_on_device(engine *e, ds_comm *comm, ds_dsssp_round_stats *st, d
     s = queue_second_half(e, comm, e->ev[r % 2], bytes, in, err);
   }
   free(bytes);
+  if (relax != nullptr) cudaGraphExecDestroy(relax); /* freed once a launch in flight ends */
   return s;
 }
 
