@@ -15,13 +15,13 @@
  *   1. frontier: the live vertices of the agreed bucket (a device word, the
  *      ranks' all-reduce), their done[] = key[]; vertices of BIG_DEGREE arcs
  *      and more listed apart, from the frontier array's end;
- *   2. relax: a warp a frontier vertex, then every thread of the grid over
- *      each big vertex's arcs (a hub's million arcs would leave one warp
- *      working while the rest of the GPU waits); own heads by atomicMin on the
- *      key, other ranks' heads into the combining table (an open-addressing
- *      hash of head -> least key), each new head's slot appended to its owner
- *      rank's list; a key is read before its atomic, which most offers of a
- *      round after the first do not lower;
+ *   2. relax: a block a tile of frontier vertices, their arcs dealt over its
+ *      threads, then every thread of the grid over each big vertex's arcs (a
+ *      hub's million arcs would leave one block working while the rest of the
+ *      GPU waits); own heads by atomicMin on the key, other ranks' heads into
+ *      the combining table (an open-addressing hash of head -> least key), each
+ *      new head's slot appended to its owner rank's list; a key is read before
+ *      its atomic, which most offers of a round after the first do not lower;
  *   3. predecessors (where asked for): the arcs again, a tail written where
  *      its offer equals the head's new key;
  *   4. offsets: the owners' counts, their prefix (the send layout, grouped by
@@ -37,6 +37,8 @@
 #include <cuda_runtime.h>
 #include <float.h>
 #include <stdint.h>
+
+#include <cub/block/block_scan.cuh>
 
 #include "dsssp_gpu_engine.cuh" /* the state the kernels work on */
 
@@ -117,22 +119,51 @@ __device__ __forceinline__ void relax_arc(const part &p, const table &t, uint64_
   }
 }
 
-// 2. and 3.: a warp an ordinary vertex of step `step`'s frontier, then the grid over each big
-//    one's arcs; pred_pass writes predecessors instead of keys
+// 2. and 3.: the ordinary vertices of step `step`'s frontier in tiles of BLOCK, a block a tile,
+//    their arcs dealt over the block's threads (an edge-balanced gather: the tile's degrees
+//    prefix-summed, each thread finding an arc's vertex by binary search in shared memory), then
+//    the grid over each big one's arcs; pred_pass writes predecessors instead of keys. A warp a
+//    vertex left most lanes idle on the many vertices of a few arcs that Kronecker and road
+//    graphs have, as the one-GPU engine found (app/sssp/gpu/relax_frontier.cuh).
 template <bool pred_pass>
-__global__ void relax_kernel(part p, table t, unsigned long long *ctl, int step) {
-  const uint64_t threads = (uint64_t)gridDim.x * blockDim.x, warps = threads / WARP_SIZE;
+__global__ void __launch_bounds__(BLOCK) relax_kernel(part p, table t, unsigned long long *ctl, int step) {
+  typedef cub::BlockScan<uint32_t, BLOCK> scan_t;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ uint32_t s_at[BLOCK];            /* the entry's first arc in the tile's arc order */
+  __shared__ uint32_t s_v[BLOCK];             /* its vertex */
+  __shared__ uint64_t s_lo[BLOCK];            /* its first arc in the CSR */
+  __shared__ unsigned long long s_kv[BLOCK];  /* the key it is relaxed with */
+  const uint64_t threads = (uint64_t)gridDim.x * blockDim.x;
   const uint64_t tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
   const int lane = threadIdx.x % WARP_SIZE;
   const uint64_t count = ctl[CTL_FRONTIER + step % 2], big = ctl[CTL_BIG + step % 2];
   unsigned long long local = 0, remote = 0, edges = 0;
-  for (uint64_t i = tid / WARP_SIZE; i < count; i += warps) {
-    const uint32_t v = p.frontier[i];
-    const uint64_t lo = p.off[v], hi = p.off[v + 1];
-    const unsigned long long kv = p.done[v];
-    if (lane == 0) edges += hi - lo;
-    for (uint64_t a = lo + lane; a < hi; a += WARP_SIZE)
-      relax_arc<pred_pass>(p, t, a, kv, p.first + v, local, remote);
+  for (uint64_t tile = blockIdx.x; tile * BLOCK < count; tile += gridDim.x) {
+    const uint64_t i = tile * BLOCK + threadIdx.x;
+    uint32_t deg = 0; /* below BIG_DEGREE: a tile's arcs fit 32 bits */
+    if (i < count) {
+      const uint32_t v = p.frontier[i];
+      const uint64_t lo = p.off[v];
+      deg = (uint32_t)(p.off[v + 1] - lo);
+      s_v[threadIdx.x] = v;
+      s_lo[threadIdx.x] = lo;
+      s_kv[threadIdx.x] = p.done[v];
+    }
+    uint32_t at = 0, total = 0;
+    scan_t(scan_tmp).ExclusiveSum(deg, at, total);
+    s_at[threadIdx.x] = at;
+    __syncthreads();
+    if (threadIdx.x == 0) edges += total;
+    for (uint32_t j = threadIdx.x; j < total; j += BLOCK) {
+      int lo = 0, hi = BLOCK - 1; /* the entry: the last one whose arcs start at or before j */
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (s_at[mid] <= j) lo = mid;
+        else hi = mid - 1;
+      }
+      relax_arc<pred_pass>(p, t, s_lo[lo] + (j - s_at[lo]), s_kv[lo], p.first + s_v[lo], local, remote);
+    }
+    __syncthreads(); /* the tile's shared arrays are read before the next tile writes them */
   }
   for (uint64_t i = 0; i < big; i++) {
     const uint32_t v = p.frontier[p.n_local - 1 - i];
