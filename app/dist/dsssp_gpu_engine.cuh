@@ -88,10 +88,17 @@ __device__ __forceinline__ int owner_of(const uint32_t *bounds, int ranks, uint3
   return lo;
 }
 
+/* A combining slot: a head's least offer of the round and its tail, in one 16-byte record, so
+   that an offer reads the head and the key in one sector (two arrays took two random sectors). */
+struct __align__(16) slot {
+  unsigned long long key; /* KEY_INF: no offer */
+  uint32_t head;          /* EMPTY_HEAD: free */
+  uint32_t pred;          /* the offer's tail, with predecessors */
+};
+static_assert(sizeof(slot) == 16, "a slot is 16 bytes");
+
 struct table {
-  uint32_t *head;
-  unsigned long long *key;
-  uint32_t *pred;
+  slot *slots;
   uint32_t *list;                  /* slots in use, rank p's from list_base[p] on, in the order taken */
   const uint64_t *list_base;       /* ranks: where each owner's slots start in list */
   unsigned long long *owner_count; /* ranks: each owner's slots this round */
@@ -106,9 +113,9 @@ struct table {
   /* The slot of head, taking a free one (and listing it for its owner) when head is new. */
   __device__ __forceinline__ uint64_t insert(uint32_t h) const {
     for (uint64_t s = hash(h) & mask;; s = (s + 1) & mask) {
-      uint32_t cur = head[s];
+      uint32_t cur = slots[s].head;
       if (cur == EMPTY_HEAD) {
-        cur = atomicCAS(&head[s], EMPTY_HEAD, h);
+        cur = atomicCAS(&slots[s].head, EMPTY_HEAD, h);
         if (cur == EMPTY_HEAD) {
           const int o = owner_of(bounds, ranks, h);
           list[list_base[o] + atomicAdd(&owner_count[o], 1ull)] = (uint32_t)s;
@@ -120,7 +127,7 @@ struct table {
   }
   __device__ __forceinline__ uint64_t find(uint32_t h) const {
     uint64_t s = hash(h) & mask;
-    while (head[s] != h) s = (s + 1) & mask;
+    while (slots[s].head != h) s = (s + 1) & mask;
     return s;
   }
 };

@@ -111,10 +111,10 @@ __device__ __forceinline__ void relax_arc(const part &p, const table &t, uint64_
     }
   } else if (pred_pass) {
     const uint64_t s = t.find(h);
-    if (t.key[s] == k) t.pred[s] = tail;
+    if (t.slots[s].key == k) t.slots[s].pred = tail;
   } else {
     const uint64_t s = t.insert(h);
-    if (k < t.key[s]) atomicMin(&t.key[s], k);
+    if (k < t.slots[s].key) atomicMin(&t.slots[s].key, k);
     remote++;
   }
 }
@@ -221,11 +221,11 @@ __global__ void gather_kernel(table t, const uint64_t *off, int want_pred, ds_ds
       else hi = mid - 1;
     }
     const uint32_t s = t.list[t.list_base[lo] + (i - off[lo])];
-    out[i].head = t.head[s];
-    out[i].pred = want_pred ? t.pred[s] : DS_NO_PRED;
-    out[i].key = t.key[s];
-    t.head[s] = EMPTY_HEAD;
-    t.key[s] = KEY_INF;
+    const slot x = t.slots[s];
+    out[i].head = x.head;
+    out[i].pred = want_pred ? x.pred : DS_NO_PRED;
+    out[i].key = x.key;
+    t.slots[s] = slot{KEY_INF, EMPTY_HEAD, DS_NO_PRED};
   }
 }
 

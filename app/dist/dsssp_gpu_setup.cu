@@ -48,7 +48,7 @@ ds_status check_room(const engine *e, const ds_dgraph *g, uint64_t cap, int dev,
   const uint64_t n = g->n_local, m = g->m_local, pred = e->want_pred ? 4 : 0;
   const double csr = 8.0 * (double)(n + 1) + 8.0 * (double)m;
   const double state = (double)n * (8 + 8 + 1 + 4 + pred); /* key, done, changed, frontier */
-  const double table = (double)cap * (4 + 8 + pred) + 4.0 * (double)e->list_slots +
+  const double table = (double)cap * sizeof(slot) + 4.0 * (double)e->list_slots +
                        (double)e->max_heads * sizeof(ds_dsssp_update);
   size_t free_bytes = 0, total = 0;
   DS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
@@ -66,9 +66,7 @@ ds_status table_init(engine *e, const ds_dgraph *g, uint64_t cap, ds_error *err)
   table &t = e->t;
   t.mask = cap - 1;
   t.ranks = R;
-  DS_TRY(dev_alloc(&t.head, cap, e, "the combining table", err));
-  DS_TRY(dev_alloc(&t.key, cap, e, "the combining table", err));
-  if (e->want_pred) DS_TRY(dev_alloc(&t.pred, cap, e, "the combining table", err));
+  DS_TRY(dev_alloc(&t.slots, cap, e, "the combining table", err));
   DS_TRY(dev_alloc(&t.list, e->list_slots, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&e->d_list_base, (uint64_t)R, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&t.owner_count, (uint64_t)R, e, "the owners' counts", err));
@@ -177,8 +175,10 @@ ds_status engine_start(engine *e, uint32_t source, const ds_dsssp_params *prm, d
   DS_CUDA_TRY(cudaMemsetAsync(p.changed, 0, n, e->s));
   if (p.pred != nullptr) DS_CUDA_TRY(cudaMemsetAsync(p.pred, 0xff, n * 4, e->s)); /* DS_NO_PRED */
   if (ds_dgraph_owns(e->g, source)) DS_CUDA_TRY(cudaMemsetAsync(p.key + (source - e->g->first), 0, 8, e->s));
-  DS_CUDA_TRY(cudaMemsetAsync(e->t.head, 0xff, e->cap * 4, e->s));
-  DS_CUDA_TRY(cudaMemsetAsync(e->t.key, 0xff, e->cap * 8, e->s));
+  /* every slot free: EMPTY_HEAD, KEY_INF and DS_NO_PRED are all ones */
+  static_assert(EMPTY_HEAD == UINT32_MAX && KEY_INF == UINT64_MAX && DS_NO_PRED == UINT32_MAX,
+                "a free slot is all ones");
+  DS_CUDA_TRY(cudaMemsetAsync(e->t.slots, 0xff, e->cap * sizeof(slot), e->s));
   DS_CUDA_TRY(cudaMemsetAsync(e->t.owner_count, 0, (size_t)e->ranks * sizeof *e->t.owner_count, e->s));
   DS_CUDA_TRY(cudaMemsetAsync(e->d_ctl, 0, CTL_WORDS * sizeof *e->d_ctl, e->s));
   DS_CUDA_TRY(cudaStreamSynchronize(e->s));
@@ -188,7 +188,7 @@ ds_status engine_start(engine *e, uint32_t source, const ds_dsssp_params *prm, d
 void engine_free(engine *e) {
   const part &p = e->p;
   void *dev[] = {(void *)p.off, (void *)p.col, (void *)p.w, p.key, p.done, p.changed, p.frontier,
-                 p.pred, e->t.head, e->t.key, e->t.pred, e->t.list, e->t.owner_count, e->d_list_base,
+                 p.pred, e->t.slots, e->t.list, e->t.owner_count, e->d_list_base,
                  e->d_bounds, e->d_ctl, e->d_off, e->d_xfer, e->d_send, e->d_recv};
   for (void *q : dev) cudaFree(q);
   cudaFreeHost(e->h_ctl);
