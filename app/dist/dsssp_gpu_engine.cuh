@@ -7,6 +7,7 @@
 #ifndef DS_DIST_DSSSP_GPU_ENGINE_CUH
 #define DS_DIST_DSSSP_GPU_ENGINE_CUH
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <float.h>
 #include <stdint.h>
@@ -110,6 +111,17 @@ struct table {
     uint64_t x = v * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing: spreads runs of ids */
     return x ^ (x >> 29);
   }
+  /* A place in owner o's list, taken together by the lanes of the warp that take one for the
+     same owner at the same time: one atomic on o's count for them all. A round lists millions
+     of new heads under a few owners (on 2 ranks, all under one), and an atomic a head queued
+     them all on one or a few words. */
+  __device__ __forceinline__ uint64_t list_place(int o) const {
+    cooperative_groups::coalesced_group here = cooperative_groups::coalesced_threads();
+    cooperative_groups::coalesced_group same = cooperative_groups::labeled_partition(here, o);
+    unsigned long long at = 0;
+    if (same.thread_rank() == 0) at = atomicAdd(&owner_count[o], (unsigned long long)same.size());
+    return same.shfl(at, 0) + same.thread_rank();
+  }
   /* The slot of head, taking a free one (and listing it for its owner) when head is new. */
   __device__ __forceinline__ uint64_t insert(uint32_t h) const {
     for (uint64_t s = hash(h) & mask;; s = (s + 1) & mask) {
@@ -118,7 +130,7 @@ struct table {
         cur = atomicCAS(&slots[s].head, EMPTY_HEAD, h);
         if (cur == EMPTY_HEAD) {
           const int o = owner_of(bounds, ranks, h);
-          list[list_base[o] + atomicAdd(&owner_count[o], 1ull)] = (uint32_t)s;
+          list[list_base[o] + list_place(o)] = (uint32_t)s;
           return s;
         }
       }
