@@ -22,7 +22,6 @@ constexpr int WARP_SIZE = 32;
 constexpr int BLOCK = 256;
 constexpr uint64_t KEY_INF = DS_DSSSP_KEY_INF;
 constexpr uint64_t KEY_SAT = DS_DSSSP_KEY_SAT;
-constexpr uint32_t EMPTY_HEAD = UINT32_MAX; /* a free table slot (vertex ids are < 2^32 - 1) */
 constexpr uint64_t FLOAT_BUCKET_CAP = (uint64_t)1 << 62; /* as the CPU twin: one last bucket */
 
 /* Out-degree from which a frontier vertex is relaxed by the whole grid, not one warp. */
@@ -89,28 +88,27 @@ __device__ __forceinline__ int owner_of(const uint32_t *bounds, int ranks, uint3
   return lo;
 }
 
-/* A combining slot: a head's least offer of the round and its tail, in one 16-byte record, so
-   that an offer reads the head and the key in one sector (two arrays took two random sectors). */
-struct __align__(16) slot {
-  unsigned long long key; /* KEY_INF: no offer */
-  uint32_t head;          /* EMPTY_HEAD: free */
-  uint32_t pred;          /* the offer's tail, with predecessors */
-};
-static_assert(sizeof(slot) == 16, "a slot is 16 bytes");
-
+/* The combining table: a key a vertex of the other ranks, indexed directly by the vertex's place
+ * among them (its global id, less n_local above this rank's range), holding the least offer of
+ * the round (KEY_INF: none) and, with predecessors, its tail. The offer that lowers a key from
+ * KEY_INF is the head's first of the round: its thread lists the index under the owner. An
+ * offer is then one key read and one atomic, where an open-addressing hash took a probe of its
+ * head array, a claim of a slot and a key in another array; and 8 bytes for each of the other
+ * ranks' vertices take no more memory than that hash's slots at half load (12 or 16 bytes, two
+ * for each head a round can offer, min(n - n_local, m_local)) wherever a rank's arcs number at
+ * least a quarter of the other ranks' vertices. */
 struct table {
-  slot *slots;
-  uint32_t *list;                  /* slots in use, rank p's from list_base[p] on, in the order taken */
-  const uint64_t *list_base;       /* ranks: where each owner's slots start in list */
-  unsigned long long *owner_count; /* ranks: each owner's slots this round */
+  unsigned long long *key;         /* n - n_local */
+  uint32_t *pred;                  /* n - n_local, with predecessors */
+  uint32_t *list;                  /* indices in use, rank p's from list_base[p] on, in the order taken */
+  const uint64_t *list_base;       /* ranks: where each owner's indices start in list */
+  unsigned long long *owner_count; /* ranks: each owner's indices this round */
   const uint32_t *bounds;          /* ranks + 1: the partition's first ids */
   int ranks;
-  uint64_t mask;                   /* capacity - 1 (a power of two) */
+  uint32_t first, n_local;         /* this rank's range, which the indices skip */
 
-  static __device__ __forceinline__ uint64_t hash(uint32_t v) {
-    uint64_t x = v * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing: spreads runs of ids */
-    return x ^ (x >> 29);
-  }
+  __device__ __forceinline__ uint32_t index(uint32_t h) const { return h < first ? h : h - n_local; }
+  __device__ __forceinline__ uint32_t head(uint32_t x) const { return x < first ? x : x + n_local; }
   /* A place in owner o's list, taken together by the lanes of the warp that take one for the
      same owner at the same time: one atomic on o's count for them all. A round lists millions
      of new heads under a few owners (on 2 ranks, all under one), and an atomic a head queued
@@ -122,25 +120,14 @@ struct table {
     if (same.thread_rank() == 0) at = atomicAdd(&owner_count[o], (unsigned long long)same.size());
     return same.shfl(at, 0) + same.thread_rank();
   }
-  /* The slot of head, taking a free one (and listing it for its owner) when head is new. */
-  __device__ __forceinline__ uint64_t insert(uint32_t h) const {
-    for (uint64_t s = hash(h) & mask;; s = (s + 1) & mask) {
-      uint32_t cur = slots[s].head;
-      if (cur == EMPTY_HEAD) {
-        cur = atomicCAS(&slots[s].head, EMPTY_HEAD, h);
-        if (cur == EMPTY_HEAD) {
-          const int o = owner_of(bounds, ranks, h);
-          list[list_base[o] + list_place(o)] = (uint32_t)s;
-          return s;
-        }
-      }
-      if (cur == h) return s;
+  /* Offer k to head h (another rank's): the key lowered where k is less, h listed for its owner
+     by the offer that found no other this round (k < KEY_INF: keys saturate below it). */
+  __device__ __forceinline__ void offer(uint32_t h, unsigned long long k) const {
+    const uint32_t x = index(h);
+    if (k < key[x] && atomicMin(&key[x], k) == KEY_INF) {
+      const int o = owner_of(bounds, ranks, h);
+      list[list_base[o] + list_place(o)] = x;
     }
-  }
-  __device__ __forceinline__ uint64_t find(uint32_t h) const {
-    uint64_t s = hash(h) & mask;
-    while (slots[s].head != h) s = (s + 1) & mask;
-    return s;
   }
 };
 
@@ -168,7 +155,7 @@ struct engine {
   const ds_dgraph *g;
   int ranks, me, staged, want_pred, own_stream;
   int device, pred_room; /* pred_room: opened for searches with predecessors */
-  uint64_t cap;          /* the combining table's slots */
+  uint64_t others;       /* the other ranks' vertices: the combining table's keys */
   cudaStream_t s;
   part p;
   table t;

@@ -18,15 +18,16 @@
  *   2. relax: a block a tile of frontier vertices, their arcs dealt over its
  *      threads, then every thread of the grid over each big vertex's arcs (a
  *      hub's million arcs would leave one block working while the rest of the
- *      GPU waits); own heads by atomicMin on the key, other ranks' heads into
- *      the combining table (an open-addressing hash of head -> least key), each
- *      new head's slot appended to its owner rank's list; a key is read before
- *      its atomic, which most offers of a round after the first do not lower;
+ *      GPU waits); own heads by atomicMin on the key, other ranks' heads by
+ *      atomicMin on the combining table's key of that head (a key a vertex of
+ *      the other ranks), the offer that finds none listing the head under its
+ *      owner; a key is read before its atomic, which most offers of a round
+ *      after the first do not lower;
  *   3. predecessors (where asked for): the arcs again, a tail written where
  *      its offer equals the head's new key;
  *   4. offsets: the owners' counts, their prefix (the send layout, grouped by
  *      owner) and the counts as 64-bit words for the exchange of counts;
- *      gather: the updates in that layout, the slots emptied for the next round;
+ *      gather: the updates in that layout, their table keys reset for the next round;
  *   5. apply (on the owner): atomicMin, then the predecessors as in 3;
  *   6. scan: the least bucket of a live vertex and this rank's status into
  *      the agreement words, and changed[] cleared.
@@ -110,11 +111,10 @@ __device__ __forceinline__ void relax_arc(const part &p, const table &t, uint64_
       local++;
     }
   } else if (pred_pass) {
-    const uint64_t s = t.find(h);
-    if (t.slots[s].key == k) t.slots[s].pred = tail;
+    const uint32_t x = t.index(h);
+    if (t.key[x] == k) t.pred[x] = tail;
   } else {
-    const uint64_t s = t.insert(h);
-    if (k < t.slots[s].key) atomicMin(&t.slots[s].key, k);
+    t.offer(h, k);
     remote++;
   }
 }
@@ -210,7 +210,7 @@ __global__ void offsets_kernel(table t, uint64_t *off, uint64_t *counts) {
   if (lane == WARP_SIZE - 1) off[t.ranks] = before;
 }
 
-// 4b. the updates in owner order, and the slots emptied
+// 4b. the updates in owner order, and their keys in the table reset
 __global__ void gather_kernel(table t, const uint64_t *off, int want_pred, ds_dsssp_update *out) {
   const uint64_t n = off[t.ranks], threads = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += threads) {
@@ -220,12 +220,11 @@ __global__ void gather_kernel(table t, const uint64_t *off, int want_pred, ds_ds
       if (off[mid] <= i) lo = mid;
       else hi = mid - 1;
     }
-    const uint32_t s = t.list[t.list_base[lo] + (i - off[lo])];
-    const slot x = t.slots[s];
-    out[i].head = x.head;
-    out[i].pred = want_pred ? x.pred : DS_NO_PRED;
-    out[i].key = x.key;
-    t.slots[s] = slot{KEY_INF, EMPTY_HEAD, DS_NO_PRED};
+    const uint32_t x = t.list[t.list_base[lo] + (i - off[lo])];
+    out[i].head = t.head(x);
+    out[i].pred = want_pred ? t.pred[x] : DS_NO_PRED;
+    out[i].key = t.key[x];
+    t.key[x] = KEY_INF;
   }
 }
 

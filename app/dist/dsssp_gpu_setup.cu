@@ -5,10 +5,10 @@
  *
  * Memory on the GPU: the CSR (8 + 8 bytes an arc with the offsets' share), 21
  * bytes a vertex (key, done, predecessor, changed), and the combining table:
- * a slot for twice the most distinct heads a round can offer other ranks,
- * min(n - n_local, m_local), at 12 bytes a slot (16 with predecessors), the
- * owners' lists of slots (4 bytes for each of an owner's vertices a round can
- * reach, at most that many a rank) and the updates (16 bytes a head).
+ * a key for each of the other ranks' vertices (8 bytes, 12 with predecessors),
+ * the owners' lists of indices (4 bytes for each of an owner's vertices a round
+ * can reach, at most the heads a round can offer, min(n - n_local, m_local))
+ * and the updates (16 bytes a head).
  */
 #include "dist/comm_nccl.h"
 
@@ -23,32 +23,26 @@ namespace {
 
 constexpr double GB = 1e9;
 
-/* The combining table's capacity (room for every distinct head a round may offer) and the
- * owners' lists (owner p's: the fewer of its vertices and the heads a round can offer). */
-ds_status plan_table(engine *e, const ds_dgraph *g, uint64_t *cap, ds_error *err) {
-  const uint64_t others = (uint64_t)g->n - g->n_local;
-  e->max_heads = others < g->m_local ? others : g->m_local;
-  *cap = 2;
-  while (*cap < 2 * e->max_heads) *cap *= 2;
-  if (*cap > (uint64_t)UINT32_MAX + 1) /* the lists hold slots as 32-bit values */
-    return ds_error_set(err, DS_ERR_UNSUPPORTED, "rank %d: %llu other ranks' heads a round need "
-                        "more than 2^32 combining slots", e->me, (unsigned long long)e->max_heads);
+/* The combining table's keys, and the owners' lists (owner p's: the fewer of its vertices and
+ * the heads a round can offer). */
+void plan_table(engine *e, const ds_dgraph *g) {
+  e->others = (uint64_t)g->n - g->n_local;
+  e->max_heads = e->others < g->m_local ? e->others : g->m_local;
   e->list_slots = 0;
   for (int q = 0; q < g->ranks; q++) {
     if (q == g->rank) continue;
     const uint64_t nq = (uint64_t)g->part.bounds[q + 1] - g->part.bounds[q];
     e->list_slots += nq < e->max_heads ? nq : e->max_heads;
   }
-  return DS_OK;
 }
 
 /* What the search allocates on the GPU before its first round, against what is
  * free there: a graph too large is refused before anything is allocated. */
-ds_status check_room(const engine *e, const ds_dgraph *g, uint64_t cap, int dev, ds_error *err) {
+ds_status check_room(const engine *e, const ds_dgraph *g, int dev, ds_error *err) {
   const uint64_t n = g->n_local, m = g->m_local, pred = e->want_pred ? 4 : 0;
   const double csr = 8.0 * (double)(n + 1) + 8.0 * (double)m;
   const double state = (double)n * (8 + 8 + 1 + 4 + pred); /* key, done, changed, frontier */
-  const double table = (double)cap * sizeof(slot) + 4.0 * (double)e->list_slots +
+  const double table = (double)e->others * (8 + pred) + 4.0 * (double)e->list_slots +
                        (double)e->max_heads * sizeof(ds_dsssp_update);
   size_t free_bytes = 0, total = 0;
   DS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
@@ -61,12 +55,14 @@ ds_status check_room(const engine *e, const ds_dgraph *g, uint64_t cap, int dev,
 }
 
 /* The combining table, the owners' lists and what a round exchanges. */
-ds_status table_init(engine *e, const ds_dgraph *g, uint64_t cap, ds_error *err) {
+ds_status table_init(engine *e, const ds_dgraph *g, ds_error *err) {
   const int R = e->ranks;
   table &t = e->t;
-  t.mask = cap - 1;
   t.ranks = R;
-  DS_TRY(dev_alloc(&t.slots, cap, e, "the combining table", err));
+  t.first = g->first;
+  t.n_local = g->n_local;
+  DS_TRY(dev_alloc(&t.key, e->others, e, "the combining table", err));
+  if (e->want_pred) DS_TRY(dev_alloc(&t.pred, e->others, e, "the combining table", err));
   DS_TRY(dev_alloc(&t.list, e->list_slots, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&e->d_list_base, (uint64_t)R, e, "the owners' lists", err));
   DS_TRY(dev_alloc(&t.owner_count, (uint64_t)R, e, "the owners' counts", err));
@@ -116,9 +112,8 @@ ds_status engine_open(engine *e, ds_comm *comm, const ds_dgraph *g, int want_pre
     for (cudaEvent_t &x : round) DS_CUDA_TRY(cudaEventCreate(&x));
 
   // 0. room for all of it
-  uint64_t cap = 2;
-  DS_TRY(plan_table(e, g, &cap, err));
-  DS_TRY(check_room(e, g, cap, cur, err));
+  plan_table(e, g);
+  DS_TRY(check_room(e, g, cur, err));
 
   // 1. the graph
   part &p = e->p;
@@ -146,8 +141,7 @@ ds_status engine_open(engine *e, ds_comm *comm, const ds_dgraph *g, int want_pre
   if (e->want_pred) DS_TRY(dev_alloc(&p.pred, n, e, "the predecessors", err));
 
   // 3. combining, grouping and the counters
-  e->cap = cap;
-  DS_TRY(table_init(e, g, cap, err));
+  DS_TRY(table_init(e, g, err));
   DS_TRY(dev_alloc(&e->d_ctl, CTL_WORDS, e, "the counters", err));
   DS_CUDA_TRY(cudaMallocHost((void **)&e->h_ctl, CTL_WORDS * sizeof *e->h_ctl));
   /* the copies above ran on the legacy stream, which the engine's does not wait for */
@@ -175,10 +169,7 @@ ds_status engine_start(engine *e, uint32_t source, const ds_dsssp_params *prm, d
   DS_CUDA_TRY(cudaMemsetAsync(p.changed, 0, n, e->s));
   if (p.pred != nullptr) DS_CUDA_TRY(cudaMemsetAsync(p.pred, 0xff, n * 4, e->s)); /* DS_NO_PRED */
   if (ds_dgraph_owns(e->g, source)) DS_CUDA_TRY(cudaMemsetAsync(p.key + (source - e->g->first), 0, 8, e->s));
-  /* every slot free: EMPTY_HEAD, KEY_INF and DS_NO_PRED are all ones */
-  static_assert(EMPTY_HEAD == UINT32_MAX && KEY_INF == UINT64_MAX && DS_NO_PRED == UINT32_MAX,
-                "a free slot is all ones");
-  DS_CUDA_TRY(cudaMemsetAsync(e->t.slots, 0xff, e->cap * sizeof(slot), e->s));
+  DS_CUDA_TRY(cudaMemsetAsync(e->t.key, 0xff, e->others * 8, e->s)); /* KEY_INF: no offer */
   DS_CUDA_TRY(cudaMemsetAsync(e->t.owner_count, 0, (size_t)e->ranks * sizeof *e->t.owner_count, e->s));
   DS_CUDA_TRY(cudaMemsetAsync(e->d_ctl, 0, CTL_WORDS * sizeof *e->d_ctl, e->s));
   DS_CUDA_TRY(cudaStreamSynchronize(e->s));
@@ -188,7 +179,7 @@ ds_status engine_start(engine *e, uint32_t source, const ds_dsssp_params *prm, d
 void engine_free(engine *e) {
   const part &p = e->p;
   void *dev[] = {(void *)p.off, (void *)p.col, (void *)p.w, p.key, p.done, p.changed, p.frontier,
-                 p.pred, e->t.slots, e->t.list, e->t.owner_count, e->d_list_base,
+                 p.pred, e->t.key, e->t.pred, e->t.list, e->t.owner_count, e->d_list_base,
                  e->d_bounds, e->d_ctl, e->d_off, e->d_xfer, e->d_send, e->d_recv};
   for (void *q : dev) cudaFree(q);
   cudaFreeHost(e->h_ctl);
