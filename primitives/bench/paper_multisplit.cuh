@@ -25,6 +25,72 @@ using msplit::detail::tile_args;
 using msplit::detail::tile_layout;
 using msplit::detail::WARP_SIZE;
 
+// A three-pass tile: its place in the input, its elements in registers (warp-striped) and, per
+// element, its bucket (high 16 bits) and its rank among the warp's elements of that bucket (low 16
+// bits: < TILE), packed to save registers; the warp's bucket counts are in `counts` (WARPS x m).
+template <int ITEMS, typename Key, typename VReg>
+struct ranked_tile {
+  size_t begin;
+  uint32_t valid, warp_first;
+  bool full;
+  Key keys[ITEMS];
+  VReg vals[ITEMS];
+  uint32_t br[ITEMS];
+};
+
+// The steps both reordering kernels begin with: stage the functor, clear the warp histograms, load
+// the tile warp-striped (values only if LOAD_VALUES) and bucket and rank its elements within their
+// warp; the library's DIRECT kernel (msplit/detail/multisplit/three_pass.cuh) takes the same steps
+// in its own body, which sharing this function made slower.
+template <bool LOAD_VALUES, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op, typename VReg>
+__device__ __forceinline__ void load_and_rank_tile(const tile_args<Key, Value, Op> &a, unsigned char *smem,
+                                                   const tile_layout &lay, uint32_t *counts,
+                                                   ranked_tile<ITEMS, Key, VReg> &t) {
+  using namespace msplit::detail;
+  constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
+  constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
+  static_assert(TILE <= 0xFFFF, "ranks are packed into 16 bits");
+  const uint32_t m = a.m;
+  const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
+  const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
+  for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
+  __syncthreads();
+  t.begin = a.begin + size_t(blockIdx.x) * TILE;
+  t.valid = uint32_t(a.end - t.begin < TILE ? a.end - t.begin : TILE);
+  t.full = t.valid == TILE;
+  t.warp_first = warp * WARP_SIZE * ITEMS;
+  const bool full = t.full;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const uint32_t idx = t.warp_first + k * WARP_SIZE + lane;
+    if (full || idx < t.valid) {
+      t.keys[k] = a.keys_in[t.begin + idx];
+      if constexpr (LOAD_VALUES) t.vals[k] = a.values_in[t.begin + idx];
+    }
+  }
+  uint32_t *my_counts = counts + warp * m;
+  if (!a.pm.use_match) {
+    // m <= 32: ballots, each lane keeps the running count of bucket `lane` in a register
+    uint32_t run = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool valid = full || t.warp_first + k * WARP_SIZE + lane < t.valid;
+      const uint32_t b = valid ? clamped_bucket(op, t.keys[k], m) : 0;
+      t.br[k] = (b << 16) | warp_ballot_rank_step(b, valid, a.pm.ballot_rounds, run);
+    }
+    if (lane < m) my_counts[lane] = run;
+  } else {
+    // m > 32: peers by __match_any_sync, running counts in shared memory
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool valid = full || t.warp_first + k * WARP_SIZE + lane < t.valid;
+      const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+      const uint32_t b = valid ? clamped_bucket(op, t.keys[k], m) : 0;
+      t.br[k] = (b << 16) | warp_rank_step(b, valid, valid_mask, a.pm, my_counts);
+    }
+  }
+}
+
 // Where a tile's runs are formed: per warp (WMS, a subproblem per warp) or per block (BMS).
 enum class level { WARP, BLOCK };
 

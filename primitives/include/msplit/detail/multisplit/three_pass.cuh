@@ -25,77 +25,19 @@
 namespace msplit {
 namespace detail {
 
-// A three-pass tile: its place in the input, its elements in registers (warp-striped) and, per
-// element, its bucket (high 16 bits) and its rank among the warp's elements of that bucket (low 16
-// bits: < TILE), packed to save registers; the warp's bucket counts are in `counts` (WARPS x m).
-template <int ITEMS, typename Key, typename VReg>
-struct ranked_tile {
-  size_t begin;
-  uint32_t valid, warp_first;
-  bool full;
-  Key keys[ITEMS];
-  VReg vals[ITEMS];
-  uint32_t br[ITEMS];
-};
-
-// The steps every three-pass tile kernel begins with: stage the functor, clear the warp
-// histograms, load the tile warp-striped (values only if LOAD_VALUES) and bucket and rank its
-// elements within their warp.
-template <bool LOAD_VALUES, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op, typename VReg>
-__device__ __forceinline__ void load_and_rank_tile(const tile_args<Key, Value, Op> &a, unsigned char *smem,
-                                                   const tile_layout &lay, uint32_t *counts,
-                                                   ranked_tile<ITEMS, Key, VReg> &t) {
-  constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
-  constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
-  static_assert(TILE <= 0xFFFF, "ranks are packed into 16 bits");
-  const uint32_t m = a.m;
-  const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
-  const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
-  for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
-  __syncthreads();
-  t.begin = a.begin + size_t(blockIdx.x) * TILE;
-  t.valid = uint32_t(a.end - t.begin < TILE ? a.end - t.begin : TILE);
-  t.full = t.valid == TILE;
-  t.warp_first = warp * WARP_SIZE * ITEMS;
-  const bool full = t.full;
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const uint32_t idx = t.warp_first + k * WARP_SIZE + lane;
-    if (full || idx < t.valid) {
-      t.keys[k] = a.keys_in[t.begin + idx];
-      if constexpr (LOAD_VALUES) t.vals[k] = a.values_in[t.begin + idx];
-    }
-  }
-  uint32_t *my_counts = counts + warp * m;
-  if (!a.pm.use_match) {
-    // m <= 32: ballots, each lane keeps the running count of bucket `lane` in a register
-    uint32_t run = 0;
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const bool valid = full || t.warp_first + k * WARP_SIZE + lane < t.valid;
-      const uint32_t b = valid ? clamped_bucket(op, t.keys[k], m) : 0;
-      t.br[k] = (b << 16) | warp_ballot_rank_step(b, valid, a.pm.ballot_rounds, run);
-    }
-    if (lane < m) my_counts[lane] = run;
-  } else {
-    // m > 32: peers by __match_any_sync, running counts in shared memory
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const bool valid = full || t.warp_first + k * WARP_SIZE + lane < t.valid;
-      const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
-      const uint32_t b = valid ? clamped_bucket(op, t.keys[k], m) : 0;
-      t.br[k] = (b << 16) | warp_rank_step(b, valid, valid_mask, a.pm, my_counts);
-    }
-  }
-}
-
 // The DIRECT variant's prescan (the call's first kernel, so it clears the error record: nothing
-// in these passes can record one) and postscan.
+// in these passes can record one) and postscan. Steps 1-3 are written out here rather than shared
+// with the benchmark's reproductions of the paper's reordering variants through a device function
+// that fills a tile struct: shared, even forced inline, they cost this kernel 121 more SASS
+// instructions in the postscan of u32 keys (3,764 against 3,643) and 134 in the prescan, and its
+// rate in msplit_bench (DIRECT, u32 keys, m = 2) fell 9 % on the H200.
 template <pass_kind PASS, int BLOCK_THREADS, int ITEMS, typename Key, typename Value, typename Op>
 __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MULTISPLIT_MIN_BLOCKS_PER_SM)
     multisplit_tile_kernel(tile_args<Key, Value, Op> a) {
   constexpr bool HAS_VALUES = !std::is_same_v<Value, no_value>;
   constexpr int WARPS = BLOCK_THREADS / WARP_SIZE;
+  constexpr uint32_t WARP_TILE = WARP_SIZE * ITEMS;
+  constexpr uint32_t TILE = BLOCK_THREADS * ITEMS;
   static_assert(BLOCK_THREADS % WARP_SIZE == 0, "whole warps");
 
   extern __shared__ __align__(16) unsigned char smem[];
@@ -104,30 +46,79 @@ __global__ void __launch_bounds__(BLOCK_THREADS, tuning::MULTISPLIT_MIN_BLOCKS_P
       make_tile_layout<BLOCK_THREADS, ITEMS>(m, a.stage ? a.stage_bytes : 0, 1, false, true, PASS != pass_kind::PRESCAN);
   uint32_t *counts = reinterpret_cast<uint32_t *>(smem + lay.counts_off);
   size_t *dest = reinterpret_cast<size_t *>(smem + lay.dest_off);
-  const unsigned lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
+  const unsigned tid = threadIdx.x, lane = tid % WARP_SIZE, warp = tid / WARP_SIZE;
+
+  // 1. stage the functor, clear the warp histograms, take a tile
+  const Op op = stage_op(a.op, a.stage, smem + lay.stage_off, tid, BLOCK_THREADS);
+  for (uint32_t i = tid; i < WARPS * m; i += BLOCK_THREADS) counts[i] = 0;
   const size_t tile = blockIdx.x;
+  __syncthreads();
+  const size_t tile_begin = a.begin + tile * TILE;
+  const uint32_t tile_valid = uint32_t(a.end - tile_begin < TILE ? a.end - tile_begin : TILE);
+  const bool full = tile_valid == TILE;
+  const uint32_t warp_first = warp * WARP_TILE;
+
+  // 2. load warp-striped (the prescan needs no values)
+  Key keys[ITEMS];
   using VReg = std::conditional_t<HAS_VALUES, Value, char>;
-  ranked_tile<ITEMS, Key, VReg> t;
-  load_and_rank_tile<HAS_VALUES && PASS != pass_kind::PRESCAN, BLOCK_THREADS>(a, smem, lay, counts, t);
+  VReg vals[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const uint32_t idx = warp_first + k * WARP_SIZE + lane;
+    if (full || idx < tile_valid) {
+      keys[k] = a.keys_in[tile_begin + idx];
+      if constexpr (HAS_VALUES && PASS != pass_kind::PRESCAN) vals[k] = a.values_in[tile_begin + idx];
+    }
+  }
+
+  // 3. buckets, warp histograms and warp-local ranks
   uint32_t *my_counts = counts + warp * m;
-  const size_t sub = tile * WARPS + warp;
-  if constexpr (PASS == pass_kind::PRESCAN) {
-    // publish this tile's warp histograms (a column of H per warp)
-    if (tile == 0 && threadIdx.x == 0) a.stall.record->code = MSPLIT_SUCCESS;
-    __syncwarp();
-    for (uint32_t b = lane; b < m; b += WARP_SIZE) a.H[b * a.L + sub] = my_counts[b];
-  } else {
-    // each element to G's start of its warp's run of its bucket, plus its rank in that run
-    warp_exclusive_scan_counts(my_counts, m);  // counts -> warp bucket starts
-    for (uint32_t b = lane; b < m; b += WARP_SIZE) dest[warp * m + b] = size_t(a.G[b * a.L + sub]) - my_counts[b];
-    __syncwarp();
+  // bucket (high 16 bits) and rank (low 16 bits: < TILE) of each item, packed to save registers
+  static_assert(TILE <= 0xFFFF, "ranks are packed into 16 bits");
+  uint32_t br[ITEMS];
+  if (!a.pm.use_match) {
+    // m <= 32: ballots, each lane keeps the running count of bucket `lane` in a register
+    uint32_t run = 0;
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
-      if (t.full || t.warp_first + k * WARP_SIZE + lane < t.valid) {
-        const uint32_t b = t.br[k] >> 16;
-        const size_t out = dest[warp * m + b] + my_counts[b] + (t.br[k] & 0xFFFFu);
-        a.keys_out[out] = t.keys[k];
-        if constexpr (HAS_VALUES) a.values_out[out] = t.vals[k];
+      const bool valid = full || warp_first + k * WARP_SIZE + lane < tile_valid;
+      const uint32_t b = valid ? clamped_bucket(op, keys[k], m) : 0;
+      br[k] = (b << 16) | warp_ballot_rank_step(b, valid, a.pm.ballot_rounds, run);
+    }
+    if (lane < m) my_counts[lane] = run;
+  } else {
+    // m > 32: peers by __match_any_sync, running counts in shared memory
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool valid = full || warp_first + k * WARP_SIZE + lane < tile_valid;
+      const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+      const uint32_t b = valid ? clamped_bucket(op, keys[k], m) : 0;
+      br[k] = (b << 16) | warp_rank_step(b, valid, valid_mask, a.pm, my_counts);
+    }
+  }
+
+  if constexpr (PASS == pass_kind::PRESCAN) {
+    // 4. prescan: publish this tile's warp histograms (a column of H per warp) and stop
+    if (tile == 0 && tid == 0) a.stall.record->code = MSPLIT_SUCCESS;
+    __syncwarp();
+    const size_t sub = tile * WARPS + warp;
+    for (uint32_t b = lane; b < m; b += WARP_SIZE) a.H[b * a.L + sub] = my_counts[b];
+  } else {
+    // 5. the warp's bucket starts, and the global destination of each of its bucket runs
+    warp_exclusive_scan_counts(my_counts, m);  // counts -> warp bucket starts
+    const size_t sub = tile * WARPS + warp;
+    for (uint32_t b = lane; b < m; b += WARP_SIZE) dest[warp * m + b] = size_t(a.G[b * a.L + sub]) - my_counts[b];
+    __syncwarp();
+    // 6. positions inside the warp's subproblem
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) br[k] += my_counts[br[k] >> 16];
+    // 7. write each element straight to its place
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      if (full || warp_first + k * WARP_SIZE + lane < tile_valid) {
+        const size_t out = dest[warp * m + (br[k] >> 16)] + (br[k] & 0xFFFFu);
+        a.keys_out[out] = keys[k];
+        if constexpr (HAS_VALUES) a.values_out[out] = vals[k];
       }
     }
   }
