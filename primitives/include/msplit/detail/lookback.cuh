@@ -49,13 +49,30 @@ __device__ __forceinline__ unsigned lookback_group(uint32_t m) {
   return G;
 }
 
+// lookback_group(m) at compile time for a kernel compiled per bucket width BITS = ceil(log2 m)
+// (1..8): the same G for every m of that width (2^(BITS-1) < m <= 2^BITS), except m = 1, run at
+// width 1, which gets 16 lanes instead of 32 (G x m <= 32 still holds). With a run-time G the
+// walk's shuffle loops stayed loops: 133 more SASS instructions in the sweep of u32 keys at
+// m = 256 (3,016 against 2,883).
+template <int BITS>
+__host__ __device__ constexpr unsigned lookback_group_of_bits() {
+  return BITS >= 5 ? 1u : unsigned(WARP_SIZE) >> BITS;
+}
+
 // Walks back from `tile` (> 0) of the portion for bucket b, as lane j of the bucket's group of G
 // lanes, and returns in every lane of the group the count of bucket b in the portion's earlier
 // tiles. Called by whole warps: lanes with no bucket pass active = false. Each round trip
 // inspects G * LB_ITEMS predecessors (item i of lane j is at distance base + i * G + j + 1), so
 // a look-back rarely costs more than one L2 latency even when the nearest inclusive prefix is
 // many tiles back. Loops that contain shuffles are kept warp-uniform with __any_sync. A wait
-// that passes stall.bound_ns gives up (see the top): the clock is read only inside the wait.
+// that passes stall.bound_ns gives up (see the top): the clock is read only inside the wait, and
+// only every STALL_POLLS failed polls.
+//
+// The bound is kept here in two values, the failed polls and the clock at the first read,
+// rather than in a stall_clock, which also holds the bound and the last wait: the walk runs while
+// its caller holds a tile's ranks and values in registers, and at 64 registers a thread (the
+// one-pass sweep) the stall_clock's four more were spilled (pairs at m = 5..8: 32 bytes stored,
+// 48 loaded a tile, none without the bound).
 template <int LB_ITEMS>
 __device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile, uint32_t m, uint32_t b,
                                                   unsigned j, unsigned G, bool active, const lookback_stall &stall) {
@@ -64,7 +81,8 @@ __device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile,
   uint32_t sum = 0;
   size_t base = 0;
   bool done = !active;
-  stall_clock clock(stall.bound_ns);
+  uint32_t polls = 0;         // failed polls (the same in every lane: the loop is warp-uniform)
+  unsigned long long t0 = 0;  // the clock at the STALL_POLLS-th
   while (__any_sync(FULL_WARP_MASK, !done)) {
     uint32_t v[LB_ITEMS];
     uint32_t first_prefix;
@@ -88,11 +106,14 @@ __device__ __forceinline__ uint32_t lookback_walk(uint32_t *status, size_t tile,
       }
       const bool wait = !done && first_zero < first_prefix;  // an unpublished tile before the prefix
       if (!__any_sync(FULL_WARP_MASK, wait)) break;
-      if (__any_sync(FULL_WARP_MASK, clock.expired(stall.record))) {
+      if (++polls % STALL_POLLS != 0) continue;
+      const unsigned long long t = globaltimer_ns();
+      if (polls == STALL_POLLS) t0 = t;
+      if (__any_sync(FULL_WARP_MASK, t - t0 > stall.bound_ns || error_raised(stall.record))) {
         const unsigned waiting = __ballot_sync(FULL_WARP_MASK, wait);
         if ((threadIdx.x % WARP_SIZE) == unsigned(__ffs(waiting) - 1))
           record_error(stall.record, MSPLIT_ERROR_STALLED, stall.primitive, MSPLIT_SITE_LOOKBACK, tile,
-                       tile - (base + first_zero + 1), clock.waited_ns);
+                       tile - (base + first_zero + 1), t - t0);
         return sum;
       }
     }

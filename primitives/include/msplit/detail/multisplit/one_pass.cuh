@@ -302,7 +302,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS, std::is_same_v<Value, no_value>
     ex_keys[pos] = keys[k];
     ex_bucket[pos] = uint8_t(b);
   });
-  const unsigned G = lookback_group(m);
+  constexpr unsigned G = lookback_group_of_bits<BITS>();  // lanes per bucket (lookback.cuh)
   if (warp * WARP_SIZE < G * m) {  // warp-uniform: the warps that serve a bucket
     const uint32_t b = tid / G;
     const unsigned j = tid % G;
