@@ -175,13 +175,23 @@ __device__ __forceinline__ void radix_halves_sweep_tile(const segsort_args<Key, 
   uint32_t *my_hist = warp_hist + warp * RADIX_DIGITS;
   uint32_t dr[ITEMS];
   uint32_t run = 0;  // unused by 8-bit ranks
+  // a full tile is ranked without the per-item bounds test and the ballot of the valid lanes. The
+  // compiler made this split itself until the kernel gained its error record and bounded waits;
+  // since, it ranked every tile as a partial one (147 votes in the kernel's SASS instead of 553)
+  auto rank = [&](auto full_tile) {
+    constexpr bool FULL = decltype(full_tile)::value;
 #pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const bool valid = full || first + k * WARP_SIZE < tile_valid;
-    const unsigned valid_mask = full ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
-    const uint32_t d = valid ? radix_digit(keys[k], a.flip, shift) : 0u;
-    dr[k] = (d << 16) | warp_rank_bits<tuning::RADIX_BITS>(d, valid_mask, run, my_hist);
-  }
+    for (int k = 0; k < ITEMS; ++k) {
+      const bool valid = FULL || first + k * WARP_SIZE < tile_valid;
+      const unsigned valid_mask = FULL ? FULL_WARP_MASK : __ballot_sync(FULL_WARP_MASK, valid);
+      const uint32_t d = valid ? radix_digit(keys[k], a.flip, shift) : 0u;
+      dr[k] = (d << 16) | warp_rank_bits<tuning::RADIX_BITS>(d, valid_mask, run, my_hist);
+    }
+  };
+  if (full)
+    rank(std::true_type{});
+  else
+    rank(std::false_type{});
   __syncthreads();
 
   // 2. thread d: the warps' offsets in digit d's run and the tile's count of d (published at
