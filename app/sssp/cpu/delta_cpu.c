@@ -4,9 +4,10 @@
  *
  * Vertices wait in buckets of width delta by tentative distance. The lowest
  * non-empty bucket is the frontier: its vertices relax all their out-arcs
- * (atomic min by compare-and-swap), and every vertex whose distance dropped
- * is pushed into the relaxing thread's own bin for the new distance's bucket.
- * A bucket is repeated while relaxations refill it (light arcs).
+ * (atomic min by compare-and-swap; a team of one thread loads and stores),
+ * and every vertex whose distance dropped is pushed into the relaxing thread's
+ * own bin for the new distance's bucket. A bucket is repeated while
+ * relaxations refill it (light arcs).
  *
  * Bins are kept over a sliding window of WINDOW_BUCKETS buckets plus one
  * "far" bin for everything beyond it, so memory does not grow with
@@ -70,11 +71,8 @@ static void pause_cpu(void) {
  * whatever lands in the bucket again is relaxed again. Returns arcs scanned. */
 static uint64_t fuse(const tctx *c, size_t limit) {
   bin *b = &c->mine[c->cur];
-  uint64_t scanned = 0;
   size_t head = 0;
-  while (head < b->len && b->len - head < limit &&
-         !atomic_load_explicit(&c->s->oom, memory_order_relaxed))
-    scanned += relax_vertex(c, b->items[head++]); /* may append to b */
+  const uint64_t scanned = relax_bin(c, b, &head, limit);
   if (head == b->len) b->len = 0;
   else if (head > 0) {
     memmove(b->items, b->items + head, (b->len - head) * sizeof(entry));
@@ -222,7 +220,7 @@ static uint64_t help_heavy(const tctx *c, size_t wait) {
 static uint64_t search(dstate *s, int share, target_set *targets) {
   const int tid = omp_get_thread_num(), team = omp_get_num_threads();
   share = share && team > 1;
-  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0};
+  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0, relax_kind(s, team)};
   /* alone, a thread needs no rounds: it drains every bucket by fusion */
   const size_t fuse_limit = team == 1 ? SIZE_MAX : s->fuse_limit;
   const size_t lone_limit = team == 1 ? SIZE_MAX : s->lone_limit;
@@ -248,7 +246,7 @@ static uint64_t search(dstate *s, int share, target_set *targets) {
         scanned += offer_heavy(&c, front, i0, i1);
         if (small) atomic_fetch_add_explicit(&s->offered[p].v, i1 - i0, memory_order_release);
       }
-      for (size_t i = i0; i < i1; i++) scanned += relax_vertex(&c, front[i]);
+      scanned += relax_list(&c, front, i0, i1);
     }
     // 2. every thread relaxes pieces of the heavy vertices offered
     if (share) scanned += help_heavy(&c, small ? len : 0);

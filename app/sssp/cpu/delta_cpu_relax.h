@@ -1,8 +1,9 @@
 /* cpu-delta's state and relaxation (delta_cpu.c holds the rounds): the bins of
- * each thread over a window of buckets, the counters the team shares, and the
- * relaxation of one vertex's arcs by compare-and-swap, with the arcs of a
- * heavy vertex handed out in pieces to whichever threads are free. Private to
- * delta_cpu.c.
+ * each thread over a window of buckets, the counters the team shares, and
+ * the relaxation of a list of entries, compiled once for each kind of search
+ * (relax_kind: weight type, per-vertex word, and compare-and-swap or, for a
+ * team of one thread, load and store), with the arcs of a heavy vertex handed
+ * out in pieces to whichever threads are free. Private to delta_cpu.c.
  */
 #ifndef DS_DELTA_CPU_RELAX_H
 #define DS_DELTA_CPU_RELAX_H
@@ -119,6 +120,7 @@ typedef struct {
   uint32_t cur;   /* slot being processed */
   uint64_t round; /* rounds so far */
   unsigned parity; /* round & 1 */
+  int kind;       /* relax_kind: how this search lowers keys */
 } tctx;
 
 static uint64_t bucket_of(const dstate *s, uint64_t key) {
@@ -175,68 +177,128 @@ static void bin_push(dstate *s, bin *b, entry e) {
   b->items[b->len++] = e;
 }
 
+/* How a search lowers keys, fixed for the whole search (tctx.kind): the relaxation loops are
+ * compiled once for each kind, so that none of these is tested per vertex or arc. */
+enum {
+  RELAX_FLOAT = 1, /* float weights, else 32-bit integer ones */
+  RELAX_CELLS = 2, /* per vertex key << 32 | pred, else the 32-bit key alone */
+  RELAX_ALONE = 4, /* a team of one thread: loads and stores, no compare-and-swap */
+  RELAX_WIDE = 8   /* 64-bit keys: relax_vertex, one kind */
+};
+
+/* What the narrow relaxation loops read, copied into locals once per call (relax_env_of): a
+ * key is lowered by an atomic, across which the compiler does not keep loads through c and
+ * c->s, so each vertex reloaded and spilled a dozen fields of the state; locals stay in
+ * registers. */
+typedef struct {
+  dstate *s;
+  _Atomic uint32_t *key;
+  _Atomic uint64_t *cell;
+  const uint64_t *row;
+  const uint32_t *col;
+  const void *weights;
+  bin *mine;
+  uint64_t base, ahead;
+  ds_key_divider div;
+} relax_env;
+
+static inline __attribute__((always_inline)) relax_env relax_env_of(const tctx *c) {
+  dstate *s = c->s;
+  relax_env r = {s,           s->key, s->cell, s->g->row_offsets, s->g->col, s->g->weights,
+                 c->mine,     c->base, s->prefetch, s->width_div};
+  return r;
+}
+
 /* Lowers v's cell to (nk, u), or its key to nk where no cells are kept, if nk is smaller;
- * 1 when it did. */
-static inline int lower_narrow(dstate *s, uint32_t v, uint32_t nk, uint32_t u, const int cells) {
-  if (!cells) {
-    uint32_t old = atomic_load_explicit(&s->key[v], memory_order_relaxed);
-    while (old > nk)
-      if (atomic_compare_exchange_weak_explicit(&s->key[v], &old, nk, memory_order_relaxed,
+ * 1 when it did. nk is the sum of u's key and the arc's weight, saturated (ds_key_add_u32,
+ * ds_key_add_f32); an integer sum comes unsaturated, in 64 bits, and is saturated only where it
+ * lowers the key: min(sum, sat) < old exactly when sum < old or old is the unreached key (then
+ * min(sum, sat) <= sat < inf), so an arc that lowers nothing costs an add and two compares.
+ * Alone (a team of one thread), no other thread writes a key, and the lowering is a load and a
+ * store: a compare-and-swap is a locked instruction, which waits for the thread's earlier
+ * stores (its bin pushes) to drain and which later loads cannot pass. */
+static inline __attribute__((always_inline)) int lower_narrow(const relax_env *r, uint32_t v,
+                                                              uint64_t sum, uint32_t u,
+                                                              uint32_t *nk, const int kind) {
+  const int is_float = kind & RELAX_FLOAT;
+  if (!(kind & RELAX_CELLS)) {
+    uint32_t old = atomic_load_explicit(&r->key[v], memory_order_relaxed);
+    if (sum >= old && (is_float || old != DS_INF_U32)) return 0;
+    *nk = is_float || sum < DS_KEY_SAT_U32 ? (uint32_t)sum : DS_KEY_SAT_U32;
+    if (kind & RELAX_ALONE) {
+      atomic_store_explicit(&r->key[v], *nk, memory_order_relaxed);
+      return 1;
+    }
+    while (old > *nk)
+      if (atomic_compare_exchange_weak_explicit(&r->key[v], &old, *nk, memory_order_relaxed,
                                                 memory_order_relaxed))
         return 1;
     return 0;
   }
-  uint64_t old = atomic_load_explicit(&s->cell[v], memory_order_relaxed);
-  const uint64_t desired = ((uint64_t)nk << 32) | u;
-  while ((uint32_t)(old >> 32) > nk)
-    if (atomic_compare_exchange_weak_explicit(&s->cell[v], &old, desired, memory_order_relaxed,
+  uint64_t old = atomic_load_explicit(&r->cell[v], memory_order_relaxed);
+  if (sum >= (old >> 32) && (is_float || (uint32_t)(old >> 32) != DS_INF_U32)) return 0;
+  *nk = is_float || sum < DS_KEY_SAT_U32 ? (uint32_t)sum : DS_KEY_SAT_U32;
+  const uint64_t desired = ((uint64_t)*nk << 32) | u;
+  if (kind & RELAX_ALONE) {
+    atomic_store_explicit(&r->cell[v], desired, memory_order_relaxed);
+    return 1;
+  }
+  while ((uint32_t)(old >> 32) > *nk)
+    if (atomic_compare_exchange_weak_explicit(&r->cell[v], &old, desired, memory_order_relaxed,
                                               memory_order_relaxed))
       return 1;
   return 0;
 }
 
-/* The loop of relax_arcs_narrow for one weight type and one kind of per-vertex word (cells
- * with predecessors or keys alone): both are constants where it is called, so each of the
- * four copies the compiler makes tests neither per arc. The integer loop divides in 32 bits
- * (keys and the normalised width fit) by ds_key_quotient, the float one goes through
+/* Relaxes arc e of u, whose key is ku, for one narrow kind. The integer loop divides in 32
+ * bits (keys and the normalised width fit) by ds_key_quotient, the float one goes through
  * bucket_of. */
-static inline __attribute__((always_inline)) uint64_t
-relax_narrow_loop(const tctx *c, uint32_t u, uint32_t ku, uint64_t first, uint64_t last,
-                  const int is_float, const int cells) {
-  dstate *s = c->s;
-  const ds_graph *g = s->g;
-  const uint32_t *col = g->col;
-  const uint64_t base = c->base, ahead = s->prefetch;
-  const ds_key_divider div = s->width_div;
-  bin *mine = c->mine;
-  for (uint64_t e = first; e < last; e++) {
-    if (last - e > ahead) {
-      const uint32_t w = col[e + ahead];
-      __builtin_prefetch(cells ? (const void *)&s->cell[w] : (const void *)&s->key[w], 1);
-    }
-    const uint32_t v = col[e];
-    const uint32_t nk = is_float ? ds_key_add_f32(ku, ((const float *)g->weights)[e])
-                                 : ds_key_add_u32(ku, ((const uint32_t *)g->weights)[e]);
-    if (lower_narrow(s, v, nk, u, cells)) {
-      if (nk == ds_key_sat(is_float)) atomic_store_explicit(&s->saturated, 1, memory_order_relaxed);
-      const uint64_t bucket = is_float ? bucket_of(s, nk) : ds_key_quotient(nk, div);
-      bin_push(s, &mine[slot_of(bucket, base)], entry_of(v, nk));
-    }
+static inline __attribute__((always_inline)) void relax_arc(const relax_env *r, uint32_t u,
+                                                            uint32_t ku, uint64_t e,
+                                                            const int kind) {
+  const int is_float = kind & RELAX_FLOAT;
+  const uint32_t v = r->col[e];
+  const uint64_t sum = is_float ? ds_key_add_f32(ku, ((const float *)r->weights)[e])
+                                : (uint64_t)ku + ((const uint32_t *)r->weights)[e];
+  uint32_t nk;
+  if (lower_narrow(r, v, sum, u, &nk, kind)) {
+    if (nk == ds_key_sat(is_float)) atomic_store_explicit(&r->s->saturated, 1, memory_order_relaxed);
+    const uint64_t bucket = is_float ? bucket_of(r->s, nk) : ds_key_quotient(nk, r->div);
+    bin_push(r->s, &r->mine[slot_of(bucket, r->base)], entry_of(v, nk));
   }
+}
+
+/* The loop over arcs [first, last) of u, whose key is ku, for one narrow kind: the arcs that
+ * have r->ahead more after them prefetch the head's word of the arc that far ahead, the last
+ * r->ahead do not, in a loop of their own, so that no arc tests which it is (a road's vertex,
+ * of fewer arcs than r->ahead, runs the second loop alone). */
+static inline __attribute__((always_inline)) uint64_t
+relax_narrow_loop(const relax_env *r, uint32_t u, uint32_t ku, uint64_t first, uint64_t last,
+                  const int kind) {
+  uint64_t e = first;
+  if (last - first > r->ahead)
+    for (; e < last - r->ahead; e++) {
+      const uint32_t w = r->col[e + r->ahead];
+      __builtin_prefetch(kind & RELAX_CELLS ? (const void *)&r->cell[w] : (const void *)&r->key[w],
+                         1);
+      relax_arc(r, u, ku, e, kind);
+    }
+  for (; e < last; e++) relax_arc(r, u, ku, e, kind);
   return last - first;
 }
 
 /* Relaxes arcs [first, last) of u, whose key is ku, into the thread's bins;
  * returns the arcs scanned. 32-bit keys: the cell is key << 32 | pred, or
- * the key alone where no predecessors are asked. */
+ * the key alone where no predecessors are asked. Shared pieces only: never alone. */
 static uint64_t relax_arcs_narrow(const tctx *c, uint32_t u, uint32_t ku, uint64_t first,
                                   uint64_t last) {
+  const relax_env r = relax_env_of(c);
   const int cells = c->s->key == NULL;
   if (c->s->is_float)
-    return cells ? relax_narrow_loop(c, u, ku, first, last, 1, 1)
-                 : relax_narrow_loop(c, u, ku, first, last, 1, 0);
-  return cells ? relax_narrow_loop(c, u, ku, first, last, 0, 1)
-               : relax_narrow_loop(c, u, ku, first, last, 0, 0);
+    return cells ? relax_narrow_loop(&r, u, ku, first, last, RELAX_FLOAT | RELAX_CELLS)
+                 : relax_narrow_loop(&r, u, ku, first, last, RELAX_FLOAT);
+  return cells ? relax_narrow_loop(&r, u, ku, first, last, RELAX_CELLS)
+               : relax_narrow_loop(&r, u, ku, first, last, 0);
 }
 
 /* The same with 64-bit keys: the cell is the key alone, sums are exact. */
@@ -309,6 +371,82 @@ static uint64_t relax_vertex(const tctx *c, entry e) {
   const uint32_t u = entry_vertex(e);
   const uint64_t *off = c->s->g->row_offsets;
   return relax_arcs(c, u, ku, off[u], off[u + 1]);
+}
+
+/* Relaxes e's vertex if e is live, for one kind (relax_kind): the entry's check, the vertex's
+ * row and its arcs' loop in one body, with no call per vertex, whose prologue and reloads of
+ * the state cost about as much as the arcs of a road's vertex. Returns the arcs scanned. */
+static inline __attribute__((always_inline)) uint64_t
+relax_entry_k(const tctx *c, const relax_env *r, entry e, const int kind) {
+  if (kind >= RELAX_WIDE) return relax_vertex(c, e);
+  if (e == TAKEN_ENTRY) return 0;
+  const uint32_t u = entry_vertex(e);
+  const uint32_t ku =
+      kind & RELAX_CELLS
+          ? (uint32_t)(atomic_load_explicit(&r->cell[u], memory_order_relaxed) >> 32)
+          : atomic_load_explicit(&r->key[u], memory_order_relaxed);
+  if (ku != (uint32_t)(e >> 32)) return 0; /* stale: see entry */
+  return relax_narrow_loop(r, u, ku, r->row[u], r->row[u + 1], kind);
+}
+
+/* Relaxes the live entries front[i0, i1), a chunk of the frontier; returns the arcs scanned. */
+static inline __attribute__((always_inline)) uint64_t
+relax_list_k(const tctx *c, const entry *front, size_t i0, size_t i1, const int kind) {
+  const relax_env r = relax_env_of(c);
+  uint64_t scanned = 0;
+  for (size_t i = i0; i < i1; i++) scanned += relax_entry_k(c, &r, front[i], kind);
+  return scanned;
+}
+
+/* Relaxes the entries of the thread's bin b from *head on, in arrival order, while fewer than
+ * limit of them wait, those that the relaxations append to b included (bucket fusion); *head:
+ * the first entry left. Returns the arcs scanned. */
+static inline __attribute__((always_inline)) uint64_t
+relax_bin_k(const tctx *c, bin *b, size_t *head, size_t limit, const int kind) {
+  const relax_env r = relax_env_of(c);
+  uint64_t scanned = 0;
+  size_t h = *head;
+  while (h < b->len && b->len - h < limit &&
+         !atomic_load_explicit(&c->s->oom, memory_order_relaxed))
+    scanned += relax_entry_k(c, &r, b->items[h++], kind); /* may append to b, move its items */
+  *head = h;
+  return scanned;
+}
+
+/* relax_list_k and relax_bin_k for the search's kind, one compiled loop each. */
+static uint64_t relax_list(const tctx *c, const entry *front, size_t i0, size_t i1) {
+  switch (c->kind) { /* every narrow kind, RELAX_FLOAT | RELAX_CELLS | RELAX_ALONE */
+  case 0: return relax_list_k(c, front, i0, i1, 0);
+  case 1: return relax_list_k(c, front, i0, i1, 1);
+  case 2: return relax_list_k(c, front, i0, i1, 2);
+  case 3: return relax_list_k(c, front, i0, i1, 3);
+  case 4: return relax_list_k(c, front, i0, i1, 4);
+  case 5: return relax_list_k(c, front, i0, i1, 5);
+  case 6: return relax_list_k(c, front, i0, i1, 6);
+  case 7: return relax_list_k(c, front, i0, i1, 7);
+  default: return relax_list_k(c, front, i0, i1, RELAX_WIDE);
+  }
+}
+
+static uint64_t relax_bin(const tctx *c, bin *b, size_t *head, size_t limit) {
+  switch (c->kind) {
+  case 0: return relax_bin_k(c, b, head, limit, 0);
+  case 1: return relax_bin_k(c, b, head, limit, 1);
+  case 2: return relax_bin_k(c, b, head, limit, 2);
+  case 3: return relax_bin_k(c, b, head, limit, 3);
+  case 4: return relax_bin_k(c, b, head, limit, 4);
+  case 5: return relax_bin_k(c, b, head, limit, 5);
+  case 6: return relax_bin_k(c, b, head, limit, 6);
+  case 7: return relax_bin_k(c, b, head, limit, 7);
+  default: return relax_bin_k(c, b, head, limit, RELAX_WIDE);
+  }
+}
+
+/* The search's kind for a team of `team` threads. */
+static int relax_kind(const dstate *s, int team) {
+  if (s->wide) return RELAX_WIDE;
+  return (s->is_float ? RELAX_FLOAT : 0) | (s->key == NULL ? RELAX_CELLS : 0) |
+         (team == 1 ? RELAX_ALONE : 0);
 }
 
 /* Offers the heavy vertices of frontier entries [i0, i1), the chunk this thread claimed, to

@@ -59,25 +59,29 @@ static inline uint32_t ds_key_add_f32(uint32_t du, float w) {
   return ds_key_from_f32(s);
 }
 
-/* key / width for every 32-bit key by a multiply and a shift (Granlund and Montgomery,
+/* key / width for every 32-bit key by a multiply and shifts (Granlund and Montgomery,
  * "Division by invariant integers using multiplication", 1994: with l = ceil(log2 width) and
  * magic = floor(2^(32 + l) / width) + 1, a 33-bit number, (key * magic) >> (32 + l) is exact).
  * A relaxation that lowers a key divides it by the bucket width to find its bucket, and a
- * hardware division costs 10-40 cycles and does not pipeline. */
+ * hardware division costs 10-40 cycles and does not pipeline. magic lies in [2^32, 2^33), so
+ * it is kept as its low 32 bits, low: key * magic >> 32 = key + (key * low >> 32) fits 64 bits,
+ * where the 128-bit product needed a shift by a variable count of 32 or more (shrd, shr, a
+ * test and a conditional move on x86-64). */
 typedef struct {
-  uint64_t magic;
-  unsigned shift;
+  uint64_t low;   /* magic - 2^32 */
+  unsigned shift; /* l */
 } ds_key_divider;
 
 static inline ds_key_divider ds_key_divider_of(uint32_t width) { /* width >= 1 */
   unsigned l = 0;
   while (l < 32 && ((uint64_t)1 << l) < width) l++;
-  ds_key_divider d = {(uint64_t)(((unsigned __int128)1 << (32 + l)) / width) + 1, 32 + l};
+  const uint64_t magic = (uint64_t)(((unsigned __int128)1 << (32 + l)) / width) + 1;
+  ds_key_divider d = {magic - ((uint64_t)1 << 32), l};
   return d;
 }
 
 static inline uint32_t ds_key_quotient(uint32_t key, ds_key_divider d) {
-  return (uint32_t)(((unsigned __int128)key * d.magic) >> d.shift);
+  return (uint32_t)(((uint64_t)key + (((uint64_t)key * d.low) >> 32)) >> d.shift);
 }
 
 #endif /* DS_SSSP_KEYS_H */
