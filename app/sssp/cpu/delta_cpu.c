@@ -9,24 +9,27 @@
  * own bin for the new distance's bucket. A bucket is repeated while
  * relaxations refill it (light arcs).
  *
- * Bins are kept over a sliding window of WINDOW_BUCKETS buckets plus one
- * "far" bin for everything beyond it, so memory does not grow with
- * max_distance / delta; when only far entries are left, the window moves to
- * their lowest bucket and they are redistributed.
+ * A bin holds a sub-bucket, SUB_BUCKETS of them to a bucket: a round gathers
+ * the whole bucket, but a thread relaxes its own entries sub-bucket by
+ * sub-bucket (fuse_round), so that few vertices are relaxed before a shorter
+ * path in their bucket reaches them. Bins are kept over a sliding window of
+ * WINDOW_BUCKETS sub-buckets plus one "far" bin for everything beyond it, so
+ * memory does not grow with max_distance / delta; when only far entries are
+ * left, the window moves to their lowest sub-bucket and they are redistributed.
  *
  * A round costs two barriers and no serial phase, whatever the team size:
  * after its share of the frontier each thread publishes its lowest non-empty
- * bin by an atomic min (barrier), then copies its bin of that bucket into the
+ * bin by an atomic min (barrier), then copies its bins of that bucket into the
  * shared frontier at an offset taken by an atomic add (barrier). The round's
  * counters are double-buffered by round parity, so the one that is reset is
  * never the one being read. Rounds are what cost with many threads, so they
- * are avoided where one thread can go on alone (bucket fusion, see fuse and
- * lone_walk): road networks otherwise take hundreds of rounds of a few dozen
- * vertices each. Chunks of the frontier are claimed by an atomic add, and a
- * chunk first offers its heavy vertices (more than HEAVY_ARCS arcs), whose arcs
- * the team then relaxes in pieces (help_heavy): a Kronecker graph's hubs come in
- * frontiers of a few dozen vertices, all of which one chunk would give to one
- * thread.
+ * are avoided where one thread can go on alone (bucket fusion, see fuse,
+ * fuse_round and lone_walk): road networks otherwise take hundreds of rounds
+ * of a few dozen vertices each. Chunks of the frontier are claimed by an
+ * atomic add, and a chunk first offers its heavy vertices (more than
+ * HEAVY_ARCS arcs), whose arcs the team then relaxes in pieces (help_heavy): a
+ * Kronecker graph's hubs come in frontiers of a few dozen vertices, all of
+ * which one chunk would give to one thread.
  *
  * Invariants: a vertex's distance and predecessor live in one 64-bit word
  * (key << 32 | pred) replaced by compare-and-swap only by a strictly smaller
@@ -64,9 +67,10 @@ static void pause_cpu(void) {
 
 /* Bucket fusion (Beamer, Asanovic and Patterson, "The GAP Benchmark Suite";
  * Dhulipala, Blelloch and Shun, "Julienne"): after its share of a round, a
- * thread goes on relaxing the vertices it put into the current bucket itself,
- * in arrival order, while they are fewer than `limit`, instead of waiting for
- * the next round's barriers; a larger bin is left for a parallel round.
+ * thread goes on relaxing the vertices it put into the current sub-bucket
+ * itself, in arrival order, while they are fewer than `limit`, instead of
+ * waiting for the next round's barriers; a larger bin is left for a parallel
+ * round.
  * Any order is correct within a bucket: relaxation only lowers distances, and
  * whatever lands in the bucket again is relaxed again. Returns arcs scanned. */
 static uint64_t fuse(const tctx *c, size_t limit) {
@@ -79,6 +83,37 @@ static uint64_t fuse(const tctx *c, size_t limit) {
     b->len -= head;
   }
   return scanned;
+}
+
+/* A thread's fusion over the round's bucket, slots [c->lo, c->hi): its own entries sub-bucket
+ * by sub-bucket, the lowest first, each while fewer than `limit` wait (fuse); a sub-bucket
+ * that grows to the limit is left for a parallel round. In arrival order a vertex is relaxed
+ * before the shorter paths that reach it later in the same bucket lower it again; by
+ * sub-buckets that happens only within a sub-bucket, and the work is nearly that of the narrow
+ * width while the rounds stay those of the wide one. Returns arcs scanned. */
+static uint64_t fuse_round(tctx *c, size_t limit) {
+  uint64_t scanned = 0;
+  for (;;) {
+    const uint32_t k = lowest_slot(c->mine, c->lo);
+    if (k >= c->hi) return scanned;
+    c->cur = k;
+    if (c->mine[k].len >= limit || atomic_load_explicit(&c->s->oom, memory_order_relaxed))
+      return scanned;
+    scanned += fuse(c, limit);
+    if (c->mine[k].len > 0) return scanned;
+  }
+}
+
+/* Copies the thread's bins of the round's slots into the frontier from `at`, lowest first,
+ * and empties them. */
+static void copy_round(tctx *c, entry *at) {
+  for (uint32_t k = c->lo; k < c->hi; k++) {
+    bin *b = &c->mine[k];
+    if (b->len == 0) continue; /* its items may be NULL, which memcpy may not be given */
+    memcpy(at, b->items, b->len * sizeof(entry));
+    at += b->len;
+    b->len = 0;
+  }
 }
 
 /* The vertices a search stops at (ds_sssp_params.targets), kept beside the
@@ -101,13 +136,13 @@ static int targets_settled(const dstate *s, const target_set *t, uint64_t b) {
 
 /* The thread that held a whole frontier (one chunk: the others had nothing to
  * relax, so their bins are as they left them at the gather) goes on alone
- * through its next buckets while they lie below every other thread's lowest
+ * through its next sub-buckets while they lie below every other thread's lowest
  * (others_low) and are small: a sequential delta-stepping with no barrier,
  * where a round would cost more than its few dozen relaxations. It stops at
  * the far bin, which needs the team. Returns arcs scanned. */
 static uint64_t lone_walk(tctx *c, size_t fuse_limit, size_t lone_limit, uint32_t others_low,
                           const target_set *targets) {
-  uint64_t scanned = fuse(c, fuse_limit);
+  uint64_t scanned = fuse_round(c, fuse_limit);
   while (c->mine[c->cur].len == 0 && !atomic_load_explicit(&c->s->oom, memory_order_relaxed)) {
     uint32_t k = lowest_slot(c->mine, c->cur + 1);
     if (k >= WINDOW_BUCKETS || k >= others_low || c->mine[k].len >= lone_limit) break;
@@ -183,11 +218,7 @@ static int grow_frontier(tctx *c, size_t total, size_t off, int deferred) {
     }
   }
   if (atomic_load(&s->oom)) return 0;
-  bin *b = &c->mine[c->cur];
-  if (deferred) {
-    memcpy(s->frontier + off, b->items, b->len * sizeof(entry));
-    b->len = 0;
-  }
+  if (deferred) copy_round(c, s->frontier + off);
 #pragma omp barrier
   return 1;
 }
@@ -220,7 +251,8 @@ static uint64_t help_heavy(const tctx *c, size_t wait) {
 static uint64_t search(dstate *s, int share, target_set *targets) {
   const int tid = omp_get_thread_num(), team = omp_get_num_threads();
   share = share && team > 1;
-  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0, relax_kind(s, team)};
+  tctx c = {s, s->tb[tid].bins, 0, 0, 0, 0, 0, 0, relax_kind(s, team)};
+  c.hi = s->group; /* the source's round: slot 0 and the rest of its bucket */
   /* alone, a thread needs no rounds: it drains every bucket by fusion */
   const size_t fuse_limit = team == 1 ? SIZE_MAX : s->fuse_limit;
   const size_t lone_limit = team == 1 ? SIZE_MAX : s->lone_limit;
@@ -260,11 +292,11 @@ static uint64_t search(dstate *s, int share, target_set *targets) {
         if (t != tid && s->tb[t].low < others_low) others_low = s->tb[t].low;
       scanned += lone_walk(&c, fuse_limit, lone_limit, others_low, targets);
     } else {
-      scanned += fuse(&c, fuse_limit);
+      scanned += fuse_round(&c, fuse_limit);
     }
-    // 4. the next bucket: the lowest that any thread holds (the same one again while light
-    // arcs refill it)
-    uint32_t low = lowest_slot(c.mine, c.cur);
+    // 4. the next bucket: from the lowest sub-bucket that any thread holds (the same bucket
+    // again while light arcs refill it)
+    uint32_t low = lowest_slot(c.mine, c.lo);
     if (low != NO_SLOT) atomic_min_u64(&s->next_slot[p ^ 1].v, low);
 #pragma omp barrier
     uint32_t next = (uint32_t)atomic_load_explicit(&s->next_slot[p ^ 1].v, memory_order_relaxed);
@@ -287,22 +319,21 @@ static uint64_t search(dstate *s, int share, target_set *targets) {
       if (tid == 0) targets->stopped = 1;
       break;
     }
-    // 7. gather: copy the own bin of the bucket into the frontier at a reserved offset
-    c.cur = next;
-    bin *b = &c.mine[next];
+    // 7. gather: copy the own bins of the bucket's sub-buckets from the lowest on into the
+    // frontier at a reserved offset
+    c.cur = c.lo = next;
+    c.hi = next + s->group < WINDOW_BUCKETS ? next + s->group : WINDOW_BUCKETS;
+    size_t own = 0;
+    for (uint32_t k = c.lo; k < c.hi; k++) own += c.mine[k].len;
     const size_t cap = s->frontier_cap;
     size_t off = 0;
     int deferred = 0;
-    if (b->len > 0) {
-      off = (size_t)atomic_fetch_add_explicit(&s->tail[p ^ 1].v, b->len, memory_order_relaxed);
-      if (off + b->len <= cap) {
-        memcpy(s->frontier + off, b->items, b->len * sizeof(entry));
-        b->len = 0;
-      } else {
-        deferred = 1;
-      }
+    if (own > 0) {
+      off = (size_t)atomic_fetch_add_explicit(&s->tail[p ^ 1].v, own, memory_order_relaxed);
+      if (off + own <= cap) copy_round(&c, s->frontier + off);
+      else deferred = 1;
     }
-    s->tb[tid].low = lowest_slot(c.mine, next + 1);
+    s->tb[tid].low = lowest_slot(c.mine, c.hi);
 #pragma omp barrier
     if (tid == 0 && moved) atomic_store_explicit(&s->rebase_slot.v, NO_SLOT, memory_order_relaxed);
     const size_t total = (size_t)atomic_load_explicit(&s->tail[p ^ 1].v, memory_order_relaxed);
@@ -330,9 +361,16 @@ ds_status ds_sssp_cpu_delta(const ds_graph *g, uint32_t source, const ds_sssp_pa
   s.wide = params->dist_width == DS_DIST_WIDE;
   if (s.wide && s.is_float)
     return ds_error_set(err, DS_ERR_ARG, "cpu-delta: 64-bit distances need integer weights");
-  s.delta_f32 = params->delta;
-  s.delta_u32 = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
+  // a bucket of width delta is kept as `group` sub-buckets (fuse_round)
+  const uint64_t width = (uint64_t)ds_delta_normalize(DS_WEIGHT_U32, params->delta);
+  s.delta_u32 = width / SUB_BUCKETS > 0 ? width / SUB_BUCKETS : 1;
   s.width_div = ds_key_divider_of((uint32_t)s.delta_u32); /* at most UINT32_MAX once normalised */
+  s.delta_f32 = params->delta / SUB_BUCKETS;
+  s.group = s.is_float ? SUB_BUCKETS : (uint32_t)(width / s.delta_u32);
+  if (s.is_float && !(s.delta_f32 > 0.0)) { /* a width too small to split */
+    s.delta_f32 = params->delta;
+    s.group = 1;
+  }
   s.fuse_limit = params->cpu_fuse_limit > 0 ? params->cpu_fuse_limit : FUSE_LIMIT;
   s.lone_limit = params->cpu_lone_limit > 0 ? params->cpu_lone_limit : LONE_LIMIT;
   s.heavy_arcs = params->cpu_heavy_arcs > 0 ? params->cpu_heavy_arcs : HEAVY_ARCS;

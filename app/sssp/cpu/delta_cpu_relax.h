@@ -1,5 +1,5 @@
 /* cpu-delta's state and relaxation (delta_cpu.c holds the rounds): the bins of
- * each thread over a window of buckets, the counters the team shares, and
+ * each thread over a window of sub-buckets, the counters the team shares, and
  * the relaxation of a list of entries, compiled once for each kind of search
  * (relax_kind: weight type, per-vertex word, and compare-and-swap or, for a
  * team of one thread, load and store), with the arcs of a heavy vertex handed
@@ -8,6 +8,7 @@
 #ifndef DS_DELTA_CPU_RELAX_H
 #define DS_DELTA_CPU_RELAX_H
 
+#include <assert.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,12 +16,24 @@
 #include "sssp.h"
 #include "sssp_keys.h"
 
-#define WINDOW_BUCKETS 64u      /* buckets in the window; slot WINDOW_BUCKETS is "far" */
+/* Sub-buckets of a bucket (fuse_round in delta_cpu.c): a thread relaxes its own entries of a
+ * bucket in this many steps of width delta / SUB_BUCKETS. At the automatic delta, 1 thread,
+ * arcs relaxed for 1 / 4 / 8 (grid 1024 x 1024, geo 1M, road-like 1.0M, NY, Kronecker 18 of
+ * edge factor 4; weights 1..1000): 6.16 / 4.55 / 4.32 M, 8.78 / 8.43 / 8.39, 3.02 / 2.65 /
+ * 2.61, 0.89 / 0.76 / 0.74, 2.27 / 2.11 / 2.10; rounds with 2 threads: grid 335 / 243 / 167,
+ * geo 440 / 300 / 205, road-like 173 / 166 / 155, NY 68 / 66 / 65, Kronecker 28 / 27 / 26. */
+#define SUB_BUCKETS 8u
+/* Sub-buckets in the window; slot WINDOW_BUCKETS is "far". 16 buckets of SUB_BUCKETS: where
+ * delta is a fraction of the weights (Kronecker 18 of edge factor 16, weights 1..255, delta
+ * 9), a window of 8 buckets sent most entries far, and their moves cost 3 % more instructions
+ * a search (cachegrind, 1 thread: 150 M against 145 M with 16). */
+#define WINDOW_BUCKETS 128u
 #define SLOTS (WINDOW_BUCKETS + 1)
+static_assert(2 * SUB_BUCKETS - 1 <= WINDOW_BUCKETS, "a round's sub-buckets fit the window");
 #define FRONTIER_CHUNK 64       /* vertices per OpenMP dynamic chunk */
 #define BIN_INITIAL_CAP 256     /* first allocation of a bin */
-#define FUSE_LIMIT 1024         /* own entries of the current bucket relaxed without a round while fewer */
-/* A lone thread enters its next bucket while it holds fewer entries of it than this: beyond a
+#define FUSE_LIMIT 1024         /* own entries of a sub-bucket relaxed without a round while fewer */
+/* A lone thread enters its next sub-bucket while it holds fewer entries of it than this: beyond a
  * few dozen, the rest of the team relaxing in parallel beats one thread saving two barriers.
  * NY, 2 threads, ms (two runs): 1: 6.5-6.6, 64: 6.4-7.1, 256: 6.5-9.7, 1024: 7.8-8.5. */
 #define LONE_LIMIT 64
@@ -86,9 +99,12 @@ typedef struct {
   const ds_graph *g;
   int is_float;
   int wide;               /* 64-bit distances: cell holds the key alone */
-  uint64_t delta_u32;     /* integer bucket width */
+  uint64_t delta_u32;     /* integer sub-bucket width (bins are sub-buckets, see group) */
   ds_key_divider width_div; /* 32-bit keys: key / delta_u32 as a multiply */
-  double delta_f32;       /* float bucket width */
+  double delta_f32;       /* float sub-bucket width */
+  uint32_t group;         /* sub-buckets a round gathers, delta / width: SUB_BUCKETS, fewer
+                             below a delta of SUB_BUCKETS, up to 2 SUB_BUCKETS - 1 where the
+                             integer width is rounded down */
   _Atomic uint64_t *cell; /* per vertex: key << 32 | pred, where predecessors are asked */
   _Atomic uint32_t *key;  /* per vertex: the key alone, where they are not (32-bit keys): half
                              the bytes that the relaxations read and write at random */
@@ -116,13 +132,15 @@ typedef struct {
 typedef struct {
   dstate *s;
   bin *mine;
-  uint64_t base;  /* bucket index of window slot 0 */
+  uint64_t base;  /* sub-bucket index of window slot 0 */
   uint32_t cur;   /* slot being processed */
+  uint32_t lo, hi; /* the round's slots, [lo, hi): one bucket's sub-buckets (dstate.group) */
   uint64_t round; /* rounds so far */
   unsigned parity; /* round & 1 */
   int kind;       /* relax_kind: how this search lowers keys */
 } tctx;
 
+/* The sub-bucket of a key (the width of a bin, delta_u32 or delta_f32). */
 static uint64_t bucket_of(const dstate *s, uint64_t key) {
   if (!s->is_float) return key / s->delta_u32;
   double b = floor((double)ds_key_to_f32((uint32_t)key) / s->delta_f32);
@@ -141,7 +159,7 @@ static int entry_live(const dstate *s, entry e, uint64_t *key) {
   return (uint32_t)*key == (uint32_t)(e >> 32);
 }
 
-/* Window slot of a bucket index relative to base: far beyond the window. */
+/* Window slot of a sub-bucket index relative to base: far beyond the window. */
 static uint32_t slot_of(uint64_t bucket, uint64_t base) {
   uint64_t rel = bucket - base;
   return rel >= WINDOW_BUCKETS ? WINDOW_BUCKETS : (uint32_t)rel;

@@ -105,11 +105,11 @@ typedef struct {
   int threads;        /* CPU threads; 0 = OpenMP default */
   ds_dist_width dist_width; /* of res->dist; DS_DIST_WIDE needs integer weights */
   size_t cpu_fuse_limit;    /* cpu-delta's bucket fusion: a thread relaxes its own entries of
-                               the current bucket while fewer than this; 0 = the default,
-                               1 = no fusion (tests and measurements) */
+                               a sub-bucket of the current bucket while fewer than this; 0 =
+                               the default, 1 = no fusion (tests and measurements) */
   size_t cpu_lone_limit;    /* cpu-delta: a thread that held a whole small frontier goes on
-                               alone into its next bucket while it holds fewer entries of it
-                               than this; 0 = the default, 1 = never */
+                               alone into its next sub-bucket while it holds fewer entries of
+                               it than this; 0 = the default, 1 = never */
   size_t cpu_heavy_arcs;    /* cpu-delta: a vertex of more arcs is relaxed in pieces by the
                                team; 0 = the default, SIZE_MAX = never */
   int cpu_prefetch;         /* cpu-delta: arcs ahead whose head's distance is prefetched;
