@@ -92,11 +92,11 @@ __device__ __forceinline__ int owner_of(const uint32_t *bounds, int ranks, uint3
  * among them (its global id, less n_local above this rank's range), holding the least offer of
  * the round (KEY_INF: none) and, with predecessors, its tail. The offer that lowers a key from
  * KEY_INF is the head's first of the round: its thread lists the index under the owner. An
- * offer is then one key read and one atomic, where an open-addressing hash took a probe of its
- * head array, a claim of a slot and a key in another array; and 8 bytes for each of the other
- * ranks' vertices take no more memory than that hash's slots at half load (12 or 16 bytes, two
- * for each head a round can offer, min(n - n_local, m_local)) wherever a rank's arcs number at
- * least a quarter of the other ranks' vertices. */
+ * offer is one key read and one atomic, not the probe, slot claim and second array of an
+ * open-addressing hash of the heads; and 8 bytes for each of the other ranks' vertices take no
+ * more memory than such a hash at half load (12 or 16 bytes, two for each head a round can
+ * offer, min(n - n_local, m_local)) wherever a rank's arcs number at least a quarter of the
+ * other ranks' vertices. */
 struct table {
   unsigned long long *key;         /* n - n_local */
   uint32_t *pred;                  /* n - n_local, with predecessors */
