@@ -227,18 +227,22 @@ static ds_status batch_result(void *user, uint32_t i, const ds_sssp_result *r, d
   return DS_OK;
 }
 
-static dsp_status run_batch(const ds_graph *g, dsp_gpu *gpu, const plan *p, const uint32_t *sources, uint32_t count,
-                            void *ref, dsp_sssp_result *results, dsp_error *err) {
+/* given_delta: the caller's width, 0 for the batch's own rule (gpu_sssp.h). */
+static dsp_status run_batch(const ds_graph *g, dsp_gpu *gpu, const plan *single, double given_delta,
+                            const uint32_t *sources, uint32_t count, void *ref, dsp_sssp_result *results,
+                            dsp_error *err) {
   for (uint32_t i = 0; i < count; i++)
     if (sources[i] >= g->n)
       return dsp_fail(err, DSP_ERR_ARG, "source %u is out of range: the graph has %u vertices", sources[i], g->n);
-  batch_out b = {g, p, sources, results, ref, 0};
+  plan p = *single;
+  if (given_delta == 0.0) p.params.delta = p.delta = ds_gpu_batch_delta_auto(g);
+  batch_out b = {g, &p, sources, results, ref, 0};
   ds_gpu_batch_info info;
   ds_error e = {{0}};
-  const ds_status st = ds_gpu_sssp_batch(gpu->sssp, sources, count, &p->params, batch_result, &b, &info, &e);
+  const ds_status st = ds_gpu_sssp_batch(gpu->sssp, sources, count, &p.params, batch_result, &b, &info, &e);
   if (st == DS_OK) return DSP_OK;
   dsp_sssp_result_free(results + b.done, 1); /* the failing one; the rest are untouched */
-  return dsp_fail(err, dsp_from_ds(st), "%s, batched, from source %u on %s: %s", ds_algo_name(p->algo),
+  return dsp_fail(err, dsp_from_ds(st), "%s, batched, from source %u on %s: %s", ds_algo_name(p.algo),
                   sources[b.done], g->name, e.msg);
 }
 
@@ -265,7 +269,7 @@ dsp_status dsp_sssp(const dsp_graph *g, dsp_gpu *gpu, const uint32_t *sources, u
   dsp_gpu *held = ds_algo_is_gpu(p.algo) ? gpu : NULL;
   if ((st = dsp_gpu_begin(held, err)) == DSP_OK) {
     if (batched(&g->g, held, &p, opt->batch, count)) {
-      st = run_batch(&g->g, held, &p, sources, count, ref, results, err);
+      st = run_batch(&g->g, held, &p, opt->delta, sources, count, ref, results, err);
     } else {
       uint32_t i = 0;
       while (i < count && (st = run_one(&g->g, held, &p, sources[i], ref, &results[i], err)) == DSP_OK) i++;

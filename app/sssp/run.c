@@ -340,7 +340,7 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
   r.path = path;
 
   // 3b. parameters: sources and delta; batched, the GPU algorithms leave the
-  // per-source measurement to the batched engine, at the GPU rule's delta
+  // per-source measurement to the batched engine, at the batch's delta
   ds_run_report_params(cli, &g, path, p->algos, p->n_algos, run->threads, &r);
   r.batch.ran = p->uses_gpu && ds_run_batch_chosen(p->batch, &g, r.n_sources, cli->predecessors,
                                                    &r.batch.rule);
@@ -349,7 +349,8 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
     for (int i = 0; i < r.n_algos; i++)
       if (!ds_algo_is_gpu(r.algos[i].algo)) r.algos[kept++] = r.algos[i];
     r.n_algos = kept;
-    r.batch.delta = r.delta; /* the GPU rule's (Bellman-Ford's own is none) */
+    /* the batch's own rule under auto (gpu_sssp.h), else the given width */
+    r.batch.delta = cli->delta_auto ? ds_gpu_batch_delta_auto(&g) : r.delta;
   } else if (p->batch == DS_BATCH_ON && p->uses_gpu && !cli->quiet) {
     fprintf(stderr, "sssp: note: --batch on: %s, so the sources run one after another\n",
             r.n_sources < 2 ? "one source" : "predecessors or targets are asked for (batched searches give distances only)");

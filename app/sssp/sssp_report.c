@@ -220,6 +220,7 @@ int ds_report_json_graph(cJSON *root, const ds_graph_report *r, const ds_cli *cl
   ds_stats_of(b->times_ms, r->trials, &med, &lo, &hi);
   cJSON_AddStringToObject(jb, "rule", b->rule);
   cJSON_AddNumberToObject(jb, "delta", b->delta);
+  cJSON_AddStringToObject(jb, "delta_rule", r->delta_auto ? "auto-batch" : "given");
   cJSON_AddNumberToObject(jb, "sources", r->n_sources);
   cJSON_AddNumberToObject(jb, "slots", b->slots);
   cJSON_AddNumberToObject(jb, "launches", b->launches);
@@ -244,8 +245,9 @@ void ds_report_batch(FILE *f, const ds_graph_report *r) {
   ds_stats_of(b->times_ms, r->trials, &med, &lo, &hi);
   fprintf(f,
           "batched (%s): %u searches, %u at once, %u launch%s: %.3f ms median [%.3f, %.3f] for all, "
-          "%.1f searches/s, %.1f MTEPS, %llu rounds, %llu edges relaxed, check %s, delta " DELTA_FMT "\n",
+          "%.1f searches/s, %.1f MTEPS, %llu rounds, %llu edges relaxed, check %s, delta " DELTA_FMT " (%s)\n",
           b->rule, r->n_sources, b->slots, b->launches, b->launches == 1 ? "" : "es", med, lo, hi,
           med > 0.0 ? r->n_sources / (med / MS_PER_S) : 0.0, mteps(b->reached_arcs, med),
-          (unsigned long long)b->rounds, (unsigned long long)b->edges_relaxed, check_name(b->check), b->delta);
+          (unsigned long long)b->rounds, (unsigned long long)b->edges_relaxed, check_name(b->check), b->delta,
+          r->delta_auto ? "auto, the batch's rule" : "given");
 }

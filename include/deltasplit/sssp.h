@@ -68,8 +68,9 @@ typedef enum { DSP_DIST_U32 = 0, DSP_DIST_U64 = 1, DSP_DIST_F32 = 2 } dsp_dist_t
 #define DSP_MAX_BUCKETS 256u
 
 /* Whether the searches of one dsp_sssp call run batched: one launch in which
- * each thread block of the GPU runs a whole search of its own (delta-stepping
- * at the GPU delta), many at once. It pays where one search leaves most of
+ * each thread block of the GPU runs a whole search of its own (Near-Far
+ * delta-stepping; under an automatic delta at the CPU backend's width, since a
+ * block's rounds are as cheap as a CPU team's), many at once. It pays where one search leaves most of
  * the GPU idle: graphs of few arcs per vertex (roads, grids, meshes), whose
  * searches are hundreds of short rounds. Batched searches give distances only:
  * with predecessors or targets the searches run one after another. */
@@ -127,8 +128,8 @@ typedef struct {
   uint32_t reached;         /* [out] vertices with a finite distance */
   int stopped_early;        /* [out] 1: the search stopped at opt->targets (see there) */
   int batched;              /* [out] 1: it ran batched with the call's other sources (dsp_sssp_batch):
-                               time_ms is then its launch's time over its searches, and algo the
-                               algorithm asked for, whose delta the batched searches used */
+                               time_ms is then its launch's time over its searches, algo the
+                               algorithm asked for, and delta the batched searches' width */
   unsigned owned;           /* library use: which arrays dsp_sssp_result_free frees */
 } dsp_sssp_result;
 

@@ -109,6 +109,10 @@ static void batch_against_sequential(const dsp_graph *g, const ds_graph *ref, ds
     for (int i = 0; i < K; i++) {
       CHECK(all[i].batched == want && one[i].batched == 0, "%s batch %d source %u: batched %d / %d", ref->name,
             mode, sources[i], all[i].batched, one[i].batched);
+      /* batched under the automatic delta, the batch's own width; else the algorithm's */
+      const double delta = want ? ds_gpu_batch_delta_auto(ref) : one[i].delta;
+      CHECK(all[i].delta == delta, "%s batch %d source %u: delta %g, want %g", ref->name, mode, sources[i],
+            all[i].delta, delta);
       CHECK(all[i].source == sources[i] && all[i].reached == one[i].reached &&
                 all[i].reached_arcs == one[i].reached_arcs,
             "%s batch %d source %u: reached %u / %u", ref->name, mode, sources[i], all[i].reached, one[i].reached);

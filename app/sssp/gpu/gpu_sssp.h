@@ -144,6 +144,18 @@ static inline int ds_gpu_batch_pays(const ds_graph *g, uint32_t count) {
          (double)g->m < DS_GPU_BATCH_MAX_DEGREE * (double)g->n;
 }
 
+/* The batched searches' bucket width under an automatic delta: cpu-delta's
+ * rule (ds_delta_auto_cpu), not the GPU engines'. A block's search pays a
+ * block barrier a round, as a CPU team pays its barrier, where one search on
+ * the whole GPU pays a grid's; and the batch is bound by the arcs all its
+ * searches relax, which wide buckets multiply. H200, near-far, 512 sources,
+ * searches a second at the GPU rule's width / at this one (arcs relaxed per
+ * reached arc): NY 2,848 (8.0) / 16,217 (1.3) at 4,000; a road-like graph of
+ * 1.0M vertices 627 (9.8) / 3,883 (1.2) at 4,005; geo 1M 2,544 (1.37) / 2,873
+ * (1.10) at 5,000. The best of a sweep over 1,000-64,000 was this width on all
+ * three (NY 13,465 at 1,000: the rounds grow faster than the arcs fall). */
+static inline double ds_gpu_batch_delta_auto(const ds_graph *g) { return ds_delta_auto_cpu(g); }
+
 void ds_gpu_close(ds_gpu_ctx *ctx);
 
 #ifdef __cplusplus
