@@ -50,6 +50,8 @@ using namespace dsgpu;
 namespace {
 
 constexpr int BATCH_BLOCK = RELAX_BLOCK; /* threads of a search */
+/* Arcs a thread loads together before relaxing them (a road's vertex has 2-4, a mesh's 6-8). */
+constexpr int BATCH_ARC_GROUP = 4;
 /* A search's rounds: each phase settles a vertex at least, and on the graphs
    measured a phase takes a handful of rounds; a search past this bound is
    taken as stalled. */
@@ -131,7 +133,8 @@ template <typename W> __device__ void block_search(const batch_args<W> &a, uint3
   uint32_t *dist = a.rows + (uint64_t)item * n;
   uint32_t *scr = a.scratch + (uint64_t)blockIdx.x * SLOT_WORDS_PER_VERTEX * n;
   uint32_t *near_mark = scr, *far_mark = scr + n;
-  uint32_t *queue[2] = {scr + 2ull * n, scr + 3ull * n};
+  uint32_t *const queues = scr + 2ull * n; /* near queue c at queues + c * n (no array of pointers:
+                                               indexed by a variable, it would live in local memory) */
   uint32_t *far = scr + 4ull * n;
   // 1. every vertex unreached and unqueued; the source alone in the near queue
   for (uint32_t v = tid; v < n; v += BATCH_BLOCK) {
@@ -144,7 +147,7 @@ template <typename W> __device__ void block_search(const batch_args<W> &a, uint3
   if (tid == 0) {
     dist[source] = 0;
     near_mark[source] = 1;
-    queue[0][0] = source;
+    queues[0] = source;
     sh.near_count = 1;
     sh.far_count = 0;
     sh.split = a.delta;
@@ -169,20 +172,34 @@ template <typename W> __device__ void block_search(const batch_args<W> &a, uint3
       const uint32_t count = sh.near_count, next_stamp = stamp + 1;
       const typename T::acc_t split = sh.split;
       for (uint32_t i = tid; i < count; i += BATCH_BLOCK) {
-        const uint32_t u = queue[cur][i], du = dist_now(dist, u);
-        for (uint64_t e = a.g.row[u], end = a.g.row[u + 1]; e < end; ++e) {
-          const uint2 arc = a.g.arc[e];
-          const uint32_t nd = T::add(du, T::weight(arc.y));
-          ++relaxed;
-          if (nd >= dist_now(dist, arc.x) || nd >= atomicMin(dist + arc.x, nd)) continue;
-          if (T::below(nd, split)) {
-            if (atomicExch(near_mark + arc.x, next_stamp) == next_stamp) continue;
-            const uint32_t at = atomicAdd(&sh.next_count, 1u);
-            if (at < n) queue[cur ^ 1][at] = arc.x;
-          } else {
-            if (atomicExch(far_mark + arc.x, phase) == phase) continue;
-            const uint32_t at = atomicAdd(&sh.far_count, 1u);
-            if (at < n) far[at] = arc.x;
+        const uint32_t u = queues[(uint64_t)cur * n + i], du = dist_now(dist, u);
+        const uint64_t end = a.g.row[u + 1];
+        for (uint64_t e0 = a.g.row[u]; e0 < end; e0 += BATCH_ARC_GROUP) {
+          // a group's arcs, then their heads' distances, each load issued before any is used:
+          // the searches are bound by the latency of these loads, not by their bytes
+          uint2 arc[BATCH_ARC_GROUP];
+          uint32_t seen[BATCH_ARC_GROUP];
+#pragma unroll
+          for (int k = 0; k < BATCH_ARC_GROUP; ++k) arc[k] = e0 + k < end ? a.g.arc[e0 + k] : make_uint2(0u, 0u);
+#pragma unroll
+          for (int k = 0; k < BATCH_ARC_GROUP; ++k) seen[k] = e0 + k < end ? dist_now(dist, arc[k].x) : 0u;
+#pragma unroll
+          for (int k = 0; k < BATCH_ARC_GROUP; ++k) {
+            if (e0 + k >= end) break;
+            const uint32_t v = arc[k].x, nd = T::add(du, T::weight(arc[k].y));
+            ++relaxed;
+            /* seen[k] may be stale (an earlier arc of the group to the same head): the
+               atomic's answer decides */
+            if (nd >= seen[k] || nd >= atomicMin(dist + v, nd)) continue;
+            if (T::below(nd, split)) {
+              if (atomicExch(near_mark + v, next_stamp) == next_stamp) continue;
+              const uint32_t at = atomicAdd(&sh.next_count, 1u);
+              if (at < n) queues[(uint64_t)(cur ^ 1) * n + at] = v;
+            } else {
+              if (atomicExch(far_mark + v, phase) == phase) continue;
+              const uint32_t at = atomicAdd(&sh.far_count, 1u);
+              if (at < n) far[at] = v;
+            }
           }
         }
       }
@@ -237,7 +254,7 @@ template <typename W> __device__ void block_search(const batch_args<W> &a, uint3
       if (i < far_count && !T::below(d, old_split)) {
         if (T::below(d, new_split)) { /* unique in the pile, so once in the queue */
           near_mark[v] = stamp;
-          queue[cur][atomicAdd(&sh.near_count, 1u)] = v;
+          queues[(uint64_t)cur * n + atomicAdd(&sh.near_count, 1u)] = v;
         } else {
           far_mark[v] = phase;
           far[atomicAdd(&sh.far_kept, 1u)] = v;
