@@ -13,7 +13,9 @@
  *      rows sorted by head. Heads stay global vertex ids.
  * No rank holds more than its slice, its arcs and O(R) counts: nothing of
  * size n. A GPU build does step 3 on the device (ds_dgraph_build_grouped);
- * step 5 on the device (the GPU CSR build) is still to come.
+ * in CUDA builds step 5 runs on the rank's GPU (the calling thread's current
+ * device) where there is one and the arcs fit its free memory, else on the
+ * host, with the same CSR (info->csr_on_gpu says where).
  */
 #ifndef DS_DIST_DGRAPH_H
 #define DS_DIST_DGRAPH_H
@@ -51,6 +53,9 @@ typedef struct {
   uint64_t slice_arcs; /* arcs of the slice: self-loops dropped, symmetric edges twice */
   double partition_ms, group_ms, exchange_ms, build_ms;
   int grouped_by_grouper; /* the arcs came grouped from the caller's grouper, not the CPU's */
+  int csr_on_gpu;         /* step 5 ran on the rank's GPU (CUDA builds), not on the host */
+  double csr_gpu_ms;      /* of build_ms, the GPU's part of step 5 (copies included), whether it
+                             built the CSR or declined to the host; 0 without CUDA */
 } ds_dgraph_build_info;
 
 /* The arcs of a slice grouped by owner somewhere else than the CPU loop of

@@ -10,6 +10,9 @@
  * A rank's O(m) steps (the weights' check, the grouping by owner, the local
  * CSR) run on OpenMP threads, their work cut into pieces whose results go in
  * piece order: the arcs sent and the CSR do not depend on the thread count.
+ * In CUDA builds the local CSR is built on the rank's GPU (the calling
+ * thread's current device) where there is one and the arcs fit its free
+ * memory, with the same result (dgraph_csr_gpu.cu); on the host otherwise.
  */
 #include "dist/dgraph.h"
 
@@ -138,6 +141,32 @@ static ds_status group_by_owner(const ds_partition *part, const ds_edge_list *s,
   return DS_OK;
 }
 
+/* 5. the local CSR from the count arcs that arrived (this function's to free, failed or not):
+ *    on the calling thread's GPU in CUDA builds, unless it declines (DS_ERR_DEVICE: no device,
+ *    no room, dgraph_local.h), on the host then or in builds without CUDA. The same CSR either
+ *    way; info says which ran and the GPU's time. */
+static ds_status build_local(ds_dgraph *g, uint32_t *arcs, uint64_t count, int threads,
+                             ds_dgraph_build_info *info, ds_error *err) {
+  ds_status st = DS_ERR_DEVICE;
+  if (info != NULL) {
+    info->csr_on_gpu = 0;
+    info->csr_gpu_ms = 0;
+  }
+#ifdef DS_DIST_CSR_GPU
+  const double t0 = ds_comm_now();
+  st = ds_dgraph_build_local_gpu(g, arcs, count, err);
+  if (info != NULL) {
+    info->csr_on_gpu = st == DS_OK;
+    info->csr_gpu_ms = ms_since(t0);
+  }
+#endif
+  if (st != DS_ERR_DEVICE) {
+    free(arcs);
+    return st;
+  }
+  return ds_dgraph_build_local(g, arcs, count, threads, err);
+}
+
 ds_status ds_dgraph_build(ds_comm *comm, const ds_edge_list *slice, int symmetric,
                           const ds_load_options *opt, ds_dgraph *g, ds_dgraph_build_info *info,
                           ds_error *err) {
@@ -224,10 +253,11 @@ ds_status ds_dgraph_build_grouped(ds_comm *comm, const ds_edge_list *slice, int 
   }
   if (info != NULL) info->exchange_ms = ms_since(t0);
 
-  // 5. the local CSR, and the whole graph's arc count
+  // 5. the local CSR (on the rank's GPU where it has one and the arcs fit, else on the host),
+  //    and the whole graph's arc count
   t0 = ds_comm_now();
-  local = ds_dgraph_build_local(g, recv, arrived, build_threads(comm, arrived), err);
-  recv = NULL; /* ds_dgraph_build_local's to free */
+  local = build_local(g, recv, arrived, build_threads(comm, arrived), info, err);
+  recv = NULL; /* build_local's to free */
   st = ds_comm_agree(comm, local, err);
   if (st != DS_OK) goto fail;
   g->m = g->m_local;

@@ -24,6 +24,22 @@ uint64_t ds_dgraph_piece_start(uint64_t len, int p, int pieces);
 ds_status ds_dgraph_build_local(ds_dgraph *g, uint32_t *arcs, uint64_t count, int threads,
                                 ds_error *err);
 
+/* ds_dgraph_build_local on the calling thread's current CUDA device (dgraph_csr_gpu.cu, in
+ * CUDA builds only: DS_DIST_CSR_GPU): the same CSR, arc for arc. g as there (g->n, first,
+ * n_local, rank set); arcs stay the caller's, unchanged, failed or not. Synchronous. Device
+ * memory: ds_dgraph_build_local_gpu_bytes, checked against the free memory (ds/device.h, its
+ * cap included) before any allocation; host memory: the CSR alone.
+ * Errors: DS_ERR_DEVICE where the GPU does not build it, g untouched, for the host build to
+ * follow (no device, the arcs do not fit, 2^32 arcs or more, more than 2^30 rows, a head >= n,
+ * a CUDA or msplit failure, the runtime's last error cleared); DS_ERR_ARG (an arc of a vertex g
+ * does not own, in the host build's words), DS_ERR_NOMEM. */
+ds_status ds_dgraph_build_local_gpu(ds_dgraph *g, const uint32_t *arcs, uint64_t count,
+                                    ds_error *err);
+
+/* The device bytes of ds_dgraph_build_local_gpu for count arcs of n_local rows and n vertices
+ * (UINT64_MAX where the sizes cannot be asked). */
+uint64_t ds_dgraph_build_local_gpu_bytes(uint32_t n_local, uint32_t n, uint64_t count);
+
 #ifdef __cplusplus
 }
 #endif
