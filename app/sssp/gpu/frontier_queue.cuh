@@ -72,9 +72,6 @@ template <typename W> struct split_sink {
   typename weight_traits<W>::acc_t hwin = 0;
   /* a dense round: nothing is claimed for queue 0 (queue_pending finds them) */
   bool dense = false;
-  /* a search with targets (near_far.cu): the least distance below split that the
-     round lowered a vertex to goes to this word (NULL: not kept) */
-  uint32_t *lowered = NULL;
   /* the queue v goes to (0, 1), or -1 if it was pushed there this round already */
   __device__ __forceinline__ int claim(uint32_t v, uint32_t nd) const {
     const int k = weight_traits<W>::below(nd, split) ? 0 : 1;
@@ -177,20 +174,6 @@ __device__ __forceinline__ int relax_commit(const dev_vertex_state &vs, uint32_t
     return sink.claim(v, nd);
   }
   return -1;
-}
-
-/* Lowers *acc to nd where an arc lowered its head (nd < cur) below the split:
- * what split_sink::lowered keeps. */
-template <typename W>
-__device__ __forceinline__ void note_lowered(const split_sink<W> &sink, uint32_t nd, uint32_t cur, uint32_t &acc) {
-  if (nd < cur && weight_traits<W>::below(nd, sink.split) && nd < acc) acc = nd;
-}
-
-/* The least of the warp's accumulators into sink.lowered, one atomic per warp;
- * every lane of the warp calls it. */
-template <typename W> __device__ __forceinline__ void publish_lowered(const split_sink<W> &sink, uint32_t acc) {
-  acc = __reduce_min_sync(0xffffffffu, acc);
-  if (threadIdx.x % WARP_SIZE == 0 && acc != UINT32_MAX) atomicMin(sink.lowered, acc);
 }
 
 /* After a dense round (split_sink::dense), by every thread of the grid once

@@ -136,8 +136,7 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
   /* hub order: entries at or above thr wait for the next round */
   const bool order = hub_order_on<W, HUB>(sink, rp);
   const bool mids = order && rp.mid_degree < rp.huge.degree;
-  uint32_t next_min = UINT32_MAX, lowered = UINT32_MAX;
-  const bool track = !HUB && sink.lowered != NULL; /* as relax_frontier's */
+  uint32_t next_min = UINT32_MAX;
   const typename weight_traits<W>::acc_t thr =
       order ? weight_traits<W>::plus((uint32_t)*(volatile unsigned long long *)rp.hmin, sink.hwin)
             : weight_traits<W>::acc_max();
@@ -187,14 +186,9 @@ __device__ void relax_huge(const dev_graph<W> &g, const dev_vertex_state &vs, co
 #pragma unroll
       for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
         if (k[s] == 0 || what[s] == 2) next_min = min(next_min, nd[s]);
-    if (track)
-#pragma unroll
-      for (int s = 0; s < HUGE_CHUNK_STEPS; ++s)
-        if (what[s] == 1) note_lowered<W>(sink, nd[s], cur[s], lowered);
     warp_push<HUGE_CHUNK_STEPS, W>(sink, v, nd, k, none, none);
   }
   if (mids) publish_next_min(rp, next_min);
-  if (track) publish_lowered(sink, lowered);
 }
 
 } // namespace dsgpu

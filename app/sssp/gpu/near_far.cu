@@ -12,11 +12,7 @@
  * S: expanded already) are dropped. Done when both are empty, or, with
  * targets, when the near frontier is empty and every target lies below S:
  * then no vertex below S waits anywhere, every later distance is S or more,
- * and so the targets' distances are final; or, within a bucket, after a
- * round whose lowered vertices all lie above every target
- * (nf_targets_settled): on a road network a bucket of the automatic width
- * spans a third of the graph, and the search stops a round, not a bucket,
- * after its targets settle.
+ * and so the targets' distances are final.
  *
  * The whole loop is one cooperative kernel: rounds are separated by grid-wide
  * barriers, and the host launches once and waits once. Road graphs need
@@ -49,10 +45,6 @@ struct nf_ctl {
   uint32_t gmin;      /* smallest live far distance (bits) */
   uint32_t rounds;
   uint32_t stopped;   /* the search stopped at its targets */
-  /* with targets: the least distance below S that round r lowered a vertex to,
-     in lowered[r % 3]; slot (r + 1) % 3 is cleared when round r starts (its
-     last reader, round r - 2's decision, is past) */
-  uint32_t lowered[3];
   stretch_ctl stretch; /* stretches of small frontiers (barriers.cuh) */
 };
 
@@ -76,7 +68,7 @@ template <typename W> struct nf_args {
 
 /* Where round r sends improved vertices: the next near frontier, or the far
  * pile fp from its base fbase on. */
-template <typename W, int BPS>
+template <typename W>
 __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r, uint32_t fp, uint32_t fbase,
                                                  typename weight_traits<W>::acc_t S, bool dense = false) {
   split_sink<W> s{{a.near[(r + 1) & 1], a.far[fp] + fbase},
@@ -88,9 +80,6 @@ __device__ __forceinline__ split_sink<W> nf_sink(const nf_args<W> &a, uint32_t r
   if (a.kn.local_order && !a.infinite) s.lwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.local_order;
   if (a.kn.hub_order && !a.infinite) s.hwin = a.delta / (typename weight_traits<W>::acc_t)a.kn.hub_order;
   s.dense = dense;
-  /* the round decision's test with targets (nf_targets_settled); hub order
-     re-queues vertices that the round did not lower, which it does not count */
-  if (BPS == 1 && a.n_targets > 0 && !a.kn.hub_order) s.lowered = &a.ctl->lowered[r % 3];
   return s;
 }
 
@@ -116,11 +105,10 @@ __device__ __forceinline__ bool nf_round(const nf_args<W> &a, uint32_t r, uint32
     a.trace.begin(r, nin, parts < gridDim.x ? parts : 0);
     ctl->ncnt[(r + 2) % 3] = 0;
     ctl->fr[(r + 1) % 3] = 0;
-    ctl->lowered[(r + 1) % 3] = UINT32_MAX;
     reset_next_huge_words(a.huge_word, r);
   }
   const round_params rp = nf_huge<W, BPS>(a, r);
-  const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink<W, BPS>(a, r, fp, fbase, S, dense), sm,
+  const bool handed = relax_round<W, ORD, BPS>(a.g, a.vs, a.near[r & 1], nin, nf_sink(a, r, fp, fbase, S, dense), sm,
                                      rp, edges, parts, ss, local, counts);
   /* only when tracing: the load would put a dependent L2 round trip on
      thread 0's path, which every round's next barrier waits for */
@@ -136,23 +124,6 @@ __device__ __forceinline__ bool nf_targets_below(const nf_args<W> &a, typename w
   const volatile unsigned long long *dist = a.vs.dist;
   for (uint32_t i = 0; i < a.n_targets; i++)
     if (!weight_traits<W>::below(dist_of(dist[a.targets[i]]), S)) return false;
-  return true;
-}
-
-/* Whether the targets are settled after round r, whose next near frontier is
- * not empty: every target's distance lies below `lowered`, the least distance
- * below S that round r lowered a vertex to. Every vertex that waits (the next
- * near frontier, lowered in round r; the far pile, at S or more) is then at
- * that distance or more, so no path through one undercuts a target. Every
- * block decides alike, although blocks past the round's barrier may already
- * lower distances in round r + 1: what they lower is at least `lowered`, so a
- * target at or above it stays there (false for all), and one below it is not
- * lowered again (true for all); `lowered` itself no longer changes. */
-template <typename W>
-__device__ __forceinline__ bool nf_targets_settled(const nf_args<W> &a, uint32_t lowered) {
-  const volatile unsigned long long *dist = a.vs.dist;
-  for (uint32_t i = 0; i < a.n_targets; i++)
-    if (!(dist_of(dist[a.targets[i]]) < lowered)) return false;
   return true;
 }
 
@@ -192,18 +163,12 @@ __global__ void __launch_bounds__(RELAX_BLOCK, BPS) near_far_kernel(nf_args<W> a
         return nf_round<W, BPS, ORD>(a, rr, n, fp, b, S, sm, edges, parts, ss, local, c);
       };
       if (small_stretch(ss, a.kn.solo_max, a.kn.team_max, r, fbase, nout, nfar, round, keep))
-        relax_huge_grid<W, BPS == 2>(ss, a.g, a.vs, nf_sink<W, BPS>(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r), edges);
+        relax_huge_grid<W, BPS == 2>(ss, a.g, a.vs, nf_sink(a, r, fp, fbase, S), nf_huge<W, BPS>(a, r), edges);
       nout = ctl->ncnt[(r + 1) % 3];
       nfar = fbase + ctl->fr[r % 3];
     }
     // 3. every block takes the same decision from the same counters
     if (nout == 0 && nfar == 0) break;
-    /* targets settled within the bucket (a dense round lists without counting) */
-    if (BPS == 1 && a.n_targets > 0 && nout > 0 && !dense && !a.kn.hub_order &&
-        nf_targets_settled<W>(a, ctl->lowered[r % 3])) {
-      if (first) ctl->stopped = 1;
-      break;
-    }
     const bool phase = nout == 0;
     const bool compact = !phase && (uint64_t)nfar + a.g.n > a.far_cap;
     fbase = nfar;
@@ -308,7 +273,6 @@ ds_status near_far_engine(ds_gpu_ctx *ctx, uint32_t source, double delta, int in
   // 2. the source is the first near frontier
   h.ncnt[0] = 1;
   h.gmin = T::INF_BITS;
-  for (uint32_t &w : h.lowered) w = UINT32_MAX;
   if (cudaMemcpyAsync(ctl, &h, sizeof h, cudaMemcpyHostToDevice, ctx->stream) != cudaSuccess ||
       cudaMemcpyAsync(a.near[0], &source, sizeof source, cudaMemcpyHostToDevice, ctx->stream) !=
           cudaSuccess ||

@@ -92,7 +92,7 @@ template <int N, typename W, bool ORD, bool STREAM>
 __device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vertex_state &vs,
                                            const split_sink<W> &sink, const relax_smem &sm, const uint8_t *owner,
                                            uint32_t total, uint32_t nent, bool local, bool mids,
-                                           uint32_t &next_min, bool track, uint32_t &lowered) {
+                                           uint32_t &next_min) {
   static_assert(RELAX_BLOCK <= 256, "owner holds entry numbers in a byte");
   /* the loop runs while any lane of the warp has an arc (e0 - lane is the
      warp's first): warp_push needs every lane */
@@ -163,11 +163,6 @@ __device__ __forceinline__ void relax_arcs(const dev_graph<W> &g, const dev_vert
 #pragma unroll
       for (int j = 0; j < N; ++j)
         if (k[j] == 0) next_min = min(next_min, nd[j]);
-    if (track)
-#pragma unroll
-      for (int j = 0; j < N; ++j)
-        if (e0 + (uint32_t)j * RELAX_BLOCK < total && !(local && sd[j] < su[j]))
-          note_lowered<W>(sink, nd[j], cur[j], lowered);
     warp_push<N, W, ORD>(sink, v, nd, k, vb, ve);
   }
 }
@@ -223,10 +218,7 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
   /* hub order: the least distance this thread listed, and queued */
   const bool hub_order = hub_order_on<W, BPS == 2>(sink, rp);
   const bool mids = hub_order && rp.mid_degree < rp.huge.degree;
-  uint32_t listed_min = UINT32_MAX, next_min = UINT32_MAX, lowered = UINT32_MAX;
-  /* the least distance lowered (split_sink::lowered): the one-block build only,
-     which the road networks get, so that the others' registers do not pay */
-  const bool track = BPS == 1 && sink.lowered != NULL;
+  uint32_t listed_min = UINT32_MAX, next_min = UINT32_MAX;
   typename weight_traits<W>::acc_t mid_thr = weight_traits<W>::acc_max();
   if (mids) {
     const unsigned long long a = *(volatile const unsigned long long *)rp.anchor;
@@ -389,11 +381,9 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
        lengthen (NY 1.91 -> 1.81 ms, grid-1000 6.68 -> 6.31). In the two-block
        build the second path cost the dense graphs 3-22 % */
     if (narrow)
-      relax_arcs<1, W, ORD, false>(g, vs, sink, sm, ORD ? NULL : sm.owner, total, nent, step != 0, mids, next_min,
-                                   track, lowered);
+      relax_arcs<1, W, ORD, false>(g, vs, sink, sm, ORD ? NULL : sm.owner, total, nent, step != 0, mids, next_min);
     else
-      relax_arcs<RELAX_ILP, W, ORD, BPS == 2>(g, vs, sink, sm, NULL, total, nent, step != 0, mids, next_min,
-                                              track, lowered);
+      relax_arcs<RELAX_ILP, W, ORD, BPS == 2>(g, vs, sink, sm, NULL, total, nent, step != 0, mids, next_min);
     __syncthreads();
     if (step) {
       if (step == steps) break;
@@ -407,7 +397,6 @@ __device__ void relax_frontier(const dev_graph<W> &g, const dev_vertex_state &vs
     if (tid % WARP_SIZE == 0 && listed_min != UINT32_MAX) atomicMin(rp.hmin, (unsigned long long)listed_min);
   }
   if (mids) publish_next_min(rp, next_min);
-  if (track) publish_lowered(sink, lowered);
 }
 
 } // namespace dsgpu
