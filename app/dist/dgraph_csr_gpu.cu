@@ -174,14 +174,20 @@ ds_status temp_needed(uint32_t n_local, uint64_t count, key_bits kb, size_t *byt
   return DS_OK;
 }
 
-/* The stream and the block, released on every path. */
+/* The stream and the block, released on every path. The block comes from the
+ * stream-ordered allocator: cudaMalloc and cudaFree may wait for the whole
+ * device, and for its peers where peer access is on, so a rank's build could
+ * wait on another rank's collective while that one waits for this rank's part
+ * of it (ranks of one process, each a thread on its GPU). */
 struct device_state {
   cudaStream_t stream = nullptr;
   void *block = nullptr;
   ~device_state() {
-    if (stream) cudaStreamSynchronize(stream);
-    cudaFree(block);
-    if (stream) cudaStreamDestroy(stream);
+    if (block) cudaFreeAsync(block, stream);
+    if (stream) {
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    }
   }
 };
 
@@ -225,7 +231,7 @@ ds_status build(ds_dgraph *g, const uint32_t *arcs, uint64_t count, ds_error *er
                         device, need / 1e9, free_bytes / 1e9);
   device_state d;
   DS_CUDA_TRY(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
-  DS_CUDA_TRY(cudaMalloc(&d.block, need));
+  DS_CUDA_TRY(cudaMallocAsync(&d.block, need, d.stream));
   layout(n_local, count, temp, (char *)d.block, &b);
   cudaStream_t s = d.stream;
 
