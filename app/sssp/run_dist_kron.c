@@ -157,9 +157,10 @@ static ds_status part_params(dist_run *d, ds_comm *host, const ds_dgraph *part, 
 /* The slowest rank's time in each phase of the build into d (writer), and
  * the report's load time: their sum. */
 static ds_status build_split(dist_run *d, ds_comm *host, double *ms, ds_error *err) {
-  ds_status st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_MAX, ms, ms, B_COUNT, err);
+  ds_status st = ds_comm_allreduce(host, DS_COMM_F64, DS_COMM_MAX, ms, ms, B_VALUES, err);
   if (st == DS_OK && (ds_comm_rank(host) == 0 || d->cli->mpi)) {
     memcpy(d->build_ms, ms, B_COUNT * sizeof *ms);
+    d->csr_on_host = ms[B_CSR_HOST] > 0.0;
     d->r->load_ms = 0.0;
     for (int b = 0; b < B_COUNT; b++) d->r->load_ms += ms[b];
   }
@@ -187,12 +188,13 @@ ds_status ds_dist_kron_part(dist_run *d, ds_comm *host, ds_dgraph *part, ds_erro
 #endif
   if (st != DS_OK) return st;
   if (info.note[0] != '\0' && !cli->quiet) fprintf(stderr, "sssp: note: %s\n", info.note);
-  double ms[B_COUNT] = {0};
+  double ms[B_VALUES] = {0};
   ms[B_GENERATE] = info.generate_ms;
   ms[B_PARTITION] = info.build.partition_ms;
   ms[B_GROUP] = info.build.group_ms;
   ms[B_EXCHANGE] = info.build.exchange_ms;
   ms[B_CSR] = info.build.build_ms;
+  ms[B_CSR_HOST] = info.build.csr_on_gpu ? 0.0 : 1.0;
   if ((st = build_split(d, host, ms, err)) != DS_OK) return st;
   return part_params(d, host, part, 0, err);
 }
@@ -216,7 +218,7 @@ ds_status ds_dist_file_part(dist_run *d, ds_comm *host, ds_dgraph *part, double 
     return st;
   }
   // 1. the build's split: the slowest rank's phases, and this rank's own
-  double ms[B_COUNT] = {0};
+  double ms[B_VALUES] = {0};
   ms[B_HEADER] = info.header_ms;
   ms[B_READ] = info.read_ms;
   ms[B_PARSE] = info.parse_ms;
@@ -224,6 +226,7 @@ ds_status ds_dist_file_part(dist_run *d, ds_comm *host, ds_dgraph *part, double 
   ms[B_GROUP] = info.build.group_ms;
   ms[B_EXCHANGE] = info.build.exchange_ms;
   ms[B_CSR] = info.build.build_ms;
+  ms[B_CSR_HOST] = info.build.csr_on_gpu ? 0.0 : 1.0;
   held[H_READ_BYTES] = (double)info.part_bytes;
   held[H_READ_MS] = info.header_ms + info.read_ms + info.parse_ms;
   held[H_EXCHANGE_MS] = info.build.group_ms + info.build.exchange_ms;

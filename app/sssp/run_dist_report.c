@@ -23,6 +23,11 @@ static double graph500_edges(const ds_graph *g, uint64_t reached_arcs) {
 
 static double per_s(double count, double ms) { return ms > 0.0 ? count / (ms / MS_PER_S) : 0.0; }
 
+/* Where the ranks built their CSR (dgraph.h: the GPU where it fits, else the host). */
+static const char *csr_where(const dist_run *d) {
+  return d->csr_on_host ? "on the host, on one rank at least" : "on the GPUs";
+}
+
 void ds_dist_print_ranks(const dist_run *d) {
   const ds_graph_report *r = d->r;
   printf("%d ranks (%s, NCCL):", d->ranks, launch_name(d->cli));
@@ -34,15 +39,15 @@ void ds_dist_print_ranks(const dist_run *d) {
   printf("\n");
   if (d->kron) /* the graph generated and built by the ranks: where its build went */
     printf("built by the ranks (the slowest rank's ms): generate %.1f, partition %.1f, group by "
-           "owner %.1f, exchange %.1f, CSR %.1f\n", d->build_ms[B_GENERATE],
+           "owner %.1f, exchange %.1f, CSR %.1f (%s)\n", d->build_ms[B_GENERATE],
            d->build_ms[B_PARTITION], d->build_ms[B_GROUP], d->build_ms[B_EXCHANGE],
-           d->build_ms[B_CSR]);
+           d->build_ms[B_CSR], csr_where(d));
   if (d->ranged) { /* the file read by the ranks, each its byte range: the phases, then each rank */
     printf("read by the ranks, each its byte range (the slowest rank's ms): header %.1f, read "
-           "%.1f, parse %.1f, partition %.1f, group by owner %.1f, exchange %.1f, CSR %.1f\n",
+           "%.1f, parse %.1f, partition %.1f, group by owner %.1f, exchange %.1f, CSR %.1f (%s)\n",
            d->build_ms[B_HEADER], d->build_ms[B_READ], d->build_ms[B_PARSE],
            d->build_ms[B_PARTITION], d->build_ms[B_GROUP], d->build_ms[B_EXCHANGE],
-           d->build_ms[B_CSR]);
+           d->build_ms[B_CSR], csr_where(d));
     printf("read per rank:");
     for (int p = 0; p < d->ranks; p++) {
       const double *h = d->held + (size_t)p * H_COUNT;
@@ -105,6 +110,7 @@ int ds_dist_json(cJSON *root, const dist_run *d) {
     cJSON_AddNumberToObject(jb, "group_ms", d->build_ms[B_GROUP]);
     cJSON_AddNumberToObject(jb, "exchange_ms", d->build_ms[B_EXCHANGE]);
     cJSON_AddNumberToObject(jb, "csr_ms", d->build_ms[B_CSR]);
+    cJSON_AddStringToObject(jb, "csr_built", d->csr_on_host ? "host" : "gpu");
     cJSON_AddStringToObject(jb, "time", d->kron ? "each phase the slowest rank's"
                                                 : "each phase the slowest rank's; per_rank: each rank's");
   }

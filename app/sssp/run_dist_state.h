@@ -35,6 +35,10 @@ enum { H_DEVICE, H_FIRST, H_VERTICES, H_ARCS, H_READ_BYTES, H_READ_MS, H_EXCHANG
  * or read, each rank its byte range (B_HEADER, B_READ, B_PARSE); then the
  * distributed build's. */
 enum { B_GENERATE, B_HEADER, B_READ, B_PARSE, B_PARTITION, B_GROUP, B_EXCHANGE, B_CSR, B_COUNT };
+/* After the phases, agreed with them (the largest of the ranks'): 1 where a rank
+ * built its CSR on the host, not on its GPU. Not a time. */
+#define B_CSR_HOST B_COUNT
+#define B_VALUES (B_COUNT + 1)
 
 /* One graph's run, shared by the ranks of this process; rank 0 fills the
  * report's parts. */
@@ -51,6 +55,7 @@ typedef struct {
   uint32_t kron_scale;
   int gen_threads;     /* OpenMP threads of a rank's generation */
   double build_ms[B_COUNT]; /* --kron, ranged: the slowest rank's time in each phase of the build */
+  int csr_on_host;     /* --kron, ranged: some rank built its CSR on the host (else all on GPUs) */
   ds_graph_report *r;
   ds_dist_width width;
   int ranks;
