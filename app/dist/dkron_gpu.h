@@ -2,8 +2,8 @@
  * streams as the host's (ds/kron_edge.h), so a rank's share drawn on its GPU
  * is bit for bit the share ds_dkron_generate draws on the host; and the
  * distributed build of that graph with its edges drawn and grouped by owner
- * on the GPU (ds_dkron_build_device: msplit's split of records). The CSR
- * build on the GPU is still to come.
+ * on the GPU (ds_dkron_build_device: msplit's split of records); each rank's
+ * CSR is then built on its GPU where it fits (ds_dgraph_build).
  */
 #ifndef DS_DIST_DKRON_GPU_H
 #define DS_DIST_DKRON_GPU_H
