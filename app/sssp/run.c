@@ -349,8 +349,7 @@ static ds_exit_code run_graph(void *prog, const ds_driver_run *run, const char *
     for (int i = 0; i < r.n_algos; i++)
       if (!ds_algo_is_gpu(r.algos[i].algo)) r.algos[kept++] = r.algos[i];
     r.n_algos = kept;
-    /* the batch's own rule under auto (gpu_sssp.h), else the given width */
-    r.batch.delta = cli->delta_auto ? ds_gpu_batch_delta_auto(&g) : r.delta;
+    r.batch.delta = cli->delta_auto ? ds_gpu_batch_delta_auto(&g) : r.delta; /* gpu_sssp.h */
   } else if (p->batch == DS_BATCH_ON && p->uses_gpu && !cli->quiet) {
     fprintf(stderr, "sssp: note: --batch on: %s, so the sources run one after another\n",
             r.n_sources < 2 ? "one source" : "predecessors or targets are asked for (batched searches give distances only)");
